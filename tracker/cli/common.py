@@ -1,0 +1,58 @@
+"""Argument helpers shared by the commands: games, player counts, sizes, output folders."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+
+from tracker.errors import InputError
+
+GAMES = ("crokinole", "korona")
+
+
+def players_type(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"players must be 2, 3 or 4, not {text!r}") from None
+    if n not in (2, 3, 4):
+        raise argparse.ArgumentTypeError(f"players must be 2, 3 or 4, not {n}")
+    return n
+
+
+def size_type(text: str) -> tuple[int, int]:
+    """``1280x720`` -> (1280, 720)."""
+    parts = text.lower().split("x")
+    try:
+        w, h = (int(p) for p in parts)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"size must look like 1280x720, not {text!r}") from None
+    if not (64 <= w <= 7680 and 64 <= h <= 4320):
+        raise argparse.ArgumentTypeError(f"size {text!r} is out of range (64x64 to 7680x4320)")
+    return w, h
+
+
+def add_game(parser: argparse.ArgumentParser, required: bool = True) -> None:
+    parser.add_argument("--game", choices=GAMES, required=required, help="which game is played")
+
+
+def output_dir(path: str | Path) -> Path:
+    """Create (if needed) and check an output folder is writable, or raise a clear error."""
+    p = Path(path)
+    try:
+        p.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise InputError(f"cannot create output folder {p}: {e.strerror}") from None
+    if not os.access(p, os.W_OK):
+        raise InputError(f"output folder {p} is not writable")
+    return p
+
+
+def existing_file(path: str | Path, what: str = "file") -> Path:
+    p = Path(path)
+    if not p.exists():
+        raise InputError(f"{what} {p} does not exist")
+    if not p.is_file():
+        raise InputError(f"{what} {p} is not a file")
+    return p
