@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Union
 
 from tracker.errors import InputError
 
@@ -17,7 +16,7 @@ SEATS = ("south", "west", "north", "east")
 POCKET_ENDS = ("pocket:ne", "pocket:nw", "pocket:se", "pocket:sw")
 
 # Where a disc came to rest: a point in mm, or "hole", "off", "pocket:xx".
-End = Union[tuple[float, float], str]
+End = tuple[float, float] | str
 
 
 @dataclass(frozen=True)
@@ -76,7 +75,7 @@ class Setup:
         }
 
 
-Entry = Union[Shot, RoundEnd, Setup]
+Entry = Shot | RoundEnd | Setup
 
 
 def _fail(line: int, what: str) -> InputError:
