@@ -37,7 +37,7 @@ class Calibration:
         """(N, 2) image pixels -> (N, 2) board mm."""
         import cv2
 
-        p = np.asarray(pts_px, dtype=np.float64).reshape(-1, 1, 2)
+        p: np.ndarray = np.asarray(pts_px, dtype=np.float64).reshape(-1, 1, 2)
         if self.camera_matrix is not None and self.dist_coeffs is not None:
             p = cv2.undistortPoints(p, self.camera_matrix, self.dist_coeffs, P=self.camera_matrix)
         return cv2.perspectiveTransform(p, self.homography).reshape(-1, 2)

@@ -17,7 +17,7 @@ DISC, STRIKER = 0, 1
 
 
 def _arr(value: object, dtype: type, shape_tail: tuple[int, ...], n: int | None, name: str) -> np.ndarray:
-    a = np.asarray(value, dtype=dtype)
+    a: np.ndarray = np.asarray(value, dtype=dtype)
     if n is None:
         n = a.shape[0] if a.ndim else 0
     want = (n, *shape_tail)
