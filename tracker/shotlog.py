@@ -23,6 +23,8 @@ End = tuple[float, float] | str
 class Announced:
     indirect: bool = False
     pocket: str | None = None
+    # Korona: the target disc called into ``pocket`` (None: any of the shooter's discs).
+    disc: str | None = None
 
 
 @dataclass(frozen=True)
@@ -36,6 +38,9 @@ class Shot:
     # Referee inputs (korona): a pushing shot, a deliberate foul.
     referee: tuple[str, ...] = ()
     line: int = 0
+    # Korona: discs put back on the board by hand before this shot (carrying out the rules
+    # engine's actions: centre circle, penalty pawn), with where they were put.
+    placed: dict[str, tuple[float, float]] = field(default_factory=dict)
 
     def to_json(self) -> dict:
         out: dict = {"seat": self.seat, "disc": self.disc}
@@ -45,8 +50,12 @@ class Shot:
         out["end"] = {k: (list(v) if isinstance(v, tuple) else v) for k, v in self.end.items()}
         if self.announced != Announced():
             out["announced"] = {"indirect": self.announced.indirect, "pocket": self.announced.pocket}
+            if self.announced.disc is not None:
+                out["announced"]["disc"] = self.announced.disc
         if self.referee:
             out["referee"] = list(self.referee)
+        if self.placed:
+            out["placed"] = {k: [v[0], v[1]] for k, v in self.placed.items()}
         return out
 
 
@@ -65,14 +74,21 @@ class Setup:
     discs: dict[str, tuple[str, tuple[float, float]]]
     strikers: dict[str, str]
     line: int = 0
+    # Korona, optional: the line shot deciding the starter (where each seat's striker stopped)
+    # and the starter chosen by its winner.
+    line_shot: dict[str, tuple[float, float]] = field(default_factory=dict)
+    starter: str | None = None
 
     def to_json(self) -> dict:
-        return {
-            "setup": {
-                "discs": {k: {"owner": o, "at": [p[0], p[1]]} for k, (o, p) in self.discs.items()},
-                "strikers": dict(self.strikers),
-            }
+        setup: dict = {
+            "discs": {k: {"owner": o, "at": [p[0], p[1]]} for k, (o, p) in self.discs.items()},
+            "strikers": dict(self.strikers),
         }
+        if self.line_shot:
+            setup["line_shot"] = {k: [v[0], v[1]] for k, v in self.line_shot.items()}
+        if self.starter is not None:
+            setup["starter"] = self.starter
+        return {"setup": setup}
 
 
 Entry = Shot | RoundEnd | Setup
@@ -121,7 +137,20 @@ def parse_entry(obj: object, line: int) -> Entry:
         strikers = setup.get("strikers", {})
         if not isinstance(strikers, dict) or any(k not in SEATS for k in strikers):
             raise _fail(line, "field 'setup.strikers' must map seats to striker ids")
-        return Setup(discs=discs, strikers={k: str(v) for k, v in strikers.items()}, line=line)
+        line_shot_raw = setup.get("line_shot", {})
+        if not isinstance(line_shot_raw, dict) or any(k not in SEATS for k in line_shot_raw):
+            raise _fail(line, "field 'setup.line_shot' must map seats to [x, y] where each striker stopped")
+        line_shot = {k: _point(v, line, f"setup.line_shot.{k}") for k, v in line_shot_raw.items()}
+        starter = setup.get("starter")
+        if starter is not None and starter not in SEATS:
+            raise _fail(line, f"field 'setup.starter' must be a seat, got {json.dumps(starter)}")
+        return Setup(
+            discs=discs,
+            strikers={k: str(v) for k, v in strikers.items()},
+            line=line,
+            line_shot=line_shot,
+            starter=starter,
+        )
     seat = obj.get("seat")
     if seat not in SEATS:
         raise _fail(line, f"field 'seat' must be one of {', '.join(SEATS)}, got {json.dumps(seat)}")
@@ -150,6 +179,13 @@ def parse_entry(obj: object, line: int) -> Entry:
     pocket = ann_raw.get("pocket")
     if pocket is not None and pocket not in ("ne", "nw", "se", "sw"):
         raise _fail(line, f"field 'announced.pocket' must be ne, nw, se, sw or null, got {json.dumps(pocket)}")
+    called = ann_raw.get("disc")
+    if called is not None and not isinstance(called, str):
+        raise _fail(line, f"field 'announced.disc' must be a disc id or null, got {json.dumps(called)}")
+    placed_raw = obj.get("placed", {})
+    if not isinstance(placed_raw, dict):
+        raise _fail(line, "field 'placed' must be an object of disc id -> [x, y]")
+    placed = {str(k): _point(v, line, f"placed.{k}") for k, v in placed_raw.items()}
     referee_raw = obj.get("referee", [])
     if not isinstance(referee_raw, list) or not all(isinstance(r, str) for r in referee_raw):
         raise _fail(line, "field 'referee' must be a list of strings")
@@ -159,9 +195,10 @@ def parse_entry(obj: object, line: int) -> Entry:
         start=start,
         contacts=tuple(contacts),
         end=end,
-        announced=Announced(indirect=indirect, pocket=pocket),
+        announced=Announced(indirect=indirect, pocket=pocket, disc=called),
         referee=tuple(referee_raw),
         line=line,
+        placed=placed,
     )
 
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 DiscState = Literal["surface", "hole", "ditch", "pocket", "off", "lifted"]
+Finish = Literal["natural", "dark", "blue", "red", "white", "birch", "black"]
 
 
 @dataclass(frozen=True)
@@ -102,3 +103,15 @@ class Look:
     jpeg_quality: int = 90  # compression before video encoding
     shadow_strength: float = 0.35
     extras: dict[str, float] = field(default_factory=dict)
+    # Added by the renderer (additive; defaults keep older callers working):
+    rail: Finish = "dark"  # finish of the crokinole rail / korona rims
+    ditch: Finish = "black"  # finish of the crokinole ditch floor and the 20-hole walls
+    hole_color: tuple[int, int, int] = (30, 25, 25)  # BGR of the 20-hole / pocket bottom
+    peg_color: tuple[int, int, int] = (45, 45, 50)  # BGR
+    cue_color: tuple[int, int, int] = (120, 170, 205)  # BGR
+    table_color: tuple[int, int, int] = (200, 200, 200)  # BGR of the table under the board
+    floor_color: tuple[int, int, int] = (80, 85, 90)  # BGR of the floor beyond the table
+    light_azimuth: float = 200.0  # degrees, board frame, direction toward the main light
+    light_elevation: float = 60.0  # degrees above the horizon
+    gloss: float = 0.3  # surface gloss: strength of specular highlights on discs and varnish
+    blur_sigma: float = 0.5  # lens softness in pixels (at 720 px image height)

@@ -1,0 +1,125 @@
+"""Physics sanity against closed-form answers: friction, momentum, the hole, pegs, ditch, pockets."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from tracker.boards import CrokinoleBoard, KoronaBoard
+from tracker.sim.datatypes import SimDisc
+from tracker.sim.physics import PhysicsParams, Table, launch_speed, stopping_distance
+
+CB = CrokinoleBoard()
+KB = KoronaBoard()
+
+
+def disc(did: str, x: float, y: float, board: CrokinoleBoard | KoronaBoard = CB) -> SimDisc:
+    r = board.disc_radius
+    return SimDisc(did, "south", 0, r, board.disc_thickness, x, y)
+
+
+@pytest.mark.parametrize("speed", [300.0, 600.0, 900.0])
+def test_stopping_distance_matches_coulomb_friction(speed: float) -> None:
+    # A free disc in the empty 5 zone, sliding east along y = -250 (clear of the pegs).
+    t = Table(CB)
+    t.add(disc("s1", -200.0, -250.0))
+    res = t.shoot("s1", (speed, 0.0))
+    p = PhysicsParams()
+    expected = speed**2 / (2 * p.mu * 9810.0)
+    assert expected == pytest.approx(stopping_distance(speed))
+    travelled = t.discs["s1"].x + 200.0
+    assert travelled == pytest.approx(expected, abs=1.0)
+    assert res.contacts == []
+    # It stops after v / a seconds.
+    assert res.duration == pytest.approx(speed / p.deceleration, abs=0.01)
+
+
+def test_momentum_conserved_in_disc_disc_collision() -> None:
+    p = PhysicsParams(mu=0.0, max_time=0.3)
+    t = Table(CB, p)
+    t.add(disc("s1", -200.0, -250.0))
+    t.add(disc("n1", -100.0, -240.0))  # off-centre hit
+    v0 = 800.0
+    res = t.shoot("s1", (v0, 0.0))
+    assert [c.pair() for c in res.contacts] == [("s1", "n1")]
+    # Momentum: equal masses, so the sum of the displacement rates after the impact.
+    xy = res.xy
+    v_after = (xy[-1] - xy[-11]) / (res.times[-1] - res.times[-11])  # (2, 2) mm/s
+    total = v_after.sum(axis=0)
+    assert total[0] == pytest.approx(v0, rel=1e-3)
+    assert total[1] == pytest.approx(0.0, abs=0.5)
+    # Restitution 0.9: kinetic energy falls, but not below the inelastic limit.
+    ke_ratio = float((v_after**2).sum()) / v0**2
+    assert 0.5 < ke_ratio < 1.0
+
+
+def test_slow_centred_disc_drops_in_hole_fast_one_passes_over() -> None:
+    start_y = -CB.shooting_line_radius
+    slow = Table(CB)
+    slow.add(disc("s1", 0.0, start_y))
+    slow.shoot("s1", (0.0, launch_speed(CB.shooting_line_radius + 3.0)))
+    assert slow.discs["s1"].state == "hole"
+    assert CB.in_hole(slow.discs["s1"].x, slow.discs["s1"].y)
+
+    fast = Table(CB)
+    fast.add(disc("s1", 0.0, start_y))
+    fast.shoot("s1", (0.0, launch_speed(CB.shooting_line_radius + 250.0)))
+    assert fast.discs["s1"].state == "surface"
+    assert fast.discs["s1"].y > 150.0
+
+
+def test_off_centre_slow_disc_stays_on_surface() -> None:
+    t = Table(CB)
+    t.add(disc("s1", 12.0, -CB.shooting_line_radius))
+    t.shoot("s1", (0.0, launch_speed(CB.shooting_line_radius)))
+    assert t.discs["s1"].state == "surface"
+    assert t.discs["s1"].x == pytest.approx(12.0)
+    assert not CB.in_hole(t.discs["s1"].x, t.discs["s1"].y)
+
+
+def test_peg_contact_recorded_and_deflects() -> None:
+    px, py = CB.peg_positions()[5]  # (38.9, -93.9)
+    t = Table(CB)
+    t.add(disc("s1", px, -CB.shooting_line_radius))
+    res = t.shoot("s1", (0.0, 900.0))
+    assert [c.pair() for c in res.contacts] == [("s1", "peg")]
+    assert t.discs["s1"].y < py  # bounced back off the peg
+
+
+def test_fast_disc_leaves_surface_into_ditch_and_stops_at_rail() -> None:
+    t = Table(CB)
+    t.add(disc("s1", -200.0, -250.0))
+    res = t.shoot("s1", (2000.0, 0.0))
+    d = t.discs["s1"]
+    assert d.state == "ditch"
+    assert [tr.state for tr in res.transitions] == ["ditch"]
+    r = math.hypot(d.x, d.y)
+    assert CB.surface_radius + CB.disc_radius - 0.01 <= r <= CB.ditch_outer_radius - CB.disc_radius + 0.01
+
+
+def test_korona_disc_bounces_off_rim_and_into_pocket() -> None:
+    t = Table(KB)
+    t.add(disc("s1", 0.0, 0.0, KB))
+    res = t.shoot("s1", (0.0, 3000.0))
+    assert res.contacts and res.contacts[0].pair() == ("s1", "rim")
+    assert t.discs["s1"].y < KB.half
+
+    cx, cy = KB.pocket_centres()["ne"]
+    t2 = Table(KB)
+    t2.add(disc("s2", cx - 300.0, cy - 300.0, KB))
+    res2 = t2.shoot("s2", (launch_speed(300 * math.sqrt(2) + 40) / math.sqrt(2),) * 2)
+    assert t2.discs["s2"].state == "pocket"
+    assert t2.discs["s2"].pocket == "ne"
+    assert res2.transitions[-1].pocket == "ne"
+
+
+def test_trajectory_is_finely_sampled() -> None:
+    t = Table(CB)
+    t.add(disc("s1", -200.0, -250.0))
+    res = t.shoot("s1", (1000.0, 0.0))
+    steps = np.diff(res.times)
+    assert steps.max() <= 0.0011
+    moves = np.hypot(*np.diff(res.xy[:, 0, :], axis=0).T)
+    assert moves.max() < 1.5  # mm per sample: motion blur sub-frames interpolate smoothly

@@ -1,0 +1,200 @@
+"""A live scoring session: camera frames -> the video pipeline -> the match store -> the hub.
+
+The session owns three things: the frame source (bounded, drops frames when behind), the pipeline
+that turns frames into events and shot-log lines, and the match row it writes to. Every event and
+shot line is committed to SQLite as it happens; starting again on the same source finds the
+unfinished match and resumes it (the pipeline replays nothing: the shot log already holds the
+match; the rules engine rebuilds the score from it).
+"""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import os
+import threading
+import time
+from pathlib import Path
+from typing import Any, Protocol
+
+import cv2
+import numpy as np
+
+from tracker.app.hub import Hub
+from tracker.app.sources import FrameSource
+from tracker.app.store import Store
+from tracker.errors import InputError, TrackerError
+
+
+class FrameProcessor(Protocol):
+    """What the live session needs from the video pipeline (see tracker.app.processor)."""
+
+    def process(self, image: np.ndarray, t: float, index: int) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+        """Returns (new SPEC events, new shot-log lines) produced by this frame."""
+        ...
+
+    def overlay(self, image: np.ndarray) -> np.ndarray: ...
+
+    def board_view(self) -> np.ndarray | None: ...
+
+    def calibrate_points(self, image: np.ndarray, points: list[tuple[float, float, float, float]],
+                         south: str | None) -> dict[str, Any]: ...
+
+
+class CameraLock:
+    """One ``live`` per camera: an exclusive lock file named after the source."""
+
+    def __init__(self, folder: Path, spec: str):
+        folder.mkdir(parents=True, exist_ok=True)
+        digest = hashlib.sha1(spec.encode()).hexdigest()[:12]
+        self.path = folder / f"camera-{digest}.lock"
+        self._fh = open(self.path, "a+")  # noqa: SIM115 - held for the session's life
+        try:
+            fcntl.flock(self._fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            self._fh.close()
+            raise InputError(
+                f"camera {spec} is already used by another `tracker live` (lock {self.path})"
+            ) from None
+        self._fh.seek(0)
+        self._fh.truncate()
+        self._fh.write(str(os.getpid()))
+        self._fh.flush()
+
+    def release(self) -> None:
+        fcntl.flock(self._fh, fcntl.LOCK_UN)
+        self._fh.close()
+
+
+class LiveSession:
+    def __init__(
+        self,
+        store: Store,
+        source: str,
+        game: str,
+        players: int,
+        processor: FrameProcessor,
+        variant: str | None = None,
+        options: dict[str, Any] | None = None,
+        realtime: bool = True,
+    ):
+        self.store = store
+        self.source_spec = source
+        self.processor = processor
+        self.lock = CameraLock(store.path.parent / "locks", source)
+        existing = store.live_match(source)
+        if existing is not None and existing.game == game and existing.players == players:
+            self.match_id: int | None = existing.id
+            self.resumed = True
+        else:
+            self.match_id = store.create_match(game, players, variant=variant, options=options,
+                                               source=source).id
+            self.resumed = False
+        self.source = FrameSource(source, realtime=realtime)
+        self.hub: Hub | None = None
+        self.processed = 0
+        self.last_latency_ms = 0.0
+        self._jpeg: dict[str, bytes] = {}
+        self._last_image: np.ndarray | None = None
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="live pipeline", daemon=True)
+        self.error: str | None = None
+
+    def attach(self, hub: Hub) -> None:
+        self.hub = hub
+
+    def start(self) -> LiveSession:
+        self.source.start()
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._stop.set()
+        self.source.stop()
+        self._thread.join(timeout=10)
+        self.lock.release()
+
+    @property
+    def finished(self) -> bool:
+        return self.source.finished and not self._thread.is_alive()
+
+    def status(self) -> dict[str, Any]:
+        return {
+            "running": not self._stop.is_set() and not self.source.finished,
+            "camera": self.source_spec,
+            "connected": self.source.connected,
+            "message": self.error or self.source.message,
+            "match": self.match_id,
+            "resumed": self.resumed,
+            "frames_read": self.source.read,
+            "frames_processed": self.processed,
+            "frames_dropped": self.source.dropped,
+            "latency_ms": round(self.last_latency_ms, 1),
+        }
+
+    def jpeg(self, view: str) -> bytes | None:
+        return self._jpeg.get(view)
+
+    def calibrate_points(self, points: list[tuple[float, float, float, float]], south: str | None) -> dict[str, Any]:
+        if self._last_image is None:
+            raise InputError("no camera frame yet to calibrate on")
+        return self.processor.calibrate_points(self._last_image, points, south)
+
+    def _publish(self, message: dict[str, Any]) -> None:
+        if self.hub is not None:
+            self.hub.publish(message)
+
+    def _run(self) -> None:
+        assert self.match_id is not None
+        was_connected = None
+        while not self._stop.is_set():
+            frame = self.source.latest(timeout=0.5)
+            if self.source.connected != was_connected:
+                was_connected = self.source.connected
+                self._publish({"type": "status", **self.status()})
+            if frame is None:
+                if self.source.finished:
+                    self._publish({"type": "status", **self.status()})
+                    return
+                continue
+            started = time.monotonic()
+            try:
+                events, shots = self.processor.process(frame.image, frame.t, frame.index)
+            except TrackerError as e:
+                self.error = str(e)
+                events, shots = [], []
+            self._last_image = frame.image
+            for ev in events:
+                self.store.append_event(self.match_id, ev)
+                self._publish({"type": "event", "match": self.match_id, "event": ev})
+            for line in shots:
+                self.store.append_shot(self.match_id, line)
+            if shots or any(ev.get("type") in ("round_end", "game_end") for ev in events):
+                self._publish_score()
+            self.processed += 1
+            self.last_latency_ms = (time.monotonic() - started) * 1000.0
+            if self.processed % 3 == 0 or events:
+                self._encode(frame.image)
+
+    def _publish_score(self) -> None:
+        from tracker.app import scoring
+
+        assert self.match_id is not None
+        m = self.store.match(self.match_id)
+        try:
+            s = scoring.score(self.store, m)
+        except TrackerError as e:
+            self.error = f"cannot score the log: {e}"
+            return
+        self._publish({"type": "score", "match": m.id, "summary": s["summary"], "turn": s["turn"],
+                       "decisions": s["decisions"][-10:], "at": time.time()})
+
+    def _encode(self, image: np.ndarray) -> None:
+        ok, buf = cv2.imencode(".jpg", self.processor.overlay(image), [cv2.IMWRITE_JPEG_QUALITY, 75])
+        if ok:
+            self._jpeg["camera"] = buf.tobytes()
+        board = self.processor.board_view()
+        if board is not None:
+            ok, buf = cv2.imencode(".jpg", board, [cv2.IMWRITE_JPEG_QUALITY, 75])
+            if ok:
+                self._jpeg["board"] = buf.tobytes()

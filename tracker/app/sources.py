@@ -1,0 +1,122 @@
+"""Frame sources for live play: a camera index, a stream URL, or a file played at its own rate.
+
+A reader thread keeps only the newest frame (a one-slot mailbox): when processing falls behind,
+older frames are dropped and counted, never queued without limit, so latency stays bounded. A
+camera that disappears is reopened with back-off while the status says so.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+
+@dataclass
+class Frame:
+    image: np.ndarray
+    t: float  # seconds since the source started (file: its own timestamps)
+    index: int  # frames read from the source so far (dropped ones included)
+
+
+class FrameSource:
+    """Reads frames on a thread; ``latest()`` hands out the newest unseen frame or None."""
+
+    def __init__(self, spec: str, realtime: bool = True, reconnect_s: float = 1.0, loop: bool = False):
+        self.spec = spec
+        self.realtime = realtime
+        self.reconnect_s = reconnect_s
+        self.loop = loop
+        self.connected = False
+        self.finished = False
+        self.message = "starting"
+        self.read = 0
+        self.dropped = 0
+        self.fps = 0.0
+        self._slot: Frame | None = None
+        self._cond = threading.Condition()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name=f"source {spec}", daemon=True)
+
+    @property
+    def is_file(self) -> bool:
+        return not self.spec.isdigit() and "://" not in self.spec
+
+    def _open(self) -> cv2.VideoCapture:
+        cap = cv2.VideoCapture(int(self.spec)) if self.spec.isdigit() else cv2.VideoCapture(self.spec)
+        return cap
+
+    def start(self) -> FrameSource:
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._stop.set()
+        with self._cond:
+            self._cond.notify_all()
+        self._thread.join(timeout=5)
+
+    def latest(self, timeout: float = 0.5) -> Frame | None:
+        with self._cond:
+            if self._slot is None:
+                self._cond.wait(timeout)
+            frame, self._slot = self._slot, None
+        return frame
+
+    def _put(self, frame: Frame) -> None:
+        with self._cond:
+            if self._slot is not None:
+                self.dropped += 1
+            self._slot = frame
+            self._cond.notify_all()
+
+    def _run(self) -> None:
+        t0 = time.monotonic()
+        while not self._stop.is_set():
+            cap = self._open()
+            if not cap.isOpened():
+                self.connected = False
+                self.message = f"camera {self.spec} is not available; retrying"
+                cap.release()
+                if self.is_file:
+                    self.message = f"cannot open video {self.spec}"
+                    self.finished = True
+                    return
+                self._stop.wait(self.reconnect_s)
+                continue
+            self.connected = True
+            self.message = "camera connected"
+            fps = cap.get(cv2.CAP_PROP_FPS) or 30.0
+            self.fps = fps if 1 <= fps <= 240 else 30.0
+            start_wall = time.monotonic()
+            n_file = 0
+            while not self._stop.is_set():
+                ok, img = cap.read()
+                if not ok:
+                    break
+                if self.is_file:
+                    t = n_file / self.fps
+                    n_file += 1
+                    if self.realtime:
+                        delay = start_wall + t - time.monotonic()
+                        if delay > 0:
+                            self._stop.wait(delay)
+                else:
+                    t = time.monotonic() - t0
+                self.read += 1
+                self._put(Frame(img, t, self.read - 1))
+            cap.release()
+            self.connected = False
+            if self.is_file:
+                if self.loop and not self._stop.is_set():
+                    continue
+                self.finished = True
+                self.message = "end of video"
+                with self._cond:
+                    self._cond.notify_all()
+                return
+            self.message = f"camera {self.spec} disappeared; waiting for it to come back"
+            self._stop.wait(self.reconnect_s)

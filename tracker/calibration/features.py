@@ -1,0 +1,145 @@
+"""Image features the automatic calibration looks for: thin lines, candidate ellipses, profiles.
+
+*Line-ness* is the morphological black-hat plus top-hat of the grey image: it responds to thin
+lines darker or lighter than the surface around them, whatever their colour, and to little else
+than edges of large dark/light regions. Lines painted in a colour close to the surface grey are
+caught on the channel with the most contrast (the maximum over the colour channels).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+
+def odd(k: float) -> int:
+    k = int(round(k))
+    return k if k % 2 else k + 1
+
+
+def lineness(image: np.ndarray, kernel: int) -> np.ndarray:
+    """Float32 map of thin-line strength (black-hat + top-hat, max over colour channels)."""
+    import cv2
+
+    k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (odd(kernel), odd(kernel)))
+    chans = [image] if image.ndim == 2 else [image[:, :, i] for i in range(image.shape[2])]
+    out: np.ndarray | None = None
+    for c in chans:
+        r = (cv2.morphologyEx(c, cv2.MORPH_BLACKHAT, k).astype(np.float32)
+             + cv2.morphologyEx(c, cv2.MORPH_TOPHAT, k).astype(np.float32))
+        out = r if out is None else np.maximum(out, r)
+    assert out is not None
+    return out
+
+
+def candidate_ellipses(grey: np.ndarray, max_count: int = 40) -> list[tuple[tuple[float, float], tuple[float, float], float, float]]:
+    """Ellipses fitted to long edge contours: ((cx, cy), (a, b) semi-axes a >= b, angle of a
+    in radians, support) sorted by support (contour length in px), duplicates merged."""
+    import cv2
+
+    h, w = grey.shape[:2]
+    blur = cv2.GaussianBlur(grey, (5, 5), 1.2)
+    med = float(np.median(blur))
+    edges = cv2.Canny(blur, max(10.0, 0.4 * med), max(30.0, 1.0 * med))
+    contours, _ = cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)
+    m = min(h, w)
+    found: list[tuple[tuple[float, float], tuple[float, float], float, float]] = []
+    for c in contours:
+        if len(c) < max(40, m // 8):
+            continue
+        pts = c.reshape(-1, 2).astype(np.float32)
+        span = pts.max(axis=0) - pts.min(axis=0)
+        if max(span) < 0.15 * m:
+            continue
+        try:
+            (cx, cy), (d1, d2), ang = cv2.fitEllipseAMS(pts)
+        except cv2.error:
+            continue
+        a, b = max(d1, d2) / 2.0, min(d1, d2) / 2.0
+        if not (np.isfinite(a) and np.isfinite(b)) or b < 0.08 * m or a > 1.2 * max(h, w) or b < 0.25 * a:
+            continue
+        if not (-0.1 * w < cx < 1.1 * w and -0.1 * h < cy < 1.1 * h):
+            continue
+        theta = math.radians(ang) if d1 >= d2 else math.radians(ang + 90.0)
+        # how well the contour lies on the ellipse: keep contours mostly on it
+        ct, st = math.cos(theta), math.sin(theta)
+        d = pts - (cx, cy)
+        u = (d[:, 0] * ct + d[:, 1] * st) / a
+        v = (-d[:, 0] * st + d[:, 1] * ct) / b
+        rr = np.sqrt(u * u + v * v)
+        on = np.abs(rr - 1.0) < 0.03
+        if on.mean() < 0.6:
+            continue
+        ang_cov = len(np.unique((np.arctan2(v[on], u[on]) * 18 / math.pi).astype(int)))
+        if ang_cov < 8:  # less than 80 degrees of arc: too little to trust
+            continue
+        found.append(((cx, cy), (a, b), theta, float(on.sum()) * ang_cov / 36.0))
+    found.sort(key=lambda e: -e[3])
+    merged: list[tuple[tuple[float, float], tuple[float, float], float, float]] = []
+    for e in found:
+        dup = False
+        for i, f in enumerate(merged):
+            if (math.hypot(e[0][0] - f[0][0], e[0][1] - f[0][1]) < 0.03 * f[1][0]
+                    and abs(e[1][0] / f[1][0] - 1) < 0.03 and abs(e[1][1] / f[1][1] - 1) < 0.03):
+                merged[i] = (f[0], f[1], f[2], f[3] + e[3])
+                dup = True
+                break
+        if not dup:
+            merged.append(e)
+        if len(merged) >= max_count:
+            break
+    return merged
+
+
+def ellipse_affine(center: tuple[float, float], axes: tuple[float, float], theta: float) -> np.ndarray:
+    """3x3 affine mapping the unit circle onto the ellipse (with image y down, no mirror)."""
+    c, s = math.cos(theta), math.sin(theta)
+    a, b = axes
+    return np.array([[c * a, -s * b, center[0]], [s * a, c * b, center[1]], [0, 0, 1.0]])
+
+
+def sample_polar(img: np.ndarray, A: np.ndarray, rhos: np.ndarray, angles: np.ndarray) -> np.ndarray:
+    """Sample ``img`` at ``A @ (rho cos t, rho sin t)``: array (len(rhos), len(angles))."""
+    import cv2
+
+    R, T = np.meshgrid(rhos, angles, indexing="ij")
+    x = A[0, 0] * R * np.cos(T) + A[0, 1] * R * np.sin(T) + A[0, 2]
+    y = A[1, 0] * R * np.cos(T) + A[1, 1] * R * np.sin(T) + A[1, 2]
+    return cv2.remap(img, x.astype(np.float32), y.astype(np.float32), cv2.INTER_LINEAR,
+                     borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+
+
+def ring_pattern(profile: np.ndarray, rhos: np.ndarray, ratios: tuple[float, ...] = (1.0, 2.0, 3.0),
+                 slack: float = 0.06) -> tuple[float, float, list[float]]:
+    """Best ``rho1`` such that ``profile`` peaks near ``rho1 * ratio`` for every ratio.
+
+    Returns (score, rho1, [peak rho per ratio]). Each ratio may stray by ``slack`` (real boards
+    differ from the nominal 1:2:3); the score is the weakest of the three peaks, so one strong
+    edge cannot fake a board.
+    """
+    best = (-math.inf, 0.0, [0.0] * len(ratios))
+    step = rhos[1] - rhos[0]
+    for i in range(len(rhos)):
+        r1 = rhos[i]
+        if r1 * ratios[-1] * (1 + slack) > rhos[-1] or r1 < rhos[0] + 3 * step:
+            continue
+        peaks: list[float] = []
+        vals: list[float] = []
+        for q in ratios:
+            lo = np.searchsorted(rhos, r1 * q * (1 - slack / q))
+            hi = np.searchsorted(rhos, r1 * q * (1 + slack / q)) + 1
+            if q == 1.0:
+                lo, hi = i, i + 1
+            seg = profile[lo:hi]
+            if len(seg) == 0:
+                break
+            j = int(np.argmax(seg))
+            peaks.append(float(rhos[lo + j]))
+            vals.append(float(seg[j]))
+        if len(vals) != len(ratios):
+            continue
+        score = min(vals)
+        if score > best[0]:
+            best = (score, float(r1), peaks)
+    return best

@@ -1,0 +1,96 @@
+"""Plane geometry shared by the calibration methods: homographies, orientation, residuals.
+
+Conventions: ``H`` (as stored in :class:`Calibration`) maps image pixels to board mm. Internally
+the fitters often hold ``G = inv(H)``, board mm -> image pixels, because projecting model points
+into the image is what they do most.
+
+Orientation: a camera looks *down* on the board, so the board frame seen in the image is never
+mirrored: with image y pointing down, the linear part of ``H`` has a negative determinant (image
+right = east and image down = south for a plain top-down view). :func:`orient` enforces that and
+picks which of the symmetric rotations puts ``south`` where the user asked.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+SIDES = ("bottom", "top", "left", "right")
+
+
+def apply_h(H: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    """(N, 2) points through a 3x3 homography."""
+    p = np.asarray(pts, dtype=np.float64).reshape(-1, 2)
+    q = p @ H[:, :2].T + H[:, 2]
+    return q[:, :2] / q[:, 2:3]
+
+
+def rotation_h(angle_rad: float) -> np.ndarray:
+    c, s = math.cos(angle_rad), math.sin(angle_rad)
+    return np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]])
+
+
+def normalize_h(H: np.ndarray) -> np.ndarray:
+    H = np.asarray(H, dtype=np.float64)
+    return H / H[2, 2] if abs(H[2, 2]) > 1e-12 else H / np.linalg.norm(H)
+
+
+def local_det(H: np.ndarray, pt: tuple[float, float]) -> float:
+    """Determinant of the Jacobian of ``H`` at an image point (sign = handedness)."""
+    eps = 1.0
+    p = np.array([pt, (pt[0] + eps, pt[1]), (pt[0], pt[1] + eps)])
+    q = apply_h(H, p)
+    a = q[1] - q[0]
+    b = q[2] - q[0]
+    return float(a[0] * b[1] - a[1] * b[0])
+
+
+def unmirror(H: np.ndarray, image_size: tuple[int, int]) -> np.ndarray:
+    """Flip the board y axis if ``H`` (image -> board) sees the board mirrored."""
+    c = (image_size[0] / 2.0, image_size[1] / 2.0)
+    if local_det(H, c) > 0:
+        return np.diag([1.0, -1.0, 1.0]) @ H
+    return H
+
+
+def orient(H: np.ndarray, image_size: tuple[int, int], south: str | None,
+           symmetry_deg: float = 90.0) -> np.ndarray:
+    """Rotate the board frame by a multiple of ``symmetry_deg`` so that the south seat lies
+    toward the ``south`` side of the image (default bottom)."""
+    side = south or "bottom"
+    if side not in SIDES:
+        raise ValueError(f"south must be one of {', '.join(SIDES)}, not {side!r}")
+    G = np.linalg.inv(H)
+    best = H
+    best_score = -math.inf
+    n = int(round(360.0 / symmetry_deg))
+    for k in range(n):
+        Hk = rotation_h(math.radians(k * symmetry_deg)) @ H
+        Gk = np.linalg.inv(Hk)
+        south_px = apply_h(Gk, np.array([[0.0, -300.0]]))[0]
+        centre_px = apply_h(Gk, np.array([[0.0, 0.0]]))[0]
+        d = south_px - centre_px
+        score = {"bottom": d[1], "top": -d[1], "left": -d[0], "right": d[0]}[side]
+        if score > best_score:
+            best, best_score = Hk, score
+    del G
+    return normalize_h(best)
+
+
+def point_residuals_mm(H: np.ndarray, pts_px: np.ndarray, pts_mm: np.ndarray) -> np.ndarray:
+    """Distance in mm between each image point mapped to the board and its true position."""
+    return np.linalg.norm(apply_h(H, pts_px) - np.asarray(pts_mm, dtype=np.float64), axis=1)
+
+
+def reprojection_error_mm(H_est: np.ndarray, H_true: np.ndarray, radius_mm: float,
+                          n: int = 41) -> tuple[float, float]:
+    """Mean and worst distance in mm, over a grid on the disc of ``radius_mm``, between where
+    the true and the estimated homography put the same image pixel."""
+    xs = np.linspace(-radius_mm, radius_mm, n)
+    X, Y = np.meshgrid(xs, xs)
+    keep = X**2 + Y**2 <= radius_mm**2
+    pts_mm = np.stack([X[keep], Y[keep]], axis=1)
+    px = apply_h(np.linalg.inv(H_true), pts_mm)
+    err = np.linalg.norm(apply_h(H_est, px) - pts_mm, axis=1)
+    return float(err.mean()), float(err.max())

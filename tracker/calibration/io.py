@@ -1,0 +1,106 @@
+"""Reading the calibration source: one image, or a clean frame from the start of a video.
+
+Every failure (missing path, truncated or unreadable file, blank frame, video without frames) is a
+:class:`tracker.errors.InputError` with one line naming the file, never an OpenCV traceback.
+A video gives the per-pixel median of a few frames spread over its first seconds: hands and discs
+moving over the board vanish from the median while the board, which does not move, stays sharp.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from tracker.errors import InputError
+
+VIDEO_SUFFIXES = {".mp4", ".avi", ".mov", ".mkv", ".webm", ".m4v", ".mpg", ".mpeg"}
+
+
+def check_frame(image: np.ndarray | None, where: str) -> np.ndarray:
+    """Refuse a missing, empty, tiny or featureless (blank/black) frame."""
+    if image is None or not isinstance(image, np.ndarray) or image.size == 0:
+        raise InputError(f"{where}: not a readable image")
+    if image.ndim == 2:
+        import cv2
+
+        image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    if image.ndim != 3 or image.shape[2] not in (3, 4):
+        raise InputError(f"{where}: expected a colour or grey image, got shape {image.shape}")
+    if image.shape[2] == 4:
+        image = image[:, :, :3]
+    h, w = image.shape[:2]
+    if min(h, w) < 64:
+        raise InputError(f"{where}: image is too small ({w}x{h}) to find a board")
+    if float(image.std()) < 2.0:
+        raise InputError(f"{where}: the frame is blank (no contrast): no board to find")
+    return np.ascontiguousarray(image)
+
+
+def read_image(path: str | Path) -> np.ndarray:
+    import cv2
+
+    p = Path(path)
+    if not p.exists():
+        raise InputError(f"{p} does not exist")
+    if not p.is_file():
+        raise InputError(f"{p} is not a file")
+    data = np.fromfile(str(p), dtype=np.uint8)
+    image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
+    if image is None:
+        raise InputError(f"{p}: not a readable image (truncated or unknown format)")
+    return check_frame(image, str(p))
+
+
+def read_video_frames(path: str | Path, count: int = 7, span_s: float = 3.0) -> list[np.ndarray]:
+    """Up to ``count`` frames spread over the first ``span_s`` seconds of a video."""
+    import cv2
+
+    p = Path(path)
+    if not p.exists():
+        raise InputError(f"{p} does not exist")
+    if not p.is_file():
+        raise InputError(f"{p} is not a file")
+    cap = cv2.VideoCapture(str(p))
+    try:
+        if not cap.isOpened():
+            raise InputError(f"{p}: not a readable video")
+        fps = cap.get(cv2.CAP_PROP_FPS) or 25.0
+        if not np.isfinite(fps) or fps <= 0 or fps > 1000:
+            fps = 25.0
+        step = max(1, int(round(span_s * fps / max(1, count - 1))))
+        frames: list[np.ndarray] = []
+        index = 0
+        while len(frames) < count:
+            ok, frame = cap.read()
+            if not ok or frame is None:
+                break
+            if index % step == 0:
+                frames.append(frame)
+            index += 1
+    finally:
+        cap.release()
+    if not frames:
+        raise InputError(f"{p}: the video has no frames")
+    return frames
+
+
+def median_frame(frames: list[np.ndarray]) -> np.ndarray:
+    """Per-pixel median: moving hands and discs drop out, the still board stays."""
+    if len(frames) == 1:
+        return frames[0]
+    shape = frames[0].shape
+    same = [f for f in frames if f.shape == shape]
+    return np.median(np.stack(same), axis=0).astype(np.uint8)
+
+
+def is_video(path: str | Path) -> bool:
+    return Path(path).suffix.lower() in VIDEO_SUFFIXES
+
+
+def read_source(path: str | Path) -> np.ndarray:
+    """An image file, or the median of the first frames of a video."""
+    if is_video(path):
+        frames = read_video_frames(path)
+        return check_frame(median_frame(frames), str(path))
+    return read_image(path)

@@ -1,0 +1,124 @@
+"""Camera geometry: pose, intrinsics, projection with lens distortion, and the true homography.
+
+Conventions are OpenCV's: the camera frame has x to the right of the image, y down, z forward
+(along the optical axis); pixel centres sit at integer coordinates, so the principal point of a
+W x H image is ((W - 1) / 2, (H - 1) / 2). Distortion is radial only (k1, k2).
+
+The pose follows the docstring of :class:`tracker.render.scene.Camera`: the camera stands
+``height`` mm above the playing surface, displaced horizontally from ``target`` toward the
+azimuth direction by ``height * tan(tilt)``, and looks at ``target``. Azimuth counts in the seat
+order (clockwise seen from above): 0 puts the camera south of the target (south at the bottom of
+the image), 90 west, 180 north, 270 east. ``roll`` turns the image about the optical axis.
+
+Everything here is pure numpy so the renderer's remap grid and ``project`` agree to rounding.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from tracker.render.scene import Camera
+
+
+def camera_pose(camera: Camera) -> tuple[np.ndarray, np.ndarray]:
+    """``(R, C)``: rotation board -> camera frame (rows are the camera axes) and centre in mm."""
+    tilt = math.radians(camera.tilt)
+    az = math.radians(camera.azimuth)
+    a = np.array([-math.sin(az), -math.cos(az), 0.0])  # horizontal direction toward the camera
+    target = np.array([camera.target[0], camera.target[1], 0.0])
+    centre = target + a * camera.height * math.tan(tilt) + np.array([0.0, 0.0, camera.height])
+    fwd = target - centre
+    fwd /= np.linalg.norm(fwd)
+    down = a * math.cos(tilt) - np.array([0.0, 0.0, 1.0]) * math.sin(tilt)
+    down -= fwd * float(down @ fwd)
+    down /= np.linalg.norm(down)
+    right = np.cross(down, fwd)
+    r = math.radians(camera.roll)
+    right, down = (math.cos(r) * right + math.sin(r) * down,
+                   -math.sin(r) * right + math.cos(r) * down)
+    R = np.stack([right, down, fwd])
+    return R, centre
+
+
+def intrinsics(camera: Camera, size: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
+    """``(K, dist)`` in OpenCV conventions for an image of ``size = (width, height)``."""
+    w, h = size
+    K = np.array([[camera.focal, 0.0, (w - 1) / 2.0],
+                  [0.0, camera.focal, (h - 1) / 2.0],
+                  [0.0, 0.0, 1.0]])
+    dist = np.array([camera.k1, camera.k2, 0.0, 0.0, 0.0])
+    return K, dist
+
+
+def distort_normalized(xy: np.ndarray, k1: float, k2: float) -> np.ndarray:
+    """Apply radial distortion to normalized image coordinates (..., 2)."""
+    r2 = xy[..., 0] ** 2 + xy[..., 1] ** 2
+    f = 1.0 + k1 * r2 + k2 * r2 * r2
+    return xy * f[..., None]
+
+
+def undistort_normalized(xy: np.ndarray, k1: float, k2: float, iterations: int = 12) -> np.ndarray:
+    """Invert :func:`distort_normalized` by fixed-point iteration (as OpenCV does)."""
+    if k1 == 0.0 and k2 == 0.0:
+        return xy.copy()
+    u = xy.copy()
+    for _ in range(iterations):
+        r2 = u[..., 0] ** 2 + u[..., 1] ** 2
+        f = 1.0 + k1 * r2 + k2 * r2 * r2
+        u = xy / f[..., None]
+    return u
+
+
+def project(camera: Camera, size: tuple[int, int], pts_xyz_mm: np.ndarray) -> np.ndarray:
+    """Board points (N, 3) in mm -> raw image pixels (N, 2), lens distortion included.
+
+    Points behind the camera come out as NaN.
+    """
+    R, C = camera_pose(camera)
+    K, _ = intrinsics(camera, size)
+    p = (np.asarray(pts_xyz_mm, dtype=np.float64).reshape(-1, 3) - C) @ R.T
+    z = p[:, 2]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        xy = p[:, :2] / z[:, None]
+    xy[z <= 1e-6] = np.nan
+    xy = distort_normalized(xy, camera.k1, camera.k2)
+    return xy * camera.focal + K[:2, 2]
+
+
+def true_homography(camera: Camera, size: tuple[int, int]) -> np.ndarray:
+    """3x3 homography from *undistorted* image pixels to board mm on the surface (z = 0)."""
+    R, C = camera_pose(camera)
+    K, _ = intrinsics(camera, size)
+    t = -R @ C
+    H_board_to_img = K @ np.column_stack([R[:, 0], R[:, 1], t])
+    H = np.linalg.inv(H_board_to_img)
+    return H / H[2, 2]
+
+
+def pixel_rays(camera: Camera, size: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
+    """Unit ray directions (H, W, 3) in the board frame for every raw pixel, and the centre C.
+
+    Each raw (distorted) pixel is undistorted first, so the rays are what the lens really sees.
+    """
+    w, h = size
+    K, _ = intrinsics(camera, size)
+    u = (np.arange(w, dtype=np.float64) - K[0, 2]) / camera.focal
+    v = (np.arange(h, dtype=np.float64) - K[1, 2]) / camera.focal
+    xy = np.empty((h, w, 2))
+    xy[..., 0] = u[None, :]
+    xy[..., 1] = v[:, None]
+    xy = undistort_normalized(xy, camera.k1, camera.k2)
+    R, C = camera_pose(camera)
+    d = xy[..., 0:1] * R[0] + xy[..., 1:2] * R[1] + R[2]
+    d /= np.linalg.norm(d, axis=-1, keepdims=True)
+    return d, C
+
+
+def mm_per_pixel_at(camera: Camera, size: tuple[int, int], x: float, y: float) -> float:
+    """Approximate size in mm of one image pixel on the surface around board point (x, y)."""
+    pts = np.array([[x - 5.0, y, 0.0], [x + 5.0, y, 0.0], [x, y - 5.0, 0.0], [x, y + 5.0, 0.0]])
+    q = project(camera, size, pts)
+    px = 0.5 * (np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[3] - q[2]))
+    return 10.0 / max(px, 1e-9)

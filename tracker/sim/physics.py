@@ -1,0 +1,329 @@
+"""Disc physics on a crokinole or korona board, with pymunk for the contacts.
+
+Why pymunk: discs sliding on a board are a 2-D rigid-body problem whose hard part is the
+contact resolution (several discs touching at once, a disc pressed between a peg and another
+disc, a striker in a corner against two rims). pymunk's impulse solver handles those robustly
+and conserves momentum exactly in disc-disc impacts (equal and opposite impulses), and its
+collision callbacks give us every contact with its time. What pymunk does not model we add
+around its step, in plain Python:
+
+* **Sliding friction** is Coulomb friction against the board: a constant deceleration
+  ``a = mu * g`` opposite to the velocity, applied before each step, clamped so a disc stops
+  rather than reverses. A disc launched at ``v`` stops after ``v**2 / (2 a)`` (tested).
+* **Falling in** (20-hole, korona pocket): a disc falls when its centre has stayed over the
+  opening for at least the time gravity needs to drop it by half its thickness,
+  ``sqrt(thickness / g)``. A slow, centred disc falls; a fast one passes over; a disc that
+  stops over the opening falls. The crokinole capture zone is the hole radius times
+  ``hole_capture_fraction`` (the disc tips in once its centre of mass is well over the hole);
+  the korona one is the pocket mouth (``KoronaBoard.pocket_of``).
+* **The ditch**: a crokinole disc whose centre passes the playing-surface radius drops into the
+  ditch. It leaves the surface layer (pymunk shape filter) and slides on in the ditch layer with
+  more friction until the outer rail stops it; ditch discs collide only with each other and the
+  rail. Contacts there are not recorded (the disc is already out of play).
+
+The step is 1 ms: at 4 m/s a disc moves 4 mm a step, well under the smallest contact radius
+(disc + peg, about 20 mm), so nothing tunnels, and the recorded trajectory is fine enough for
+any motion-blur sub-frame. Every board figure comes from ``tracker.boards``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import pymunk
+
+from tracker.boards import CrokinoleBoard, KoronaBoard
+from tracker.sim.datatypes import Contact, ShotResult, SimDisc, Transition
+
+G_MM = 9810.0  # gravity, mm/s^2
+
+# Collision layers (pymunk ShapeFilter categories).
+_SURFACE = 0b01
+_DITCH = 0b10
+# Collision types, used to tell discs, pegs and rims apart in the contact callback.
+_T_DISC, _T_PEG, _T_RIM = 1, 2, 3
+# Speed (mm/s) at which a disc tipping over the surface's edge slides down into the ditch.
+_SLIDE_IN = 150.0
+
+
+@dataclass(frozen=True)
+class PhysicsParams:
+    """Material figures. Friction coefficients are for waxed / powdered boards."""
+
+    mu: float = 0.12  # disc on the playing surface
+    mu_ditch: float = 0.45  # disc on the ditch floor (felt or bare wood)
+    restitution_disc: float = 0.90  # disc-disc (hardwood)
+    restitution_peg: float = 0.70  # disc-peg (rubber-ringed pegs)
+    restitution_rim: float = 0.60  # disc-rim (korona) / ditch rail
+    hole_capture_fraction: float = 0.55  # of the hole radius, see module doc
+    dt: float = 0.001
+    max_time: float = 12.0
+    rest_speed: float = 0.5  # mm/s: below this a disc is at rest
+
+    @property
+    def deceleration(self) -> float:
+        return self.mu * G_MM
+
+
+def stopping_distance(speed: float, params: PhysicsParams | None = None) -> float:
+    """Distance a free disc launched at ``speed`` (mm/s) slides before it stops."""
+    p = params or PhysicsParams()
+    return speed * speed / (2.0 * p.deceleration)
+
+
+def launch_speed(distance: float, params: PhysicsParams | None = None) -> float:
+    """Speed (mm/s) that makes a free disc stop after ``distance`` mm."""
+    p = params or PhysicsParams()
+    return math.sqrt(max(0.0, 2.0 * p.deceleration * distance))
+
+
+class Table:
+    """A board with its discs, ready to simulate shots one after another."""
+
+    def __init__(self, board: CrokinoleBoard | KoronaBoard, params: PhysicsParams | None = None):
+        self.board = board
+        self.params = params or PhysicsParams()
+        self.discs: dict[str, SimDisc] = {}
+
+    def add(self, disc: SimDisc) -> None:
+        self.discs[disc.id] = disc
+
+    def on_surface(self) -> list[SimDisc]:
+        return [d for d in self.discs.values() if d.state == "surface"]
+
+    def shoot(self, disc_id: str, velocity: tuple[float, float]) -> ShotResult:
+        """Simulate a shot of ``disc_id`` launched with ``velocity`` (mm/s) until all rest.
+
+        Updates the table's discs to their final positions and states, and returns the
+        trajectory, contacts and transitions.
+        """
+        result = simulate(self.board, list(self.discs.values()), disc_id, velocity, self.params)
+        for did, d in result.final.items():
+            self.discs[did] = d
+        return result
+
+
+def _drop_time(thickness: float) -> float:
+    """Time for a disc to drop by half its thickness in free fall."""
+    return math.sqrt(thickness / G_MM)
+
+
+def _static_shapes(space: pymunk.Space, board: CrokinoleBoard | KoronaBoard, p: PhysicsParams) -> None:
+    e_disc = math.sqrt(p.restitution_disc)
+    sb = space.static_body
+    if isinstance(board, CrokinoleBoard):
+        for px, py in board.peg_positions():
+            peg = pymunk.Circle(sb, board.peg_diameter / 2.0, (px, py))
+            peg.elasticity = p.restitution_peg / e_disc
+            peg.collision_type = _T_PEG
+            peg.filter = pymunk.ShapeFilter(categories=_SURFACE, mask=_SURFACE)
+            space.add(peg)
+    else:
+        h = board.half
+        corners = [(-h, -h), (h, -h), (h, h), (-h, h)]
+        for k in range(4):
+            seg = pymunk.Segment(sb, corners[k], corners[(k + 1) % 4], 0.0)
+            seg.elasticity = p.restitution_rim / e_disc
+            seg.collision_type = _T_RIM
+            seg.filter = pymunk.ShapeFilter(categories=_SURFACE, mask=_SURFACE)
+            space.add(seg)
+
+
+def simulate(
+    board: CrokinoleBoard | KoronaBoard,
+    discs: list[SimDisc],
+    shooter: str,
+    velocity: tuple[float, float],
+    params: PhysicsParams | None = None,
+) -> ShotResult:
+    """Run one shot to rest. ``discs`` are not modified; the result holds copies."""
+    p = params or PhysicsParams()
+    space = pymunk.Space()
+    space.gravity = (0.0, 0.0)
+    space.iterations = 20
+    _static_shapes(space, board, p)
+    e_disc = math.sqrt(p.restitution_disc)
+
+    active = [d for d in discs if d.state in ("surface", "ditch")]
+    if shooter not in {d.id for d in active}:
+        raise ValueError(f"disc {shooter!r} is not on the board")
+    ids = tuple(d.id for d in active)
+    state = {d.id: SimDisc(**vars(d)) for d in discs}
+    bodies: dict[str, pymunk.Body] = {}
+    shapes: dict[str, pymunk.Circle] = {}
+    for d in active:
+        mass = math.pi * d.radius**2 * d.thickness * 1e-3  # proportional to volume
+        body = pymunk.Body(mass, pymunk.moment_for_circle(mass, 0, d.radius))
+        body.position = (d.x, d.y)
+        shape = pymunk.Circle(body, d.radius)
+        shape.elasticity = e_disc
+        shape.friction = 0.0
+        shape.collision_type = _T_DISC
+        layer = _SURFACE if d.state == "surface" else _DITCH
+        shape.filter = pymunk.ShapeFilter(categories=layer, mask=layer)
+        space.add(body, shape)
+        bodies[d.id] = body
+        shapes[d.id] = shape
+    bodies[shooter].velocity = velocity
+
+    contacts: list[Contact] = []
+    clock = [0.0]
+    names = {shape: did for did, shape in shapes.items()}
+
+    def begin(arbiter: pymunk.Arbiter, _space: pymunk.Space, _data: object) -> None:
+        a, b = arbiter.shapes
+        na, nb = names.get(a), names.get(b)  # type: ignore[call-overload]
+        if na is not None and state[na].state != "surface":
+            return
+        if nb is not None and state[nb].state != "surface":
+            return
+        if na is None:
+            na, nb, a, b = nb, na, b, a
+        if na is None:
+            return
+        if nb is None:
+            nb = "peg" if b.collision_type == _T_PEG else "rim"
+        elif na != shooter and nb == shooter:
+            na, nb = nb, na
+        contacts.append(Contact(round(clock[0], 4), na, nb))
+
+    space.on_collision(None, None, begin=begin)
+
+    transitions: list[Transition] = []
+    over_since: dict[str, float] = {}
+    dt = p.dt
+    times = [0.0]
+    frames = [np.array([[d.x, d.y] for d in active], dtype=np.float64)]
+    crok = isinstance(board, CrokinoleBoard)
+    t = 0.0
+    while t < p.max_time:
+        moving = False
+        for did, body in bodies.items():
+            d = state[did]
+            if d.state not in ("surface", "ditch"):
+                continue
+            vx, vy = body.velocity
+            v = math.hypot(vx, vy)
+            if v <= 0.0:
+                continue
+            a = (p.mu_ditch if d.state == "ditch" else p.mu) * G_MM
+            nv = v - a * dt
+            if nv <= p.rest_speed:
+                body.velocity = (0.0, 0.0)
+            else:
+                body.velocity = (vx * nv / v, vy * nv / v)
+                moving = True
+        if not moving and t > 0.0:
+            break
+        clock[0] = t + dt
+        space.step(dt)
+        t += dt
+        # State changes after the step: ditch, hole, pocket.
+        for did, body in bodies.items():
+            d = state[did]
+            if d.state not in ("surface", "ditch"):
+                continue
+            if d.state == "ditch":
+                assert isinstance(board, CrokinoleBoard)
+                _keep_in_ditch(body, d, board, p)
+            x, y = body.position
+            d.x, d.y = float(x), float(y)
+            if d.state != "surface":
+                continue
+            if crok:
+                assert isinstance(board, CrokinoleBoard)
+                r_hole = board.hole_radius * p.hole_capture_fraction
+                if math.hypot(x, y) <= r_hole:
+                    if did not in over_since:
+                        over_since[did] = t
+                    if t - over_since[did] >= _drop_time(d.thickness) or body.velocity.length == 0:
+                        _fall(space, body, shapes[did], d, "hole", None, board, t, transitions)
+                        continue
+                else:
+                    over_since.pop(did, None)
+                if not board.on_surface(x, y):
+                    d.state = "ditch"
+                    shapes[did].filter = pymunk.ShapeFilter(categories=_DITCH, mask=_DITCH)
+                    transitions.append(Transition(round(t, 4), did, "ditch"))
+            else:
+                assert isinstance(board, KoronaBoard)
+                pocket = board.pocket_of(x, y, d.radius)
+                if pocket is not None:
+                    if did not in over_since:
+                        over_since[did] = t
+                    if t - over_since[did] >= _drop_time(d.thickness) or body.velocity.length == 0:
+                        _fall(space, body, shapes[did], d, "pocket", pocket, board, t, transitions)
+                else:
+                    over_since.pop(did, None)
+        times.append(t)
+        frames.append(np.array([[state[did].x, state[did].y] for did in ids], dtype=np.float64))
+
+    # A disc resting over an opening after the loop ended has fallen (handled in-loop by the
+    # zero-velocity test); settle the final values.
+    final = {did: state[did] for did in ids}
+    return ShotResult(
+        ids=ids,
+        times=np.array(times),
+        xy=np.stack(frames),
+        contacts=contacts,
+        transitions=transitions,
+        final=final,
+    )
+
+
+def _keep_in_ditch(body: pymunk.Body, d: SimDisc, board: CrokinoleBoard, p: PhysicsParams) -> None:
+    """A disc in the ditch stays between the surface's edge wall and the outer rail.
+
+    The ditch is lower than the surface, so a disc that dropped in cannot come back: its edge
+    slides down off the surface's edge (outward at ``_SLIDE_IN`` mm/s at least, until its centre
+    is at ``surface_radius + r``) and the rail (centre at ``ditch_outer_radius - r``) reflects
+    its radial velocity with the rim restitution.
+    """
+    x, y = body.position
+    dist = math.hypot(x, y)
+    if dist == 0.0:
+        return
+    ux, uy = x / dist, y / dist
+    lo = board.surface_radius + d.radius
+    hi = board.ditch_outer_radius - d.radius
+    vx, vy = body.velocity
+    vr = vx * ux + vy * uy
+    if dist < lo and vr < _SLIDE_IN:
+        # Still tipping over the edge: it slides down and out, never back up.
+        body.velocity = (vx + (_SLIDE_IN - vr) * ux, vy + (_SLIDE_IN - vr) * uy)
+    elif dist > hi:
+        body.position = (ux * hi, uy * hi)
+        if vr > 0:
+            k = (1.0 + p.restitution_rim) * vr
+            body.velocity = (vx - k * ux, vy - k * uy)
+
+
+def _fall(
+    space: pymunk.Space,
+    body: pymunk.Body,
+    shape: pymunk.Circle,
+    d: SimDisc,
+    where: str,
+    pocket: str | None,
+    board: CrokinoleBoard | KoronaBoard,
+    t: float,
+    transitions: list[Transition],
+) -> None:
+    """Take a disc off the surface into the hole or a pocket, where it settles."""
+    space.remove(body, shape)
+    if where == "hole":
+        assert isinstance(board, CrokinoleBoard)
+        # It comes to rest on the bottom of the hole, its edge against the wall at most.
+        room = max(0.0, board.hole_radius - d.radius)
+        dist = math.hypot(d.x, d.y)
+        if dist > room and dist > 0:
+            d.x, d.y = d.x * room / dist, d.y * room / dist
+        d.state = "hole"
+    else:
+        assert isinstance(board, KoronaBoard) and pocket is not None
+        d.x, d.y = board.pocket_centres()[pocket]  # type: ignore[index]
+        d.state = "pocket"
+        d.pocket = pocket
+    transitions.append(Transition(round(t, 4), d.id, d.state, pocket))  # type: ignore[arg-type]

@@ -1,0 +1,83 @@
+"""Association of detections to tracks: pure functions on arrays, in board millimetres.
+
+Why hypotheses and not one prediction per track: a constant-velocity prediction swaps identities
+in the commonest crokinole event, a head-on hit. The shooter stops near the struck disc's old
+place and the struck disc carries on along the shooter's line, exactly where the shooter was
+predicted. So each track carries a few predicted points: where it goes if nothing happens, and
+where it goes if it hits the resting disc in its path (an equal-mass collision with restitution
+``e``: the normal part of the velocity passes to the struck disc). The cost of a pair is the
+distance to the nearest hypothesis; the Hungarian method then picks the globally cheapest
+pairing, which is the physically consistent one.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy.optimize import linear_sum_assignment
+
+BIG = 1e9
+
+
+def first_contact(p: np.ndarray, v: np.ndarray, q: np.ndarray, reach: float, dt: float) -> float | None:
+    """Time s in [0, dt] when a point moving p + v*s first comes within ``reach`` of q, or None."""
+    d = p - q
+    a = float(v @ v)
+    if a < 1e-9:
+        return None
+    b = 2.0 * float(d @ v)
+    c = float(d @ d) - reach * reach
+    if c <= 0.0:
+        return 0.0 if b < 0 else None  # already touching: only a contact if approaching
+    disc = b * b - 4 * a * c
+    if disc < 0:
+        return None
+    s = (-b - np.sqrt(disc)) / (2 * a)
+    return float(s) if 0.0 <= s <= dt else None
+
+
+def collision_hypotheses(
+    p: np.ndarray, v: np.ndarray, q: np.ndarray, reach: float, dt: float, e: float = 0.9
+) -> tuple[np.ndarray, np.ndarray] | None:
+    """Positions after ``dt`` of a mover (at p, velocity v) and a resting disc at q if they collide.
+
+    Returns (mover position, struck position) or None when the mover's path misses q.
+    """
+    s = first_contact(p, v, q, reach, dt)
+    if s is None:
+        return None
+    c = p + v * s
+    n = q - c
+    norm = float(np.hypot(n[0], n[1]))
+    if norm < 1e-9:
+        return None
+    n = n / norm
+    vn = float(v @ n) * n
+    va = v - vn + 0.5 * (1 - e) * vn
+    vb = 0.5 * (1 + e) * vn
+    rem = dt - s
+    return c + va * rem, q + vb * rem
+
+
+def assign(cost: np.ndarray, gate: np.ndarray) -> list[tuple[int, int]]:
+    """Hungarian assignment of rows (tracks) to columns (detections), keeping pairs within the gate.
+
+    ``gate`` is per row (a track's gate radius in mm) or a full matrix.
+    """
+    if cost.size == 0:
+        return []
+    g = gate if gate.ndim == 2 else gate[:, None]
+    masked = np.where(cost <= g, cost, BIG)
+    rows, cols = linear_sum_assignment(masked)
+    return [(int(r), int(c)) for r, c in zip(rows, cols, strict=True) if masked[r, c] < BIG]
+
+
+def hypothesis_cost(hyps: list[list[np.ndarray]], det_xy: np.ndarray) -> np.ndarray:
+    """(T, D) distance from each detection to the nearest predicted point of each track."""
+    cost = np.full((len(hyps), len(det_xy)), BIG)
+    if not len(det_xy):
+        return cost
+    for i, pts in enumerate(hyps):
+        P = np.asarray(pts).reshape(-1, 2)
+        d = np.hypot(det_xy[None, :, 0] - P[:, None, 0], det_xy[None, :, 1] - P[:, None, 1])
+        cost[i] = d.min(axis=0)
+    return cost

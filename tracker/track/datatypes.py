@@ -1,0 +1,74 @@
+"""What the tracker hands downstream: one :class:`Track` per physical disc.
+
+A track is a live object owned by the :class:`tracker.track.Tracker` (norfair-style tracked
+objects): the event inference reads its state and its recent path after every ``update``. Tracks
+are never deleted while the tracker lives; a disc that left the game keeps its identity with a
+terminal state (``hole``, ``pocket``, ``off``, ``lifted``) so a disc put back can be recognised.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+import numpy as np
+
+# rest: at rest on the playing surface; moving: sliding; hole: in the crokinole 20-hole;
+# pocket: in a korona pocket; off: in the ditch / off the board; lifted: taken away by a hand.
+TrackState = Literal["rest", "moving", "hole", "pocket", "off", "lifted"]
+TERMINAL: tuple[str, ...] = ("hole", "pocket", "off", "lifted")
+
+
+@dataclass(frozen=True)
+class Sample:
+    """One point of a track's path. ``measured`` is False for a predicted (missed) frame."""
+
+    t: float
+    x: float
+    y: float
+    measured: bool = True
+
+
+@dataclass(eq=False)
+class Track:
+    id: int
+    kind: int  # tracker.detect.datatypes.DISC | STRIKER
+    radius: float  # mm
+    xy: np.ndarray  # best current position estimate, mm
+    v: np.ndarray = field(default_factory=lambda: np.zeros(2))  # mm/s
+    state: TrackState = "rest"
+    cls: int = -1  # colour class (majority vote of the detections)
+    # Rest anchor: running mean of the detections since the disc came to rest (sub-mm at rest).
+    anchor: np.ndarray = field(default_factory=lambda: np.zeros(2))
+    anchor_n: int = 0
+    occluded: bool = False  # at rest but not seen (a hand over it)
+    last_seen: float = 0.0
+    born: float = 0.0
+    pocket: str | None = None  # korona pocket name when state == "pocket"
+    path: list[Sample] = field(default_factory=list)
+    # Internal bookkeeping of the debouncers.
+    displaced_frames: int = 0
+    where_votes: dict[int, int] = field(default_factory=dict)
+    cls_votes: dict[int, int] = field(default_factory=dict)
+    hits: int = 1  # detections so far (a track is confirmed after a few)
+    rest_since: float = 0.0
+
+    @property
+    def alive(self) -> bool:
+        """On the playing surface (at rest or moving)."""
+        return self.state in ("rest", "moving")
+
+    @property
+    def speed(self) -> float:
+        return float(np.hypot(self.v[0], self.v[1]))
+
+    def position(self) -> tuple[float, float]:
+        """Where the disc is: the rest anchor at rest, the latest estimate otherwise."""
+        p = self.anchor if self.state == "rest" and self.anchor_n else self.xy
+        return (float(p[0]), float(p[1]))
+
+    def vote_cls(self, c: int) -> None:
+        if c < 0:
+            return
+        self.cls_votes[c] = self.cls_votes.get(c, 0) + 1
+        self.cls = max(self.cls_votes, key=lambda k: self.cls_votes[k])

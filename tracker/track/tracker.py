@@ -1,0 +1,378 @@
+"""The multi-disc tracker: ``update(detections, t)`` once per frame, SORT/norfair style.
+
+Design decisions:
+
+* Everything is in board millimetres, so gates are physical: a resting disc may only be matched
+  within about a radius of where it rests; a moving one within two radii of where its velocity
+  (or a collision with a resting disc in its path, see :mod:`tracker.track.association`) puts it.
+* Two association stages. The first, tight, is the Hungarian method on those gates. The second,
+  wide, lets a moving (or just-hit) disc that the first stage missed — a peg bounce, a dropped
+  detection — reconnect within what its top speed allows.
+* A disc cannot appear out of nowhere already moving. A new track that moves between its first
+  two detections (a flicked disc that jumped out of its rest gate) is merged back into the disc
+  that vanished at the start of its line; so the shot disc keeps its identity.
+* Occlusion: a resting disc that is not seen (a hand over it) keeps its place ("occluded") for
+  ``lift_after`` seconds; then it is "lifted". A lifted disc that reappears where it was, or where
+  the rules said it will be put back (:meth:`Tracker.expect`), gets its identity back.
+* Debouncing: a resting disc becomes "moving" only when displaced by more than ``move_mm`` on two
+  frames running (or by a radius at once), and comes to rest when its last ``rest_time`` seconds
+  of positions lie within ``rest_mm``. The hole / pocket / ditch verdict of the detector needs two
+  frames running. So detector jitter makes no motion and no events.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from tracker.boards import CrokinoleBoard, KoronaBoard
+from tracker.detect.datatypes import IN_DITCH, IN_HOLE, IN_POCKET, Detections
+from tracker.track.association import BIG, assign, collision_hypotheses, hypothesis_cost
+from tracker.track.datatypes import Sample, Track
+
+
+@dataclass(frozen=True)
+class TrackerConfig:
+    move_mm: float = 2.5  # displacement from the rest anchor that counts as motion (2 frames)
+    rest_mm: float = 1.5  # spread of positions that counts as rest
+    rest_time: float = 0.15  # seconds of still positions before a disc is at rest
+    lift_after: float = 2.0  # seconds a resting disc may stay unseen before it counts as lifted
+    lost_after: float = 0.3  # seconds a moving disc may stay unseen before its fate is decided
+    v_max: float = 6000.0  # mm/s, fastest plausible disc
+    decel: float = 1500.0  # mm/s^2, friction used to coast an unseen moving disc
+    restitution: float = 0.9
+    max_path: int = 1800  # samples kept per track
+    confirm_hits: int = 2
+
+
+class Tracker:
+    def __init__(self, board: CrokinoleBoard | KoronaBoard, config: TrackerConfig | None = None) -> None:
+        if not isinstance(board, (CrokinoleBoard, KoronaBoard)):
+            raise TypeError(f"board must be a CrokinoleBoard or KoronaBoard, got {type(board).__name__}")
+        self.board = board
+        self.cfg = config or TrackerConfig()
+        self.tracks: list[Track] = []
+        self._tentative: list[Track] = []
+        self._next_id = 1
+        self._t: float | None = None
+        self._expected: dict[int, np.ndarray] = {}
+        self.det_track: np.ndarray = np.zeros(0, int)  # track id per detection of the last frame
+
+    # ------------------------------------------------------------------ public
+    def expect(self, track_id: int, xy: tuple[float, float]) -> None:
+        """Tell the tracker a lifted disc will be put back near ``xy`` (e.g. a rules action)."""
+        self._expected[track_id] = np.asarray(xy, float)
+
+    def get(self, track_id: int) -> Track | None:
+        for tr in self.tracks:
+            if tr.id == track_id:
+                return tr
+        return None
+
+    def update(self, dets: Detections, t: float) -> list[Track]:
+        """Feed one frame's detections (possibly empty) at time ``t`` seconds; returns all tracks."""
+        dt = 1.0 / 30 if self._t is None else max(t - self._t, 1e-3)
+        self._t = t
+        self.det_track = np.full(len(dets), -1)
+        live = [tr for tr in self.tracks if tr.state != "lifted"]
+        rows = live + self._tentative
+        hyps, gates = self._predict(rows, dt, t)
+        cost = hypothesis_cost(hyps, dets.xy) + self._penalties(rows, dets)
+        pairs = assign(cost, gates)
+        used_t = {i for i, _ in pairs}
+        used_d = {j for _, j in pairs}
+        # Stage 2: wide gate for moving discs and discs that may just have been hit.
+        movers = [tr for tr in live if tr.state == "moving"]
+        cand = [i for i, tr in enumerate(rows) if i not in used_t and self._may_jump(tr, movers, dt)]
+        dcols = [j for j in range(len(dets)) if j not in used_d]
+        if cand and dcols:
+            sub = cost[np.ix_(cand, dcols)]
+            wide = np.array([self.cfg.v_max * max(t - rows[i].last_seen, dt) + 2 * rows[i].radius for i in cand])
+            for a, b in assign(sub, wide):
+                pairs.append((cand[a], dcols[b]))
+                used_t.add(cand[a])
+                used_d.add(dcols[b])
+        for i, j in pairs:
+            self._observe(rows[i], dets, j, t)
+            self.det_track[j] = rows[i].id
+        for i, tr in enumerate(rows):
+            if i not in used_t:
+                self._miss(tr, t, dt)
+        for j in range(len(dets)):
+            if j not in used_d:
+                revived = self._revive(dets, j, t)
+                if revived is None:
+                    self._tentative.append(self._new_track(dets, j, t))
+                else:
+                    self.det_track[j] = revived.id
+        self._promote(t, dt)
+        return [tr for tr in self.tracks]
+
+    # ------------------------------------------------------------------ prediction and cost
+    def _predict(self, rows: Sequence[Track], dt: float, t: float) -> tuple[list[list[np.ndarray]], np.ndarray]:
+        hyps: list[list[np.ndarray]] = []
+        gates = np.zeros(len(rows))
+        for i, tr in enumerate(rows):
+            if tr.hits < self.cfg.confirm_hits and tr in self._tentative:
+                hyps.append([tr.xy.copy()])
+                gates[i] = self.cfg.v_max * dt + tr.radius
+            elif tr.state == "moving":
+                gap = max(t - tr.last_seen, dt)
+                hyps.append([tr.xy + tr.v * dt, tr.xy.copy()])
+                gates[i] = 2 * tr.radius + 0.5 * tr.speed * gap
+            elif tr.state == "rest":
+                hyps.append([tr.anchor.copy() if tr.anchor_n else tr.xy.copy()])
+                gates[i] = tr.radius
+            else:  # hole, pocket, off: still visible, may roll a little in the ditch
+                hyps.append([tr.xy.copy()])
+                gates[i] = 1.5 * tr.radius
+        movers = [k for k, tr in enumerate(rows) if tr.state == "moving" and tr not in self._tentative]
+        resting = [k for k, tr in enumerate(rows) if tr.state == "rest" and tr not in self._tentative]
+        for a in movers:
+            A = rows[a]
+            for b in resting:
+                B = rows[b]
+                if B is A:
+                    continue
+                reach = A.radius + B.radius
+                q = B.anchor if B.anchor_n else B.xy
+                if np.hypot(*(A.xy - q)) > A.speed * dt + reach:
+                    continue
+                hit = collision_hypotheses(A.xy, A.v, q, reach, dt, self.cfg.restitution)
+                if hit is not None:
+                    hyps[a].append(hit[0])
+                    hyps[b].append(hit[1])
+                    gates[b] = max(gates[b], 2 * B.radius)
+        return hyps, gates
+
+    def _penalties(self, rows: Sequence[Track], dets: Detections) -> np.ndarray:
+        if not len(rows) or not len(dets):
+            return np.zeros((len(rows), len(dets)))
+        kinds = np.array([tr.kind for tr in rows])
+        cls = np.array([tr.cls for tr in rows])
+        radius = np.array([tr.radius for tr in rows])
+        pen = np.where(kinds[:, None] != dets.kind[None, :], BIG, 0.0)
+        clash = (cls[:, None] >= 0) & (dets.cls[None, :] >= 0) & (cls[:, None] != dets.cls[None, :])
+        return pen + np.where(clash, radius[:, None], 0.0)
+
+    def _may_jump(self, tr: Track, movers: list[Track], dt: float) -> bool:
+        """May this unmatched track take a detection far from its prediction?"""
+        if tr.state == "moving":
+            return True
+        if tr.state != "rest" or tr in self._tentative:
+            return False
+        for m in movers:
+            if m is not tr and np.hypot(*(m.xy - tr.xy)) < m.speed * dt * 2 + 4 * tr.radius:
+                return True
+        return False
+
+    # ------------------------------------------------------------------ updates
+    def _observe(self, tr: Track, dets: Detections, j: int, t: float) -> None:
+        cfg = self.cfg
+        z = dets.xy[j].astype(float)
+        prev_t, prev_xy = tr.last_seen, tr.xy.copy()
+        tr.hits += 1
+        tr.last_seen = t
+        tr.occluded = False
+        if float(np.hypot(*dets.streak[j])) < tr.radius:
+            tr.vote_cls(int(dets.cls[j]))
+        if tr.state == "rest":
+            ref = tr.anchor if tr.anchor_n else tr.xy
+            d = float(np.hypot(*(z - ref)))
+            if d > cfg.move_mm:
+                tr.displaced_frames += 1
+                if d > tr.radius or tr.displaced_frames >= 2:
+                    tr.state = "moving"
+                    tr.v = (z - ref) / max(t - prev_t, 1e-3)
+                    tr.anchor_n = 0
+            else:
+                tr.displaced_frames = 0
+                n = min(tr.anchor_n, 200)
+                tr.anchor = (tr.anchor * n + z) / (n + 1) if n else z.copy()
+                tr.anchor_n = n + 1
+        elif tr.state == "moving":
+            tr.v = (z - prev_xy) / max(t - prev_t, 1e-3)
+        tr.xy = z
+        tr.path.append(Sample(t, float(z[0]), float(z[1]), True))
+        if len(tr.path) > cfg.max_path:
+            del tr.path[: len(tr.path) - cfg.max_path]
+        if tr.state == "moving":
+            self._maybe_rest(tr, t)
+        self._where(tr, int(dets.where[j]))
+
+    def _maybe_rest(self, tr: Track, t: float) -> None:
+        recent = [s for s in tr.path if s.measured and s.t >= t - self.cfg.rest_time - 1e-6]
+        if len(recent) < 3 or recent[0].t > t - self.cfg.rest_time + 1e-6:
+            return
+        pts = np.array([(s.x, s.y) for s in recent])
+        mean = pts.mean(axis=0)
+        if float(np.hypot(*(pts - mean).T).max()) <= self.cfg.rest_mm:
+            tr.state = "rest"
+            tr.v = np.zeros(2)
+            tr.anchor = mean
+            tr.anchor_n = len(pts)
+            tr.displaced_frames = 0
+            tr.rest_since = t
+
+    def _where(self, tr: Track, where: int) -> None:
+        """Debounced hole / pocket / ditch verdicts (two frames running), plus geometry at rest."""
+        key = where
+        last = next(iter(tr.where_votes), None)
+        count = tr.where_votes.get(key, 0) + 1 if last == key else 1
+        tr.where_votes = {key: count}
+        x, y = tr.position()
+        b = self.board
+        if isinstance(b, CrokinoleBoard):
+            if tr.state in ("rest", "moving") and ((where == IN_HOLE and count >= 2) or
+                                                  (tr.state == "rest" and b.in_hole(x, y, tr.radius))):
+                tr.state = "hole"
+            elif tr.state in ("rest", "moving") and where == IN_DITCH and count >= 2:
+                tr.state = "off"
+            elif tr.state in ("rest", "moving") and np.hypot(x, y) > b.surface_radius + 2.0:
+                tr.state = "off"
+        else:
+            if tr.state in ("rest", "moving") and where == IN_POCKET and count >= 2:
+                tr.state = "pocket"
+                tr.pocket = b.pocket_of(x, y) or _nearest_pocket(b, x, y)
+            elif tr.state in ("rest", "moving") and not b.on_surface(x, y) and count >= 2:
+                tr.state = "off"
+
+    def _miss(self, tr: Track, t: float, dt: float) -> None:
+        cfg = self.cfg
+        if tr in self._tentative:
+            return
+        if tr.state == "rest":
+            tr.occluded = True
+            tr.displaced_frames = 0
+            if t - tr.last_seen > cfg.lift_after:
+                tr.state = "lifted"
+                tr.occluded = False
+        elif tr.state == "moving":
+            sp = tr.speed
+            if sp > 0:
+                tr.v = tr.v * max(sp - cfg.decel * dt, 0.0) / sp
+            tr.xy = tr.xy + tr.v * dt
+            tr.path.append(Sample(t, float(tr.xy[0]), float(tr.xy[1]), False))
+            if t - tr.last_seen > cfg.lost_after:
+                self._resolve_lost(tr)
+
+    def _resolve_lost(self, tr: Track) -> None:
+        """A moving disc vanished: into the hole, a pocket, off the board, or under a hand."""
+        last = next((s for s in reversed(tr.path) if s.measured), None)
+        lx, ly = (last.x, last.y) if last else (float(tr.xy[0]), float(tr.xy[1]))
+        px, py = float(tr.xy[0]), float(tr.xy[1])
+        b = self.board
+        tr.v = np.zeros(2)
+        if isinstance(b, CrokinoleBoard):
+            if np.hypot(lx, ly) < b.hole_radius + 2 * tr.radius:
+                tr.state, tr.xy = "hole", np.zeros(2)
+                return
+            if np.hypot(px, py) > b.surface_radius - tr.radius or np.hypot(lx, ly) > b.surface_radius - 2 * tr.radius:
+                tr.state = "off"
+                return
+        else:
+            pocket = b.pocket_of(lx, ly) or b.pocket_of(px, py)
+            if pocket is None:
+                c = b.pocket_centres()
+                near = min(c, key=lambda k: np.hypot(lx - c[k][0], ly - c[k][1]))
+                if np.hypot(lx - c[near][0], ly - c[near][1]) < b.pocket_radius + 2 * tr.radius:
+                    pocket = near
+            if pocket is not None:
+                tr.state, tr.pocket = "pocket", pocket
+                return
+            if not b.on_surface(px, py):
+                tr.state = "off"
+                return
+        # Lost mid-board: treat as covered where it was last seen; the lift timer decides.
+        tr.state = "rest"
+        tr.occluded = True
+        tr.xy = np.array([lx, ly])
+        tr.anchor, tr.anchor_n = tr.xy.copy(), 1
+
+    def _revive(self, dets: Detections, j: int, t: float) -> Track | None:
+        z = dets.xy[j]
+        best, best_d = None, BIG
+        for tr in self.tracks:
+            if tr.state != "lifted" or tr.kind != int(dets.kind[j]):
+                continue
+            target = self._expected.get(tr.id, tr.anchor)
+            reach = 3 * tr.radius if tr.id in self._expected else tr.radius
+            d = float(np.hypot(*(z - target)))
+            if d < reach and d < best_d:
+                best, best_d = tr, d
+        if best is None:
+            return None
+        self._expected.pop(best.id, None)
+        best.state = "rest"
+        best.xy, best.anchor, best.anchor_n = z.copy(), z.copy(), 1
+        best.last_seen, best.occluded, best.displaced_frames = t, False, 0
+        best.path.append(Sample(t, float(z[0]), float(z[1]), True))
+        return best
+
+    def _new_track(self, dets: Detections, j: int, t: float) -> Track:
+        z = dets.xy[j].astype(float)
+        r = float(dets.radius[j]) if dets.radius[j] > 0 else self._default_radius(int(dets.kind[j]))
+        tr = Track(id=0, kind=int(dets.kind[j]), radius=r, xy=z.copy(), anchor=z.copy(), anchor_n=1,
+                   last_seen=t, born=t, path=[Sample(t, float(z[0]), float(z[1]), True)])
+        tr.vote_cls(int(dets.cls[j]))
+        self._where(tr, int(dets.where[j]))
+        return tr
+
+    def _default_radius(self, kind: int) -> float:
+        b = self.board
+        if isinstance(b, KoronaBoard) and kind == 1:
+            return b.striker_radius
+        return b.disc_radius
+
+    def _promote(self, t: float, dt: float) -> None:
+        keep: list[Track] = []
+        for tr in self._tentative:
+            if tr.hits >= self.cfg.confirm_hits:
+                self._confirm(tr, t)
+            elif t - tr.born <= 2.5 * dt:
+                keep.append(tr)
+        self._tentative = keep
+
+    def _confirm(self, tr: Track, t: float) -> None:
+        first, last = tr.path[0], tr.path[-1]
+        moved = float(np.hypot(last.x - first.x, last.y - first.y))
+        if moved > 2 * self.cfg.move_mm and tr.state in ("rest", "moving"):
+            v = np.array([last.x - first.x, last.y - first.y]) / max(last.t - first.t, 1e-3)
+            donor = self._donor(tr, v, first)
+            if donor is not None:
+                donor.state, donor.v, donor.xy = "moving", v, tr.xy.copy()
+                donor.anchor_n, donor.occluded, donor.displaced_frames = 0, False, 0
+                donor.last_seen, donor.hits = t, donor.hits + tr.hits
+                donor.path.extend(tr.path)
+                for c, n in tr.cls_votes.items():
+                    donor.cls_votes[c] = donor.cls_votes.get(c, 0) + n
+                self.det_track[self.det_track == tr.id] = donor.id
+                return
+            tr.state, tr.v, tr.anchor_n = "moving", v, 0
+        tr.id = self._next_id
+        self._next_id += 1
+        self.tracks.append(tr)
+
+    def _donor(self, tr: Track, v: np.ndarray, first: Sample) -> Track | None:
+        """The vanished disc a track born moving came from (the end of its line, backwards)."""
+        best, best_cost = None, BIG
+        for d in self.tracks:
+            if d.kind != tr.kind or not ((d.state == "rest" and d.occluded) or d.state == "moving"):
+                continue
+            gap = first.t - d.last_seen
+            if gap < 0 or gap > 0.6:
+                continue
+            back = np.array([first.x, first.y]) - v * gap
+            p = d.anchor if d.state == "rest" and d.anchor_n else d.xy
+            cost = float(np.hypot(*(back - p)))
+            gate = 3 * d.radius + 0.5 * float(np.hypot(*v)) * gap
+            if cost < gate and cost < best_cost:
+                best, best_cost = d, cost
+        return best
+
+
+def _nearest_pocket(b: KoronaBoard, x: float, y: float) -> str:
+    c = b.pocket_centres()
+    return min(c, key=lambda k: np.hypot(x - c[k][0], y - c[k][1]))
