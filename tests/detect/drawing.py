@@ -117,10 +117,7 @@ def draw_disc(img: np.ndarray, d: DrawnDisc, C: np.ndarray) -> None:
     f = d.height / (C[2] - d.height)
     s = (P - C[:2]) * f
     k = C[2] / (C[2] - d.height)
-    # Soft contact shadow, then side wall (hull of bottom and top circles), then top face.
-    shadow = img.copy()
-    _circle(shadow, (d.x + 2.0, d.y - 2.0), d.radius + 1.5, (0, 0, 0))
-    cv2.addWeighted(shadow, 0.35, img, 0.65, 0, dst=img)
+    # Side wall (hull of bottom and top circles), then top face.
     ang = np.linspace(0, 2 * np.pi, 72, endpoint=False)
     ring = np.stack([np.cos(ang), np.sin(ang)], 1)
     pts = np.concatenate([P + d.radius * ring, P + s + k * d.radius * ring])
@@ -130,6 +127,13 @@ def draw_disc(img: np.ndarray, d: DrawnDisc, C: np.ndarray) -> None:
     top = tuple(int(c) for c in d.color)
     _circle(img, tuple(P + s), k * d.radius, tuple(int(c * 0.8) for c in d.color))
     _circle(img, tuple(P + s), k * d.radius - 1.2, top)
+
+
+def draw_shadow(img: np.ndarray, d: DrawnDisc) -> None:
+    """A soft contact shadow, offset away from a light to the north-west."""
+    shadow = img.copy()
+    _circle(shadow, (d.x + 2.0, d.y - 2.0), d.radius + 1.5, (0, 0, 0))
+    cv2.addWeighted(shadow, 0.35, img, 0.65, 0, dst=img)
 
 
 def draw_hand(img: np.ndarray, hand: DrawnHand) -> None:
@@ -162,6 +166,8 @@ def render(discs: list[DrawnDisc], size: tuple[int, int] = (480, 480), tilt_deg:
     canvas = board_canvas(board, rng, wood)
     if not empty:
         still = [d for d in discs if d.blur == (0.0, 0.0)]
+        for d in still:
+            draw_shadow(canvas, d)
         for d in sorted(still, key=lambda d: -np.hypot(d.x - C[0], d.y - C[1])):
             draw_disc(canvas, d, C)
         for d in discs:
@@ -171,6 +177,7 @@ def render(discs: list[DrawnDisc], size: tuple[int, int] = (480, 480), tilt_deg:
                 for i in range(steps):
                     f = i / (steps - 1) - 0.5
                     layer = canvas.copy()
+                    draw_shadow(layer, DrawnDisc(d.x + f * d.blur[0], d.y + f * d.blur[1], d.color))
                     draw_disc(layer, DrawnDisc(d.x + f * d.blur[0], d.y + f * d.blur[1], d.color, d.radius, d.height), C)
                     acc += layer
                 canvas = (acc / steps).astype(np.uint8)

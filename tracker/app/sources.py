@@ -64,10 +64,15 @@ class FrameSource:
             if self._slot is None:
                 self._cond.wait(timeout)
             frame, self._slot = self._slot, None
+            self._cond.notify_all()
         return frame
 
     def _put(self, frame: Frame) -> None:
         with self._cond:
+            if self.is_file and not self.realtime:
+                # A file played as fast as it can be processed: wait for the consumer, drop nothing.
+                while self._slot is not None and not self._stop.is_set():
+                    self._cond.wait(0.1)
             if self._slot is not None:
                 self.dropped += 1
             self._slot = frame

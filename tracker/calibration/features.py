@@ -33,7 +33,7 @@ def lineness(image: np.ndarray, kernel: int) -> np.ndarray:
     return out
 
 
-def candidate_ellipses(grey: np.ndarray, max_count: int = 40) -> list[tuple[tuple[float, float], tuple[float, float], float, float]]:
+def candidate_ellipses(grey: np.ndarray, max_count: int = 40, line_map: np.ndarray | None = None) -> list[tuple[tuple[float, float], tuple[float, float], float, float]]:
     """Ellipses fitted to long edge contours: ((cx, cy), (a, b) semi-axes a >= b, angle of a
     in radians, support) sorted by support (contour length in px), duplicates merged."""
     import cv2
@@ -42,7 +42,13 @@ def candidate_ellipses(grey: np.ndarray, max_count: int = 40) -> list[tuple[tupl
     blur = cv2.GaussianBlur(grey, (5, 5), 1.2)
     med = float(np.median(blur))
     edges = cv2.Canny(blur, max(10.0, 0.4 * med), max(30.0, 1.0 * med))
-    contours, _ = cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)
+    contours = list(cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)[0])
+    if line_map is not None:
+        # thin lines as connected curves: rings broken in the edge map often survive here
+        thr = float(np.percentile(line_map, 96))
+        binary = (line_map > max(thr, 6.0)).astype(np.uint8)
+        binary = cv2.ximgproc.thinning(binary * 255) if hasattr(cv2, "ximgproc") else binary
+        contours += list(cv2.findContours(binary, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)[0])
     m = min(h, w)
     found: list[tuple[tuple[float, float], tuple[float, float], float, float]] = []
     for c in contours:
@@ -100,12 +106,15 @@ def ellipse_affine(center: tuple[float, float], axes: tuple[float, float], theta
 
 
 def sample_polar(img: np.ndarray, A: np.ndarray, rhos: np.ndarray, angles: np.ndarray) -> np.ndarray:
-    """Sample ``img`` at ``A @ (rho cos t, rho sin t)``: array (len(rhos), len(angles))."""
+    """Sample ``img`` at ``A @ (rho cos t, rho sin t, 1)`` (A projective 3x3): array
+    (len(rhos), len(angles))."""
     import cv2
 
     R, T = np.meshgrid(rhos, angles, indexing="ij")
-    x = A[0, 0] * R * np.cos(T) + A[0, 1] * R * np.sin(T) + A[0, 2]
-    y = A[1, 0] * R * np.cos(T) + A[1, 1] * R * np.sin(T) + A[1, 2]
+    u, v = R * np.cos(T), R * np.sin(T)
+    z = A[2, 0] * u + A[2, 1] * v + A[2, 2]
+    x = (A[0, 0] * u + A[0, 1] * v + A[0, 2]) / z
+    y = (A[1, 0] * u + A[1, 1] * v + A[1, 2]) / z
     return cv2.remap(img, x.astype(np.float32), y.astype(np.float32), cv2.INTER_LINEAR,
                      borderMode=cv2.BORDER_CONSTANT, borderValue=0)
 
@@ -143,3 +152,65 @@ def ring_pattern(profile: np.ndarray, rhos: np.ndarray, ratios: tuple[float, ...
         if score > best[0]:
             best = (score, float(r1), peaks)
     return best
+
+
+def ellipse_conic(center: tuple[float, float], axes: tuple[float, float], theta: float) -> np.ndarray:
+    """Symmetric 3x3 conic matrix C with x^T C x = 0 on the ellipse."""
+    Ai = np.linalg.inv(ellipse_affine(center, axes, theta))
+    return Ai.T @ np.diag([1.0, 1.0, -1.0]) @ Ai
+
+
+def conic_affine(C: np.ndarray) -> np.ndarray | None:
+    """The affine map from the unit circle onto the ellipse of conic ``C`` (None if not an
+    ellipse)."""
+    C = (C + C.T) / 2
+    Q = C[:2, :2]
+    if np.linalg.det(Q) <= 0:
+        return None
+    c = -np.linalg.solve(Q, C[:2, 2])
+    F = C[2, 2] + C[:2, 2] @ c
+    if F == 0:
+        return None
+    Qn = Q / -F
+    w, V = np.linalg.eigh(Qn)
+    if np.any(w <= 0):
+        return None
+    L = V @ np.diag(1 / np.sqrt(w))
+    if np.linalg.det(L) < 0:
+        L[:, 1] *= -1
+    return np.array([[L[0, 0], L[0, 1], c[0]], [L[1, 0], L[1, 1], c[1]], [0, 0, 1.0]])
+
+
+def concentric_homography(C_outer: np.ndarray, C_inner: np.ndarray) -> np.ndarray | None:
+    """Unit-circle plane -> image homography under which ``C_outer`` is the image of the unit
+    circle and both conics are images of concentric circles (rotation arbitrary).
+
+    For concentric circles the centre's image ``c`` and the vanishing line ``l`` satisfy
+    ``C_outer c ~ l ~ C_inner c``: ``c`` is the generalised eigenvector of the pair with the
+    eigenvalue unlike the other two. ``l`` rectifies the plane up to an affinity, which the
+    outer ellipse then fixes up to a rotation.
+    """
+    try:
+        w, V = np.linalg.eig(np.linalg.solve(C_inner, C_outer))
+    except np.linalg.LinAlgError:
+        return None
+    w = np.real(w)
+    d = [abs(w[i] - w[(i + 1) % 3]) + abs(w[i] - w[(i + 2) % 3]) for i in range(3)]
+    i = int(np.argmax(d))
+    c = np.real(V[:, i])
+    if abs(c[2]) < 1e-12:
+        return None
+    l = C_outer @ c
+    if abs(l[2]) < 1e-12:
+        return None
+    l = l / l[2]
+    Ha = np.array([[1, 0, 0], [0, 1, 0], [l[0], l[1], 1.0]])
+    Hai = np.linalg.inv(Ha)
+    C1 = Hai.T @ C_outer @ Hai
+    A = conic_affine(C1)
+    if A is None:
+        return None
+    G = Hai @ A
+    if np.linalg.det(G[:2, :2] - np.outer(G[:2, 2], G[2, :2])) < 0:  # keep orientation
+        G = G @ np.diag([1.0, -1.0, 1.0])
+    return G / G[2, 2]

@@ -35,6 +35,8 @@ class Fit:
     residual: float  # RMS of inlier residuals, mm
     contrast: float  # median edge strength (Lab units per mm)
     color: np.ndarray  # (3,) median Lab of the top face (OpenCV 8-bit Lab scale)
+    edges: np.ndarray | None = None  # (N_RAYS, 2) edge points found, mm (for overlays, debugging)
+    inliers: np.ndarray | None = None  # (N_RAYS,) bool
 
 
 def _hull(P: np.ndarray, r: float, s: np.ndarray, k: float, n: int = 48) -> tuple[np.ndarray, np.ndarray]:
@@ -140,7 +142,9 @@ class Refiner:
             E = O[None] + rj[:, None] * self.dirs
             q, n, ttag = _closest_on_polygon(E, poly, tag)
             res = ((E - q) * n).sum(1)
-            good = peak > 0.35 * np.median(peak)
+            # A ray has an edge when its peak stands out from the ray's own texture.
+            base = np.median(strength, axis=1) + 0.5
+            good = (peak > 0.35 * np.median(peak)) & (peak > 3.0 * base)
             med = np.median(np.abs(res[good])) if good.any() else 1.0
             inl = good & (np.abs(res) <= max(3.0 * 1.4826 * med, 0.6 if it >= 2 else 1.5))
             if inl.sum() < 8:
@@ -155,7 +159,8 @@ class Refiner:
         coverage = float(inl.mean())
         contrast = float(np.median(peak[inl])) if inl.any() else 0.0
         color = self._top_color(image, P, r)
-        return Fit(centre=P, radius=r, coverage=coverage, residual=resid_rms, contrast=contrast, color=color)
+        return Fit(centre=P, radius=r, coverage=coverage, residual=resid_rms, contrast=contrast, color=color,
+                   edges=E, inliers=inl)
 
     def _top_color(self, image: np.ndarray, P: np.ndarray, r: float) -> np.ndarray:
         s, k = self.pose.top_shift(P[None], self.thickness)

@@ -122,3 +122,26 @@ def mm_per_pixel_at(camera: Camera, size: tuple[int, int], x: float, y: float) -
     q = project(camera, size, pts)
     px = 0.5 * (np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[3] - q[2]))
     return 10.0 / max(px, 1e-9)
+
+
+class Projector:
+    """``project`` with the pose and intrinsics computed once (hot path of the sprite drawing)."""
+
+    def __init__(self, camera: Camera, size: tuple[int, int]) -> None:
+        self.R, self.C = camera_pose(camera)
+        K, _ = intrinsics(camera, size)
+        self.f = camera.focal
+        self.c = K[:2, 2].copy()
+        self.k1, self.k2 = camera.k1, camera.k2
+
+    def __call__(self, pts: np.ndarray) -> np.ndarray:
+        p = (pts - self.C) @ self.R.T
+        z = np.maximum(p[:, 2], 1e-6)
+        xy = p[:, :2] / z[:, None]
+        if self.k1 or self.k2:
+            xy = distort_normalized(xy, self.k1, self.k2)
+        return xy * self.f + self.c
+
+    def distance(self, pts: np.ndarray) -> np.ndarray:
+        """Distance (mm) from the camera centre to each point."""
+        return np.linalg.norm(np.asarray(pts, np.float64).reshape(-1, 3) - self.C, axis=1)

@@ -51,14 +51,34 @@ def smooth_noise(shape: tuple[int, int], cell_px: float, rng: np.random.Generato
     return np.ascontiguousarray(out)
 
 
+def _at_detail(fn, shape: tuple[int, int], mm_per_px: float, detail_mm: float):  # type: ignore[no-untyped-def]
+    """Run ``fn(shape, mm_per_px)`` at no finer than ``detail_mm`` and resize up to ``shape``."""
+    if mm_per_px >= detail_mm * 0.99:
+        return fn(shape, mm_per_px)
+    f = detail_mm / mm_per_px
+    small = (max(8, int(math.ceil(shape[0] / f))), max(8, int(math.ceil(shape[1] / f))))
+    img = fn(small, mm_per_px * shape[0] / small[0])
+    return cv2.resize(img, (shape[1], shape[0]), interpolation=cv2.INTER_LINEAR)
+
+
 def wood(shape: tuple[int, int], mm_per_px: float, rng: np.random.Generator, finish: str,
          grain_angle: float | None = None, ring_mm: float | None = None,
-         figure: float = 1.0) -> np.ndarray:
-    """A wood surface (float32 BGR) of ``shape`` texels at ``mm_per_px``."""
+         figure: float = 1.0, detail_mm: float = 1.0) -> np.ndarray:
+    """A wood surface (float32 BGR) of ``shape`` texels at ``mm_per_px``.
+
+    The grain is computed at ``detail_mm`` (fibres finer than that are below any webcam's
+    resolution) and resized up, which keeps a 0.5 mm texture cheap.
+    """
+    return _at_detail(lambda sh, s: _wood(sh, s, rng, finish, grain_angle, ring_mm, figure),
+                      shape, mm_per_px, detail_mm)
+
+
+def _wood(shape: tuple[int, int], mm_per_px: float, rng: np.random.Generator, finish: str,
+          grain_angle: float | None, ring_mm: float | None, figure: float) -> np.ndarray:
     light, dark = WOOD_TONES.get(finish, WOOD_TONES["natural"])
     h, w = shape
     ang = rng.uniform(0, math.pi) if grain_angle is None else grain_angle
-    ring = rng.uniform(6.0, 14.0) if ring_mm is None else ring_mm
+    ring = rng.uniform(9.0, 22.0) if ring_mm is None else ring_mm
     ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
     xs *= mm_per_px
     ys *= mm_per_px
@@ -68,15 +88,15 @@ def wood(shape: tuple[int, int], mm_per_px: float, rng: np.random.Generator, fin
     n2 = smooth_noise(shape, 30.0 / mm_per_px, rng)
     warp = v + figure * (45.0 * n1 + 7.0 * n2)
     rings = 0.5 + 0.5 * np.cos(warp * np.float32(2 * math.pi / ring))
-    rings = rings ** 4  # narrow dark late-wood lines
+    rings = rings ** 3  # narrower dark late-wood lines
     # fibres: a random profile across the grain, slightly warped
     prof = cv2.GaussianBlur(rng.uniform(-1, 1, (1, 8192)).astype(np.float32), (0, 0), 1.2)[0]
     idx = (warp / 0.35) % 8191.0
-    i0 = idx.astype(np.int32)
+    i0 = np.minimum(idx.astype(np.int32), 8190)
     fr = idx - i0
     fib = prof[i0] * (1 - fr) + prof[i0 + 1] * fr
     drift = smooth_noise(shape, 250.0 / mm_per_px, rng)
-    t = np.clip(0.30 + 0.45 * rings + 0.18 * fib + 0.25 * drift, 0.0, 1.0)
+    t = np.clip(0.32 + 0.28 * rings + 0.12 * fib + 0.35 * drift, 0.0, 1.0)
     lt = np.array(light, np.float32)
     dk = np.array(dark, np.float32)
     out = lt[None, None, :] * (1 - t[..., None]) + dk[None, None, :] * t[..., None]
@@ -84,13 +104,20 @@ def wood(shape: tuple[int, int], mm_per_px: float, rng: np.random.Generator, fin
 
 
 def paint(shape: tuple[int, int], mm_per_px: float, rng: np.random.Generator, color: BGR,
-          unevenness: float = 0.05, grain_through: float = 0.04) -> np.ndarray:
+          unevenness: float = 0.05, grain_through: float = 0.04,
+          detail_mm: float = 1.0) -> np.ndarray:
     """A painted / lacquered surface (float32 BGR)."""
+    return _at_detail(lambda sh, s: _paint(sh, s, rng, color, unevenness, grain_through),
+                      shape, mm_per_px, detail_mm)
+
+
+def _paint(shape: tuple[int, int], mm_per_px: float, rng: np.random.Generator, color: BGR,
+           unevenness: float, grain_through: float) -> np.ndarray:
     low = smooth_noise(shape, 200.0 / mm_per_px, rng)
     fine = smooth_noise(shape, max(1.0, 1.5 / mm_per_px), rng)
     g = 1.0 + unevenness * low + 0.015 * fine
     if grain_through > 0:
-        wd = wood(shape, mm_per_px, rng, "natural")
+        wd = _wood(shape, mm_per_px, rng, "natural", None, None, 1.0)
         lum = wd.mean(axis=2)
         g = g + grain_through * (lum - lum.mean()) / 40.0
     c = np.array(color, np.float32)
@@ -98,8 +125,9 @@ def paint(shape: tuple[int, int], mm_per_px: float, rng: np.random.Generator, co
 
 
 def finish(shape: tuple[int, int], mm_per_px: float, rng: np.random.Generator,
-           name: str, **kw: float) -> np.ndarray:
+           name: str, figure: float = 1.0, detail_mm: float = 1.0) -> np.ndarray:
     """The material of a named finish: wood for natural/birch/dark, paint otherwise."""
     if name in WOOD_TONES:
-        return wood(shape, mm_per_px, rng, name, **kw)  # type: ignore[arg-type]
-    return paint(shape, mm_per_px, rng, PAINT_COLORS.get(name, PAINT_COLORS["black"]))
+        return wood(shape, mm_per_px, rng, name, figure=figure, detail_mm=detail_mm)
+    return paint(shape, mm_per_px, rng, PAINT_COLORS.get(name, PAINT_COLORS["black"]),
+                 detail_mm=detail_mm)

@@ -94,9 +94,13 @@ class Tracker:
                 pairs.append((cand[a], dcols[b]))
                 used_t.add(cand[a])
                 used_d.add(dcols[b])
+        self._tent_det: dict[int, int] = {}
         for i, j in pairs:
             self._observe(rows[i], dets, j, t)
-            self.det_track[j] = rows[i].id
+            if rows[i] in self._tentative:
+                self._tent_det[id(rows[i])] = j
+            else:
+                self.det_track[j] = rows[i].id
         for i, tr in enumerate(rows):
             if i not in used_t:
                 self._miss(tr, t, dt)
@@ -204,7 +208,7 @@ class Tracker:
 
     def _maybe_rest(self, tr: Track, t: float) -> None:
         recent = [s for s in tr.path if s.measured and s.t >= t - self.cfg.rest_time - 1e-6]
-        if len(recent) < 3 or recent[0].t > t - self.cfg.rest_time + 1e-6:
+        if len(recent) < 3:
             return
         pts = np.array([(s.x, s.y) for s in recent])
         mean = pts.mean(axis=0)
@@ -348,15 +352,27 @@ class Tracker:
                 donor.path.extend(tr.path)
                 for c, n in tr.cls_votes.items():
                     donor.cls_votes[c] = donor.cls_votes.get(c, 0) + n
-                self.det_track[self.det_track == tr.id] = donor.id
+                self._label(tr, donor.id)
                 return
             tr.state, tr.v, tr.anchor_n = "moving", v, 0
         tr.id = self._next_id
         self._next_id += 1
         self.tracks.append(tr)
+        self._label(tr, tr.id)
+
+    def _label(self, tent: Track, track_id: int) -> None:
+        j = self._tent_det.get(id(tent))
+        if j is not None:
+            self.det_track[j] = track_id
 
     def _donor(self, tr: Track, v: np.ndarray, first: Sample) -> Track | None:
-        """The vanished disc a track born moving came from (the end of its line, backwards)."""
+        """The vanished disc a track born moving came from.
+
+        Candidates vanished (resting and unseen, or moving) at most 0.6 s before the new track's
+        first detection, and could have got there at the top speed. Among them the nearest to
+        where the new track's line, run backwards, was at that moment; a missing first frame or a
+        peg bounce between the first detections makes that line rough, so the gate is wide.
+        """
         best, best_cost = None, BIG
         for d in self.tracks:
             if d.kind != tr.kind or not ((d.state == "rest" and d.occluded) or d.state == "moving"):
@@ -364,11 +380,13 @@ class Tracker:
             gap = first.t - d.last_seen
             if gap < 0 or gap > 0.6:
                 continue
-            back = np.array([first.x, first.y]) - v * gap
             p = d.anchor if d.state == "rest" and d.anchor_n else d.xy
-            cost = float(np.hypot(*(back - p)))
-            gate = 3 * d.radius + 0.5 * float(np.hypot(*v)) * gap
-            if cost < gate and cost < best_cost:
+            reach = float(np.hypot(first.x - p[0], first.y - p[1]))
+            if reach > self.cfg.v_max * gap + 2 * d.radius:
+                continue
+            back = np.array([first.x, first.y]) - v * gap
+            cost = min(float(np.hypot(*(back - p))), reach)
+            if cost < best_cost:
                 best, best_cost = d, cost
         return best
 

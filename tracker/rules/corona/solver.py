@@ -79,13 +79,14 @@ def solve(
         for f in range(fields):
             if arrivals[f]:
                 bound += cum[f][arrivals[f]]
-        die_of = [0] * n
+        dice_of = [0] * n
         for i, c in enumerate(order):
-            die_of[c] = arr[i]
-        candidates.append((bound, tuple(die_of)))
+            dice_of[c] = arr[i]
+        candidates.append((bound, tuple(dice_of)))
     candidates.sort(key=lambda t: -t[0])
 
-    best_score, best_moves = -1, []
+    best_score = -1
+    best_moves: Moves = []
     for bound, die_of in candidates:
         if bound <= best_score:
             break
@@ -93,9 +94,9 @@ def solve(
         seq = _topological(origins, dests)
         if seq is not None:  # the bound is reached; nothing later can beat it
             return bound, [(c, die_of[c]) for c in seq]
-        score, seq = _best_order(origins, dests, table)
+        score, ordered = _best_order(origins, dests, table)
         if score > best_score:
-            best_score, best_moves = score, [(c, die_of[c]) for c in seq]
+            best_score, best_moves = score, [(c, die_of[c]) for c in ordered]
     return best_score, best_moves
 
 

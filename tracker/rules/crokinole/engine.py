@@ -212,7 +212,7 @@ class CrokinoleEngine:
             if P.in_hole(end, self.board):
                 self.on_board.pop(disc, None)
                 self.twenties[self.side_of_seat(owner)].append(disc)
-                text = f"20 for {self._side_text(self.side_of_seat(owner))} ({disc})"
+                text = f"20 for {self._owner_text(owner)} ({disc})"
                 dec.append(Decision("twenty", text, discs=(disc,), seat=owner, points=20))
                 act.append(Action("set_aside", disc, text))
                 continue
@@ -283,8 +283,8 @@ class CrokinoleEngine:
 
     # ------------------------------------------------------------------ end of round / game
     def _apply_round_end(self, index: int) -> Outcome:
-        if self.shots_in_round == 0:
-            return Outcome(index, None, (Decision("note", "round_end line with no shot in the round; ignored"),),
+        if self.shots_in_round == 0 and not self.on_board and not any(self.twenties.values()):
+            return Outcome(index, None, (Decision("note", "round_end line with nothing played this round; ignored"),),
                            next_seat=self.turn)
         dec = self._end_round("round_end_line")
         return Outcome(index, None, tuple(dec), (), None if self.game_over else self.turn,
@@ -331,6 +331,13 @@ class CrokinoleEngine:
         if self.rules.players == 3:
             return side
         return f"{side} ({'+'.join(s for s in self.seats if self.side_of_seat(s) == side)})"
+
+    def _owner_text(self, seat: str) -> str:
+        """``south`` with one player a side, ``A (north)`` in partnerships."""
+        side = self.side_of_seat(seat)
+        if sum(1 for s in self.seats if self.side_of_seat(s) == side) == 1:
+            return seat
+        return f"{side} ({seat})"
 
     def _round_text(self, rec: RoundRecord, championship: bool) -> str:
         scores = ", ".join(f"{s} {p}" for s, p in rec.points.items())

@@ -1,0 +1,109 @@
+"""The live session: bounded frame source, events persisted as they happen, resume after a kill,
+one session per camera."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import pytest
+
+from tests.app.livehelp import write_video
+from tracker.app.live import CameraLock, LiveSession
+from tracker.app.sources import FrameSource
+from tracker.app.store import Store
+from tracker.errors import InputError
+
+
+class ScriptedProcessor:
+    """Emits one shot line and its event when it sees the frame with the given index."""
+
+    def __init__(self, at: dict[int, dict]):
+        self.at = at
+
+    def process(self, image, t, index):
+        if index in self.at:
+            line = self.at[index]
+            return [{"type": "shot", "t": t, "frame": index, "seat": line["seat"], "disc": line["disc"]}], [line]
+        return [], []
+
+    def overlay(self, image):
+        return image
+
+    def board_view(self):
+        return None
+
+    def calibrate_points(self, image, points, south):
+        return {"rms_mm": 0.0}
+
+
+def wait_until(cond, timeout=20.0):
+    end = time.monotonic() + timeout
+    while not cond():
+        if time.monotonic() > end:
+            raise AssertionError("timed out")
+        time.sleep(0.02)
+
+
+def test_file_source_drops_frames_when_processing_is_slow(tmp_path):
+    video = write_video(tmp_path / "v.mp4", frames=90, fps=90.0)
+    src = FrameSource(str(video), realtime=True).start()
+    got = []
+    while not src.finished or got[-1:] != [None]:
+        f = src.latest(timeout=0.2)
+        got.append(None if f is None else f.index)
+        if f is not None:
+            time.sleep(0.05)  # a slow pipeline: 20 fps against a 90 fps source
+        if src.finished and f is None:
+            break
+    seen = [g for g in got if g is not None]
+    assert src.read == 90
+    assert src.dropped > 30
+    assert len(seen) + src.dropped == 90
+    assert seen == sorted(seen)
+
+
+def test_missing_camera_is_reported_not_fatal():
+    src = FrameSource("97", reconnect_s=0.1).start()
+    time.sleep(0.3)
+    assert not src.connected and "not available" in src.message
+    src.stop()
+
+
+def test_events_persist_and_a_restart_resumes_the_same_match(tmp_path):
+    video = write_video(tmp_path / "v.mp4", frames=40)
+    lines = {5: {"seat": "south", "disc": "s1", "end": {"s1": "hole"}},
+             30: {"seat": "north", "disc": "n1", "end": {"n1": [0.0, 60.0]}}}
+    store = Store(tmp_path / "m.db")
+    s1 = LiveSession(store, str(video), "crokinole", 2, ScriptedProcessor({5: lines[5]}), realtime=False).start()
+    wait_until(lambda: s1.finished)
+    s1.stop()  # as if killed after the video ended mid-match: the match stays live
+    first = store.events(s1.match_id)
+    assert [e["disc"] for e in first] == ["s1"]
+    store2 = Store(tmp_path / "m.db")
+    s2 = LiveSession(store2, str(video), "crokinole", 2, ScriptedProcessor({30: lines[30]}), realtime=False)
+    assert s2.resumed and s2.match_id == s1.match_id
+    s2.start()
+    wait_until(lambda: s2.finished)
+    s2.stop()
+    assert [e["disc"] for e in store2.events(s2.match_id)] == ["s1", "n1"]
+    assert store2.shots(s2.match_id) == [lines[5], lines[30]]
+
+
+def test_second_session_on_the_same_camera_is_refused(tmp_path):
+    lock = CameraLock(tmp_path, "0")
+    with pytest.raises(InputError, match="already used"):
+        CameraLock(tmp_path, "0")
+    lock.release()
+    CameraLock(tmp_path, "0").release()
+
+
+def test_status_reports_frames(tmp_path):
+    video = write_video(tmp_path / "v.mp4", frames=20)
+    store = Store(tmp_path / "m.db")
+    s = LiveSession(store, str(video), "crokinole", 2, ScriptedProcessor({}), realtime=False).start()
+    wait_until(lambda: s.finished)
+    st = s.status()
+    s.stop()
+    assert st["frames_read"] == 20 and st["frames_processed"] + st["frames_dropped"] == 20
+    assert s.jpeg("camera") is not None and np.frombuffer(s.jpeg("camera"), np.uint8)[0] == 0xFF

@@ -1,0 +1,73 @@
+"""The automatic entry points: one image or a video in, a :class:`Calibration` out.
+
+Lens distortion: with ``intrinsics`` (from ``tracker calibrate --intrinsics``) the frame is
+undistorted before the board is fitted, and the Calibration carries the camera matrix so that
+``to_board``/``to_image`` work on raw pixels.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from tracker.boards import CrokinoleBoard, KoronaBoard, board_for
+from tracker.calibration.datatypes import Calibration
+from tracker.calibration.geometry import orient, unmirror
+from tracker.calibration.io import check_frame, median_frame, read_video_frames
+from tracker.errors import CalibrationError, InputError
+
+
+def _undistort(image: np.ndarray, intrinsics: dict | None) -> tuple[np.ndarray, np.ndarray | None, np.ndarray | None]:
+    if not intrinsics:
+        return image, None, None
+    import cv2
+
+    K = np.asarray(intrinsics["camera_matrix"], dtype=np.float64)
+    D = np.asarray(intrinsics["dist_coeffs"], dtype=np.float64).ravel()
+    return cv2.undistort(image, K, D, None, K), K, D
+
+
+def calibrate_image(image: np.ndarray, game: str, board: CrokinoleBoard | KoronaBoard | None = None,
+                    south: str | None = None, intrinsics: dict | None = None) -> Calibration:
+    """Find the board in ``image`` (BGR) and fit it. Raises CalibrationError when it cannot."""
+    image = check_frame(image, "image")
+    h, w = image.shape[:2]
+    work, K, D = _undistort(image, intrinsics)
+    if game == "crokinole":
+        from tracker.calibration.crokinole import calibrate_crokinole
+
+        b = board if isinstance(board, CrokinoleBoard) else None
+        H, measured, residuals, rms = calibrate_crokinole(work, b)
+    elif game == "korona":
+        from tracker.calibration.korona import calibrate_korona
+
+        kb = board if isinstance(board, KoronaBoard) else None
+        H, measured, residuals, rms = calibrate_korona(work, kb)
+    else:
+        raise InputError(f"unknown game {game!r}: expected crokinole or korona")
+    H = orient(unmirror(H, (w, h)), (w, h), south)
+    return Calibration(homography=H, image_size=(w, h), rms_mm=rms, board=measured,
+                       camera_matrix=K, dist_coeffs=D, residuals_mm=residuals, method="auto",
+                       south=south or "bottom")
+
+
+def calibrate_video(path: str | Path, game: str, board: CrokinoleBoard | KoronaBoard | None = None,
+                    south: str | None = None, intrinsics: dict | None = None) -> Calibration:
+    """Calibrate on the median of frames from the first seconds (hands drop out); if that fails,
+    try single frames before giving up."""
+    frames = read_video_frames(path)
+    tries = [median_frame(frames)] + frames[:: max(1, len(frames) // 3)]
+    last: CalibrationError | None = None
+    for f in tries:
+        try:
+            return calibrate_image(f, game, board=board, south=south, intrinsics=intrinsics)
+        except CalibrationError as e:
+            last = e
+        except InputError as e:  # a blank frame among others
+            last = CalibrationError(str(e))
+    assert last is not None
+    raise CalibrationError(f"{path}: {last}")
+
+
+__all__ = ["calibrate_image", "calibrate_video", "board_for"]

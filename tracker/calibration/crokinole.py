@@ -1,0 +1,377 @@
+"""Automatic crokinole calibration: find the rings, fit the homography, fix the rotation, measure.
+
+Steps (each a function below):
+
+1. **Find the board** (:func:`find_board`): ellipses fitted to long edge contours are candidates;
+   each is tested by a radial profile of line-ness sampled on ellipses concentric with it. A board
+   shows three line peaks at radii in ratio 1:2:3 (15, 10 and shooting lines), each within a few
+   percent. The candidate with the strongest weakest peak wins and gives an affine first guess.
+2. **Fit the rings** (:func:`fit_rings`): iterated closest-line search. Points on the three model
+   circles are projected into the image, the line-ness peak is searched along each point's image
+   normal (sub-pixel, parabolic), and a full homography (8 dof) plus the 10 and 15 line radii are
+   fitted by robust least squares to those points, residuals measured in board mm. Concentric
+   circles fix the homography up to a rotation about the centre (the image of the centre is *not*
+   the ellipse centre under perspective; the fit never assumes it is). The shooting line fixes the
+   scale at its nominal 304.8 mm: it is the line every board has and scoring depends on most; the
+   other radii are then measured in that unit.
+3. **Fix the rotation** (:func:`fit_rotation`) on the rectified top-down image: the quadrant lines
+   (45 + k90 degrees) give the phase of the 4th angular harmonic of line-ness in the 5 zone, the
+   pegs (22.5 + k45) the 8th harmonic of darkness on the 15 line; ``south`` picks among the four.
+4. **Measure** (:func:`measure_board`): line width, playing-surface edge, hole radius and the peg
+   circle from radial profiles of the rectified image.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from tracker.boards import CrokinoleBoard
+from tracker.calibration.features import (
+    candidate_ellipses,
+    concentric_homography,
+    ellipse_affine,
+    ellipse_conic,
+    lineness,
+    odd,
+    ring_pattern,
+    sample_polar,
+)
+from tracker.calibration.geometry import apply_h, normalize_h, rotation_h
+from tracker.errors import CalibrationError
+
+WORK_SIZE = 800  # long side of the image the board search runs on
+
+
+@dataclass
+class RingFit:
+    G: np.ndarray  # board mm -> image px (full-resolution image)
+    radii: dict[str, float]  # measured centre radii of the lines, mm
+    residuals: dict[str, float] = field(default_factory=dict)  # RMS mm per ring
+    inliers: dict[str, float] = field(default_factory=dict)  # fraction of points found per ring
+    rms_mm: float = 0.0
+
+
+# ---------------------------------------------------------------------- 1. find the board
+def find_board(image: np.ndarray) -> tuple[np.ndarray, float]:
+    """First guess: board mm -> image px (affine, rotation arbitrary) and the pattern score."""
+    import cv2
+
+    h, w = image.shape[:2]
+    s = min(1.0, WORK_SIZE / max(h, w))
+    small = cv2.resize(image, (int(round(w * s)), int(round(h * s))), interpolation=cv2.INTER_AREA) if s < 1 else image
+    grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    ln = lineness(small, 7)
+    cands = candidate_ellipses(grey, line_map=ln)
+    if not cands:
+        raise CalibrationError("no board found: no large ellipse (ring or playing surface) in the image")
+    ln = cv2.GaussianBlur(ln, (0, 0), 1.5)
+    rhos = np.linspace(0.05, 1.6, 250)
+    angles = np.linspace(0, 2 * math.pi, 200, endpoint=False)
+    best: tuple[float, np.ndarray | None, float] = (-math.inf, None, 0.0)
+    largest = max(math.pi * c[1][0] * c[1][1] for c in cands) / float(grey.shape[0] * grey.shape[1])
+    hyps: list[np.ndarray] = []
+    for (cx, cy), (a, b), theta, _support in cands:
+        hyps.append(ellipse_affine((cx, cy), (a, b), theta))
+    # pairs of nested, nearly concentric ellipses fix the perspective too
+    for i, e1 in enumerate(cands):
+        for e2 in cands[i + 1:]:
+            big, sm = (e1, e2) if e1[1][0] > e2[1][0] else (e2, e1)
+            ratio = big[1][0] / sm[1][0]
+            if not 1.15 < ratio < 4.0:
+                continue
+            if math.hypot(big[0][0] - sm[0][0], big[0][1] - sm[0][1]) > 0.15 * big[1][0]:
+                continue
+            Gp = concentric_homography(ellipse_conic(*big[:3]), ellipse_conic(*sm[:3]))
+            if Gp is not None and np.all(np.isfinite(Gp)):
+                hyps.append(Gp)
+    for A in hyps:
+        polar = sample_polar(ln, A, rhos, angles)
+        prof = polar.mean(axis=1)
+        base = np.array([np.median(prof[max(0, i - 12):i + 13]) for i in range(len(prof))])
+        prof = prof - base
+        score, r1, peaks = ring_pattern(prof, rhos)
+        # the pattern must be a real one: peaks well above the noise of the profile
+        noise = float(np.median(np.abs(prof))) + 0.5
+        score = score / noise
+        size_px = peaks[2] * float(np.sqrt(abs(np.linalg.det(A[:2, :2] - np.outer(A[:2, 2], A[2, :2])))) / A[2, 2])
+        if size_px < 0.06 * min(grey.shape):
+            continue
+        if score > best[0]:
+            G = A @ np.diag([peaks[2] / 304.8, -peaks[2] / 304.8, 1.0])
+            G = np.diag([1 / s, 1 / s, 1.0]) @ G
+            best = (score, G, r1)
+    if best[1] is None or best[0] < 3.0:
+        raise CalibrationError(
+            f"no board found: no set of three concentric ring lines (15, 10, shooting) in the image; "
+            f"the largest ellipse covers {100 * largest:.0f}% of the image")
+    return best[1], best[0]
+
+
+# ---------------------------------------------------------------------- 2. fit the rings
+def _normals(G: np.ndarray, pts_mm: np.ndarray, dirs: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Image points, unit image normals and px-per-mm along the normal at board points."""
+    p0 = apply_h(G, pts_mm)
+    p1 = apply_h(G, pts_mm + dirs)
+    d = p1 - p0
+    n = np.linalg.norm(d, axis=1)
+    return p0, d / n[:, None], n
+
+
+def _peak_search(img: np.ndarray, p0: np.ndarray, nrm: np.ndarray, half: float,
+                 step: float = 0.5) -> tuple[np.ndarray, np.ndarray]:
+    """Sub-pixel offset (px, along the normal) of the strongest response, and its strength."""
+    import cv2
+
+    offs = np.arange(-half, half + step / 2, step)
+    xy = p0[:, None, :] + offs[None, :, None] * nrm[:, None, :]
+    v = cv2.remap(img, xy[:, :, 0].astype(np.float32), xy[:, :, 1].astype(np.float32),
+                  cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0).astype(np.float64)
+    j = np.argmax(v, axis=1)
+    jj = np.clip(j, 1, len(offs) - 2)
+    rows = np.arange(len(v))
+    a, b, c = v[rows, jj - 1], v[rows, jj], v[rows, jj + 1]
+    den = a - 2 * b + c
+    frac = np.where(np.abs(den) > 1e-9, 0.5 * (a - c) / np.where(np.abs(den) > 1e-9, den, 1.0), 0.0)
+    frac = np.clip(frac, -0.5, 0.5)
+    off = offs[jj] + frac * step
+    strength = v[rows, j] - np.median(v, axis=1)
+    edge = (j == 0) | (j == len(offs) - 1)
+    strength[edge] = 0.0
+    return off, strength
+
+
+def fit_rings(image: np.ndarray, G0: np.ndarray, board: CrokinoleBoard) -> RingFit:
+    """Refine ``G0`` (board mm -> image px) on the three ring lines; measure their radii."""
+    import cv2
+    from scipy.optimize import least_squares
+
+    G = normalize_h(G0.copy())
+    # line width in px sets the morphology kernel
+    scale = float(np.linalg.norm(apply_h(G, np.array([[0, 0], [304.8, 0]]))[1] - apply_h(G, np.array([[0.0, 0.0]]))[0])) / 304.8
+    ln = lineness(image, max(5, odd(4.0 * scale * board.line_width + 3)))
+    ln = cv2.GaussianBlur(ln, (0, 0), max(0.7, 0.6 * scale))
+    names = ("shooting", "ten", "fifteen")
+    radii = {"shooting": 304.8, "ten": board.ten_line_radius * 304.8 / board.shooting_line_radius,
+             "fifteen": board.fifteen_line_radius * 304.8 / board.shooting_line_radius}
+    counts = {"shooting": 240, "ten": 160, "fifteen": 96}
+    angle_sets = {k: np.linspace(0, 2 * math.pi, counts[k], endpoint=False) + 0.013 for k in names}
+    h, w = image.shape[:2]
+    cx, cy, sc = w / 2.0, h / 2.0, max(w, h) / 2.0
+    Nimg = np.array([[1 / sc, 0, -cx / sc], [0, 1 / sc, -cy / sc], [0, 0, 1.0]])
+    obs: dict[str, np.ndarray] = {}
+    ok: dict[str, np.ndarray] = {}
+    ref_pt = apply_h(G, np.array([[300.0, 0.0]]))
+    for it, half_mm in enumerate((14.0, 8.0, 4.0, 2.5, 2.5)):
+        for k in names:
+            t = angle_sets[k]
+            u = np.stack([np.cos(t), np.sin(t)], axis=1)
+            p0, nrm, ppm = _normals(G, radii[k] * u, u)
+            half = max(2.0, half_mm * float(np.median(ppm)))
+            off, strength = _peak_search(ln, p0, nrm, half)
+            inside = (p0[:, 0] > 2) & (p0[:, 1] > 2) & (p0[:, 0] < w - 3) & (p0[:, 1] < h - 3)
+            good = inside & (strength > 0.25 * np.median(strength[inside & (strength > 0)]) if np.any(inside & (strength > 0)) else inside)
+            obs[k] = p0 + off[:, None] * nrm
+            ok[k] = good
+        # parameters: H (image -> board) in normalised image coords, 8 entries; r10, r15
+        Hn = np.linalg.inv(G) @ np.linalg.inv(Nimg)
+        Hn = Hn / Hn[2, 2]
+        qn = {k: apply_h(Nimg, obs[k][ok[k]]) for k in names}
+        ref_n = apply_h(Nimg, ref_pt)
+
+        def residuals(x: np.ndarray, qn=qn, ref_n=ref_n) -> np.ndarray:
+            H = np.append(x[:8], 1.0).reshape(3, 3)
+            r = {"shooting": 304.8, "ten": x[8], "fifteen": x[9]}
+            out = [np.linalg.norm(apply_h(H, qn[k]), axis=1) - r[k] for k in names]
+            b = apply_h(H, ref_n)[0]
+            out.append(np.array([10.0 * math.atan2(b[1], b[0])]))  # gauge: no spin
+            return np.concatenate(out)
+
+        x0 = np.concatenate([Hn.ravel()[:8], [radii["ten"], radii["fifteen"]]])
+        res = least_squares(residuals, x0, loss="soft_l1", f_scale=1.0 if it < 2 else 0.5, x_scale="jac")
+        H = np.append(res.x[:8], 1.0).reshape(3, 3)
+        radii = {"shooting": 304.8, "ten": float(res.x[8]), "fifteen": float(res.x[9])}
+        G = normalize_h(np.linalg.inv(H @ Nimg))
+    fit = RingFit(G=G, radii=radii)
+    Hb = np.linalg.inv(G)
+    allr: list[np.ndarray] = []
+    for k in names:
+        r = np.linalg.norm(apply_h(Hb, obs[k][ok[k]]), axis=1) - radii[k]
+        inl = np.abs(r) < 3.0
+        fit.inliers[k] = float(inl.sum()) / len(ok[k])
+        fit.residuals[f"{k}_line"] = float(np.sqrt(np.mean(r[inl] ** 2))) if inl.any() else math.inf
+        allr.append(r[inl])
+    cat = np.concatenate(allr)
+    fit.rms_mm = float(np.sqrt(np.mean(cat**2))) if len(cat) else math.inf
+    return fit
+
+
+# ---------------------------------------------------------------------- 3. rotation
+def rectified(image: np.ndarray, G: np.ndarray, extent: float, mm_per_px: float) -> tuple[np.ndarray, np.ndarray]:
+    """Top-down image (north up) and its matrix rectified px -> board mm."""
+    import cv2
+
+    n = int(math.ceil(2 * extent / mm_per_px))
+    M = np.array([[mm_per_px, 0, 0.5 * mm_per_px - extent], [0, -mm_per_px, extent - 0.5 * mm_per_px], [0, 0, 1.0]])
+    top = cv2.warpPerspective(image, G @ M, (n, n), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP)
+    return top, M
+
+
+def _polar(img: np.ndarray, M: np.ndarray, radii: np.ndarray, angles: np.ndarray) -> np.ndarray:
+    Minv = np.linalg.inv(M)
+    A = Minv.copy()
+    return sample_polar(img, A, radii, angles)
+
+
+def fit_rotation(image: np.ndarray, G: np.ndarray, radii: dict[str, float]) -> tuple[float, dict[str, float]]:
+    """Angle (radians) by which the current board frame must turn so the quadrant lines sit at
+    45 + k90 degrees, and quality figures (harmonic strengths, residuals in mm)."""
+    import cv2
+
+    mmpp = 0.5
+    top, M = rectified(image, G, radii["shooting"] + 40, mmpp)
+    grey = cv2.cvtColor(top, cv2.COLOR_BGR2GRAY)
+    ln = lineness(top, odd(4 / mmpp + 1))
+    angles = np.linspace(0, 2 * math.pi, 1440, endpoint=False)
+    r10, r15, rs = radii["ten"], radii["fifteen"], radii["shooting"]
+    band = np.linspace(r10 + 0.12 * (rs - r10), rs - 0.12 * (rs - r10), 24)
+    q = _polar(ln, M, band, angles)
+    q = np.median(q, axis=0)  # a radial line lights every radius; a disc only a few
+    q = q - np.median(q)
+    z4 = np.sum(q * np.exp(-4j * angles))
+    s4 = float(abs(z4) / (np.sum(np.abs(q)) + 1e-9))
+    pg = _polar(grey.astype(np.float32), M, np.linspace(r15 - 3, r15 + 3, 7), angles).mean(axis=0)
+    pg = np.abs(pg - np.median(pg))
+    z8 = np.sum(pg * np.exp(-8j * angles))
+    s8 = float(abs(z8) / (np.sum(pg) + 1e-9))
+    phi4 = (-np.angle(z4) / 4 - math.pi / 4) % (math.pi / 2)  # quadrant lines at 45 + phi4
+    phi8 = (-np.angle(z8) / 8 - math.pi / 8) % (math.pi / 4)  # pegs at 22.5 + phi8
+    info = {"quadrant_strength": s4, "peg_strength": s8}
+    if s4 >= 0.15:
+        phi = float(phi4)
+        # pegs agree when they sit 22.5 degrees off the lines
+        dpeg = (phi8 - phi4 + math.pi / 8) % (math.pi / 4) - math.pi / 8
+        info["peg_vs_quadrant_deg"] = abs(math.degrees(dpeg))
+    elif s8 >= 0.15:
+        # pegs fix the angle modulo 45 degrees; the quadrant profile picks between the two
+        cands = [phi8, phi8 + math.pi / 4]
+        vals = [float(np.sum(q * np.cos(4 * (angles - math.pi / 4 - c)))) for c in cands]
+        phi = float(cands[int(np.argmax(vals))] % (math.pi / 2))
+    else:
+        raise CalibrationError(
+            f"rings found but not the rotation: no quadrant lines (strength {s4:.2f}) nor pegs "
+            f"(strength {s8:.2f}); give --points or --markers")
+    # refine on the peaks of the quadrant lines
+    peaks_mm: list[float] = []
+    for k in range(4):
+        a0 = math.pi / 4 + phi + k * math.pi / 2
+        d = (angles - a0 + math.pi) % (2 * math.pi) - math.pi
+        win = np.abs(d) < math.radians(3)
+        if win.sum() > 3 and q[win].max() > 0:
+            wts = np.clip(q[win], 0, None) ** 2
+            peaks_mm.append(float(np.sum(wts * d[win]) / np.sum(wts)) * (r10 + rs) / 2)
+    if s4 >= 0.15 and len(peaks_mm) == 4:
+        mean_off = float(np.mean(peaks_mm)) / ((r10 + rs) / 2)
+        phi += mean_off
+        info["quadrant_lines"] = float(np.sqrt(np.mean((np.array(peaks_mm) - np.mean(peaks_mm)) ** 2)))
+    return phi, info
+
+
+# ---------------------------------------------------------------------- 4. measure
+def _edge_radius(profile: np.ndarray, radii: np.ndarray) -> float:
+    g = np.abs(np.gradient(profile))
+    j = int(np.argmax(g))
+    if 0 < j < len(g) - 1:
+        a, b, c = g[j - 1], g[j], g[j + 1]
+        den = a - 2 * b + c
+        frac = 0.5 * (a - c) / den if abs(den) > 1e-9 else 0.0
+        return float(radii[j] + np.clip(frac, -0.5, 0.5) * (radii[1] - radii[0]))
+    return float(radii[j])
+
+
+def measure_board(image: np.ndarray, G: np.ndarray, radii: dict[str, float],
+                  board: CrokinoleBoard) -> tuple[CrokinoleBoard, dict[str, float]]:
+    """The board with measured figures (in the scale where the shooting line is 304.8 mm)."""
+    import cv2
+
+    mmpp = 0.25
+    extent = radii["shooting"] * 1.2
+    top, M = rectified(image, G, extent, mmpp)
+    grey = cv2.cvtColor(top, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    angles = np.linspace(0, 2 * math.pi, 720, endpoint=False)
+    # avoid the quadrant lines and pegs when averaging radial profiles
+    a_deg = np.degrees(angles) % 45.0
+    clean = (np.abs(a_deg - 22.5) > 6) & (a_deg > 4) & (a_deg < 41)
+    ang = angles[clean]
+    out: dict[str, float] = {}
+    figures: dict[str, float] = {"shooting_line_radius": 304.8, "ten_line_radius": radii["ten"],
+                                 "fifteen_line_radius": radii["fifteen"]}
+    # line width: full width at half depth of the shooting line's cross profile
+    rr = np.linspace(304.8 - 6, 304.8 + 6, 97)
+    prof = np.median(_polar(grey, M, rr, ang), axis=1)
+    bg = np.median(np.concatenate([prof[:15], prof[-15:]]))
+    dev = np.abs(prof - bg)
+    peak = dev.max()
+    if peak > 8:
+        above = np.nonzero(dev >= peak / 2)[0]
+        width = float((above[-1] - above[0] + 1) * (rr[1] - rr[0]))
+        # the image blurs the line: remove about one image pixel of blur
+        ppm = float(np.median(np.linalg.norm(apply_h(G, np.array([[305.0, 0.0], [0.0, 305.0]])) - apply_h(G, np.array([[304.0, 0.0], [0.0, 304.0]])), axis=1)))
+        blur_mm = 1.0 / max(ppm, 1e-6)
+        width = math.sqrt(max(width**2 - blur_mm**2, (0.5 * width) ** 2))
+        if 0.5 <= width <= 8:
+            figures["line_width"] = width
+    # playing-surface edge: strongest radial step outside the shooting line
+    rr = np.linspace(304.8 + 8, min(304.8 * 1.16, extent - 2), 120)
+    prof = np.median(_polar(grey, M, rr, ang), axis=1)
+    sr = _edge_radius(cv2.GaussianBlur(prof.reshape(-1, 1), (1, 5), 0).ravel(), rr)
+    if 304.8 + 10 < sr < 304.8 * 1.15:
+        figures["surface_radius"] = sr
+    # hole: darkest disc at the centre, edge = strongest radial step within 8..30 mm
+    rr = np.linspace(6, 30, 97)
+    prof = np.median(_polar(grey, M, rr, angles), axis=1)
+    hr = _edge_radius(prof, rr)
+    if prof[:10].mean() < prof[-10:].mean() - 10 and 8 < hr < 29:
+        figures["hole_radius"] = hr
+    # peg circle: radial position of the darkest/lightest blob at each peg angle
+    r15 = radii["fifteen"]
+    pr: list[float] = []
+    rr = np.linspace(r15 - 8, r15 + 8, 65)
+    for k in range(board.peg_count):
+        a = math.radians(board.peg_angle_offset_deg + 360.0 * k / board.peg_count)
+        col = _polar(grey, M, rr, np.linspace(a - 0.02, a + 0.02, 5)).mean(axis=1)
+        ref = np.median(_polar(grey, M, rr, np.linspace(a + 0.12, a + 0.2, 5)).mean(axis=1))
+        d = np.abs(col - ref)
+        if d.max() > 20:
+            w8 = np.clip(d - d.max() / 2, 0, None)
+            pr.append(float(np.sum(w8 * rr) / np.sum(w8)))
+    if len(pr) >= 4:
+        figures["peg_circle_radius"] = float(np.median(pr))
+        out["pegs"] = float(np.sqrt(np.mean((np.array(pr) - np.median(pr)) ** 2)))
+    return board.with_measured(**figures), out
+
+
+# ---------------------------------------------------------------------- all together
+def calibrate_crokinole(image: np.ndarray, board: CrokinoleBoard | None = None) -> tuple[np.ndarray, CrokinoleBoard, dict[str, float], float]:
+    """(H image px -> board mm with rotation fixed modulo 90 degrees, measured board,
+    residuals per feature in mm, overall rms in mm)."""
+    board = board or CrokinoleBoard()
+    G0, _score = find_board(image)
+    fit = fit_rings(image, G0, board)
+    if fit.inliers["shooting"] < 0.3 or fit.inliers["ten"] < 0.3:
+        raise CalibrationError(
+            f"board rings found but not followed: only {100 * fit.inliers['shooting']:.0f}% of the "
+            f"shooting line and {100 * fit.inliers['ten']:.0f}% of the 10 line were seen")
+    if fit.rms_mm > 3.0:
+        raise CalibrationError(f"board rings fit poorly (rms {fit.rms_mm:.1f} mm); refusing a bad calibration")
+    phi, info = fit_rotation(image, fit.G, fit.radii)
+    G = fit.G @ rotation_h(phi)  # new board coords = R(-phi) old
+    measured, extra = measure_board(image, G, fit.radii, board)
+    residuals = dict(fit.residuals)
+    residuals.update(extra)
+    if "quadrant_lines" in info:
+        residuals["quadrant_lines"] = info["quadrant_lines"]
+    H = normalize_h(np.linalg.inv(G))
+    return H, measured, residuals, fit.rms_mm
