@@ -52,7 +52,7 @@ def camera(size: tuple[int, int], height: float = 1400.0, tilt_deg: float = 0.0,
     """Board-to-image homography and camera centre of a camera south of the board, tilted
     ``tilt_deg`` from vertical, looking at the board centre."""
     w, h = size
-    f = focal if focal is not None else 0.9 * max(w, h) * height / 1400.0
+    f = focal if focal is not None else min(w, h) * height / 900.0  # the board fills the frame
     K = np.array([[f, 0, w / 2], [0, f, h / 2], [0, 0, 1.0]])
     a = np.radians(tilt_deg)
     C = np.array([0.0, -height * np.sin(a), height * np.cos(a)])
@@ -185,7 +185,7 @@ def render(discs: list[DrawnDisc], size: tuple[int, int] = (480, 480), tilt_deg:
             draw_hand(canvas, hnd)
     # canvas px -> board mm -> image px; render at 2x and shrink (anti-aliasing).
     S = np.array([[CANVAS_MM_PER_PX, 0, -CANVAS_HALF], [0, -CANVAS_MM_PER_PX, CANVAS_HALF], [0, 0, 1.0]])
-    up = np.diag([2.0, 2.0, 1.0])
+    up = np.array([[2.0, 0, 0.5], [0, 2.0, 0.5], [0, 0, 1.0]])  # area-shrink pixel centres
     M = up @ G @ S
     big = cv2.warpPerspective(canvas, M, (size[0] * 2, size[1] * 2), flags=cv2.INTER_AREA,
                               borderValue=(70, 70, 70))

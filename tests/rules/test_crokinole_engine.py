@@ -13,7 +13,7 @@ from tracker.shotlog import RoundEnd, Setup, Shot
 def full_round(engine: CrokinoleEngine, twenties: dict[str, int]) -> list[Outcome]:
     """Every seat shoots all its discs in turn; the first ``twenties[seat]`` go in the hole, the
     rest off the board (so no disc ever rests on the board and every round is easy to score)."""
-    shot_count = dict.fromkeys(engine.seats, 0)
+    shot_count: dict[str, int] = dict.fromkeys(engine.seats, 0)
     outcomes = []
     start_round = len(engine.rounds)
     while len(engine.rounds) == start_round and not engine.game_over:
@@ -175,3 +175,36 @@ def test_seat_not_playing_is_an_input_error_naming_the_line() -> None:
 def test_korona_setup_line_is_refused() -> None:
     with pytest.raises(InputError, match="line 1"):
         CrokinoleEngine(2).apply(Setup(discs={}, strikers={}, line=1))
+
+
+def test_start_outside_own_quadrant_is_noted_not_penalised() -> None:
+    """NL "Play": the disc is placed at least 50 percent within the shooter's quadrant."""
+    engine = CrokinoleEngine(2)
+    out = engine.apply(Shot(seat="south", disc="s0", start=(300.0, -20.0), end={"s0": (0.0, 50.0)}))
+    assert any("east's quadrant, not south's" in n for n in notes([out]))
+    assert "s0" in engine.on_board
+    ok = engine.apply(Shot(seat="north", disc="n0", start=(10.0, 300.0), contacts=(("n0", "s0"),),
+                           end={"n0": (0.0, 60.0), "s0": "off"}))
+    assert notes([ok]) == []
+
+
+def test_disc_left_play_stays_out_until_round_ends() -> None:
+    """EN 4: a disc that once left the playing area stays out; a reported move of it is ignored."""
+    engine = CrokinoleEngine(2)
+    engine.apply(Shot(seat="south", disc="s0", end={"s0": (0.0, 250.0)}))  # no-opponent rule
+    assert engine.ditch == ["s0"]
+    out = engine.apply(Shot(seat="north", disc="n0", end={"n0": (0.0, 50.0), "s0": (0.0, -50.0)}))
+    assert "s0" not in engine.on_board and any("s0 is not on the board" in n for n in notes([out]))
+
+
+def test_actions_lift_out_what_is_on_the_surface_or_in_the_hole() -> None:
+    """Actions tell the players (or the simulator's hands) what to take off the board."""
+    engine = CrokinoleEngine(2)
+    engine.place("n0", "north", (0.0, 150.0))
+    engine.place("s9", "south", (0.0, 10.0))
+    out = engine.apply(Shot(seat="south", disc="s0", contacts=(("s0", "s9"),),
+                            end={"s0": "off", "s9": "hole"}))  # a foul: both to the ditch
+    assert [(a.kind, a.disc) for a in out.actions] == [("lift_out", "s9")]
+    out = engine.apply(Shot(seat="north", disc="n1", contacts=(("n1", "peg"),), end={"n1": "hole"}))
+    assert [(a.kind, a.disc) for a in out.actions] == [("set_aside", "n1")]
+    assert engine.twenties == {"A": [], "B": ["n1"]}

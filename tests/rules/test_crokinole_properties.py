@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from tracker.rules import replay
 from tracker.rules.crokinole import CrokinoleEngine
 from tracker.seats import next_seat, seats_for
-from tracker.shotlog import Entry, RoundEnd, Shot, parse_shot_log, dump_shot_log
+from tracker.shotlog import Entry, RoundEnd, Shot, dump_shot_log, parse_shot_log
 
 END = st.one_of(
     st.tuples(st.floats(-340, 340), st.floats(-340, 340)),

@@ -38,7 +38,8 @@ def calibrate_image(image: np.ndarray, game: str, board: CrokinoleBoard | Korona
         from tracker.calibration.crokinole import calibrate_crokinole
 
         b = board if isinstance(board, CrokinoleBoard) else None
-        H, measured, residuals, rms = calibrate_crokinole(work, b)
+        H, cmeasured, residuals, rms = calibrate_crokinole(work, b)
+        measured: CrokinoleBoard | KoronaBoard = cmeasured
     elif game == "korona":
         from tracker.calibration.korona import calibrate_korona
 

@@ -58,6 +58,7 @@ class RingFit:
 def find_board(image: np.ndarray) -> tuple[np.ndarray, float]:
     """First guess: board mm -> image px (affine, rotation arbitrary) and the pattern score."""
     import cv2
+    from scipy.ndimage import median_filter
 
     h, w = image.shape[:2]
     s = min(1.0, WORK_SIZE / max(h, w))
@@ -69,7 +70,7 @@ def find_board(image: np.ndarray) -> tuple[np.ndarray, float]:
         raise CalibrationError("no board found: no large ellipse (ring or playing surface) in the image")
     ln = cv2.GaussianBlur(ln, (0, 0), 1.5)
     rhos = np.linspace(0.05, 1.6, 250)
-    angles = np.linspace(0, 2 * math.pi, 200, endpoint=False)
+    angles = np.linspace(0, 2 * math.pi, 144, endpoint=False)
     best: tuple[float, np.ndarray | None, float] = (-math.inf, None, 0.0)
     largest = max(math.pi * c[1][0] * c[1][1] for c in cands) / float(grey.shape[0] * grey.shape[1])
     hyps: list[np.ndarray] = []
@@ -90,7 +91,7 @@ def find_board(image: np.ndarray) -> tuple[np.ndarray, float]:
     for A in hyps:
         polar = sample_polar(ln, A, rhos, angles)
         prof = polar.mean(axis=1)
-        base = np.array([np.median(prof[max(0, i - 12):i + 13]) for i in range(len(prof))])
+        base = median_filter(prof, size=25, mode="nearest")
         prof = prof - base
         score, r1, peaks = ring_pattern(prof, rhos)
         # the pattern must be a real one: peaks well above the noise of the profile
@@ -169,7 +170,7 @@ def fit_rings(image: np.ndarray, G0: np.ndarray, board: CrokinoleBoard) -> RingF
             t = angle_sets[k]
             u = np.stack([np.cos(t), np.sin(t)], axis=1)
             p0, nrm, ppm = _normals(G, radii[k] * u, u)
-            half = max(2.0, half_mm * float(np.median(ppm)))
+            half = float(np.clip(half_mm * float(np.median(ppm)), 2.0, 0.05 * max(w, h)))
             off, strength = _peak_search(ln, p0, nrm, half)
             inside = (p0[:, 0] > 2) & (p0[:, 1] > 2) & (p0[:, 0] < w - 3) & (p0[:, 1] < h - 3)
             good = inside & (strength > 0.25 * np.median(strength[inside & (strength > 0)]) if np.any(inside & (strength > 0)) else inside)
@@ -194,6 +195,10 @@ def fit_rings(image: np.ndarray, G0: np.ndarray, board: CrokinoleBoard) -> RingF
         H = np.append(res.x[:8], 1.0).reshape(3, 3)
         radii = {"shooting": 304.8, "ten": float(res.x[8]), "fifteen": float(res.x[9])}
         G = normalize_h(np.linalg.inv(H @ Nimg))
+        c0 = apply_h(G, np.array([[0.0, 0.0], [304.8, 0.0]]))
+        if not np.all(np.isfinite(c0)) or not (-w < c0[0, 0] < 2 * w and -h < c0[0, 1] < 2 * h) \
+                or not 0.02 * max(w, h) < np.linalg.norm(c0[1] - c0[0]) < 3 * max(w, h):
+            raise CalibrationError("board rings found but the fit diverged; give --points or --markers")
     fit = RingFit(G=G, radii=radii)
     Hb = np.linalg.inv(G)
     allr: list[np.ndarray] = []
@@ -263,19 +268,24 @@ def fit_rotation(image: np.ndarray, G: np.ndarray, radii: dict[str, float]) -> t
         raise CalibrationError(
             f"rings found but not the rotation: no quadrant lines (strength {s4:.2f}) nor pegs "
             f"(strength {s8:.2f}); give --points or --markers")
-    # refine on the peaks of the quadrant lines
-    peaks_mm: list[float] = []
-    for k in range(4):
-        a0 = math.pi / 4 + phi + k * math.pi / 2
-        d = (angles - a0 + math.pi) % (2 * math.pi) - math.pi
-        win = np.abs(d) < math.radians(3)
-        if win.sum() > 3 and q[win].max() > 0:
-            wts = np.clip(q[win], 0, None) ** 2
-            peaks_mm.append(float(np.sum(wts * d[win]) / np.sum(wts)) * (r10 + rs) / 2)
-    if s4 >= 0.15 and len(peaks_mm) == 4:
-        mean_off = float(np.mean(peaks_mm)) / ((r10 + rs) / 2)
-        phi += mean_off
-        info["quadrant_lines"] = float(np.sqrt(np.mean((np.array(peaks_mm) - np.mean(peaks_mm)) ** 2)))
+    # refine on the peaks of the quadrant lines: the strongest peak near each predicted line
+    # (a disc or a painted digit can pull the harmonic by a few degrees, not a peak), then a
+    # weighted centroid over +-1.5 degrees of it
+    if s4 >= 0.15:
+        offs: list[float] = []
+        for k in range(4):
+            a0 = math.pi / 4 + phi + k * math.pi / 2
+            d = (angles - a0 + math.pi) % (2 * math.pi) - math.pi
+            win = np.nonzero(np.abs(d) < math.radians(12))[0]
+            j = win[int(np.argmax(q[win]))]
+            near = np.abs((angles - angles[j] + math.pi) % (2 * math.pi) - math.pi) < math.radians(1.5)
+            wts = np.clip(q[near], 0, None)
+            dd = (angles[near] - a0 + math.pi) % (2 * math.pi) - math.pi
+            offs.append(float(np.sum(wts * dd) / np.sum(wts)) if wts.sum() > 0 else float(d[j]))
+        off = np.array(offs)
+        phi += float(np.median(off))
+        rmid = (r10 + rs) / 2
+        info["quadrant_lines"] = float(np.sqrt(np.mean((off - np.median(off)) ** 2))) * rmid
     return phi, info
 
 

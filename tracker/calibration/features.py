@@ -200,11 +200,11 @@ def concentric_homography(C_outer: np.ndarray, C_inner: np.ndarray) -> np.ndarra
     c = np.real(V[:, i])
     if abs(c[2]) < 1e-12:
         return None
-    l = C_outer @ c
-    if abs(l[2]) < 1e-12:
+    vl = C_outer @ c  # the vanishing line of the board plane
+    if abs(vl[2]) < 1e-12:
         return None
-    l = l / l[2]
-    Ha = np.array([[1, 0, 0], [0, 1, 0], [l[0], l[1], 1.0]])
+    vl = vl / vl[2]
+    Ha = np.array([[1, 0, 0], [0, 1, 0], [vl[0], vl[1], 1.0]])
     Hai = np.linalg.inv(Ha)
     C1 = Hai.T @ C_outer @ Hai
     A = conic_affine(C1)

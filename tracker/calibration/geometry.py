@@ -89,7 +89,7 @@ def reprojection_error_mm(H_est: np.ndarray, H_true: np.ndarray, radius_mm: floa
     the true and the estimated homography put the same image pixel."""
     xs = np.linspace(-radius_mm, radius_mm, n)
     X, Y = np.meshgrid(xs, xs)
-    keep = X**2 + Y**2 <= radius_mm**2
+    keep = radius_mm**2 >= X**2 + Y**2
     pts_mm = np.stack([X[keep], Y[keep]], axis=1)
     px = apply_h(np.linalg.inv(H_true), pts_mm)
     err = np.linalg.norm(apply_h(H_est, px) - pts_mm, axis=1)

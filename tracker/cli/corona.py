@@ -1,7 +1,11 @@
-"""``tracker corona``: the Corona dice game - the best plan for a position, or the score of a plan.
+"""``tracker corona``: the Corona dice game - best plan, score of a plan, replay of a game log.
 
     tracker corona best  --carriers 0,0,3,5,7,7 --dice 1,2,3,4,5,6 [--variant empty-zero] [--json]
     tracker corona score --carriers 0,0,3,5,7,7 --dice 1,2,3,4,5,6 --plan 0:3,2:4,3:2,4:5,1:1,5:6
+    tracker corona game  --players ann,bob,cy game.jsonl [--first-master bob] [--json]
+
+The game log has one JSON action a line (see tracker.rules.corona.actions): setup, bid, close,
+play, time_up; ``game`` replays it and prints every ruling with its reason and the chips.
 
 Fields are numbered 0..11 clockwise; carrier ``i`` is the ``i``-th value of ``--carriers``; a plan
 step ``c:d`` moves carrier ``c`` with the die showing ``d``. A thin layer over
@@ -24,8 +28,9 @@ VARIANTS = ("standard", "empty-zero", "others")
 
 def add_parser(subparsers: Any) -> None:
     p = subparsers.add_parser("corona", help="Corona dice game: best plan for carriers and dice",
-                              description=__doc__.split("\n\n")[0] if __doc__ else None)
-    sub = p.add_subparsers(dest="corona_command", metavar="{best,score}", parser_class=type(p))
+                              description="Corona dice game: the best plan for carriers and dice, the score "
+                                          "of a plan, or the replay of a game log.")
+    sub = p.add_subparsers(dest="corona_command", metavar="{best,score,game}", parser_class=type(p))
     for name, text in (("best", "print the best plan and its score"),
                        ("score", "score a given plan step by step")):
         q = sub.add_parser(name, help=text)
@@ -37,6 +42,12 @@ def add_parser(subparsers: Any) -> None:
         q.add_argument("--json", action="store_true", help="machine-readable output")
         if name == "score":
             q.add_argument("--plan", required=True, help="moves in order, carrier:die, e.g. 0:3,2:4,...")
+    g = sub.add_parser("game", help="replay a game log (JSON lines of actions): rulings and chips")
+    g.add_argument("log", help="game log: one JSON action a line")
+    g.add_argument("--players", required=True, help="names in seating order going left, e.g. ann,bob,cy")
+    g.add_argument("--first-master", default=None, help="first master of the stars (default: first player)")
+    g.add_argument("--variant", choices=VARIANTS, default="standard", help="scoring variant")
+    g.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=run)
 
 
@@ -66,7 +77,9 @@ def run(args: argparse.Namespace) -> int:
     from tracker.rules.corona.solver import best_plan
 
     if not getattr(args, "corona_command", None):
-        raise InputError("choose a subcommand: best or score (see tracker corona --help)")
+        raise InputError("choose a subcommand: best, score or game (see tracker corona --help)")
+    if args.corona_command == "game":
+        return _game(args)
     position = Position.of(_ints(args.carriers, "carriers"), _ints(args.dice, "dice"))
     if args.corona_command == "best":
         plan = best_plan(position, args.variant)
@@ -88,6 +101,41 @@ def run(args: argparse.Namespace) -> int:
     lines.append(f"score {plan.score}")
     if args.corona_command == "score":
         lines.append(f"best possible {best_plan(position, args.variant).score}")
+    sys.stdout.write("\n".join(lines) + "\n")
+    return 0
+
+
+def _game(args: argparse.Namespace) -> int:
+    from tracker.cli.common import existing_file
+    from tracker.rules.corona.actions import action_from_json
+    from tracker.rules.corona.game import CoronaGame
+
+    path = existing_file(args.log, "game log")
+    players = [p.strip() for p in args.players.split(",") if p.strip()]
+    game = CoronaGame(players, first_master=args.first_master, variant=args.variant)
+    outcomes = []
+    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as e:
+            raise InputError(f"{path}:{n}: not JSON ({e.msg})") from None
+        try:
+            outcomes.append(game.apply(action_from_json(obj)))
+        except InputError as e:
+            raise InputError(f"{path}:{n}: {e}") from None
+    summary = game.summary()
+    if args.json:
+        sys.stdout.write(json.dumps({"outcomes": [o.to_json() for o in outcomes], "summary": summary}) + "\n")
+        return 0
+    lines = [f"{o.index:>3}  {d.reason}" for o in outcomes for d in o.decisions]
+    chips = ", ".join(f"{p} {c}" for p, c in summary["chips"].items())
+    lines.append(f"chips: {chips}")
+    if summary["game_over"]:
+        lines.append(f"winner: {', '.join(summary['winners'])}")
+    else:
+        lines.append(f"round {summary['round']}, master {summary['master']}, phase {summary['phase']}")
     sys.stdout.write("\n".join(lines) + "\n")
     return 0
 

@@ -47,14 +47,15 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                    help="crokinole round scoring (default differential)")
     p.add_argument("--target", type=_positive, default=100, help="crokinole: points to win (default 100)")
     p.add_argument("--rounds", type=_positive, default=None,
-                   help="crokinole: play a fixed number of rounds with championship points (2/1/0)")
+                   help="crokinole: a fixed number of rounds with championship points (2/1/0); "
+                   "korona: the number of games")
     p.add_argument("--no-opponent-rule", type=_on_off, default=True, metavar="on|off",
                    help="crokinole: with no opponent disc on the board the shot must reach the 15 line "
                    "(default on)")
-    p.add_argument("--first-seat", choices=("south", "west", "north", "east"), default="south",
-                   help="crokinole: seat expected to lead the first round (default south)")
+    p.add_argument("--first-seat", choices=("south", "west", "north", "east"), default=None,
+                   help="seat expected to start (default south; the log's first shot decides)")
     p.add_argument("--board", metavar="PROFILE.json", default=None,
-                   help="crokinole: board profile or measured geometry (default tournament board)")
+                   help="board profile or measured geometry (default: the SPEC board of the game)")
     p.add_argument("--discs", type=int, choices=(8, 16), default=None,
                    help="korona: target discs per player (8 or 16)")
     p.set_defaults(func=run)
@@ -80,7 +81,7 @@ def _options(args: argparse.Namespace) -> dict:
             "target": args.target,
             "rounds": args.rounds,
             "no_opponent_rule": args.no_opponent_rule,
-            "first_seat": args.first_seat,
+            "first_seat": args.first_seat or "south",
         }
         if args.board:
             from tracker.boards import CrokinoleBoard, load_profile
@@ -94,6 +95,18 @@ def _options(args: argparse.Namespace) -> dict:
     opts = {}
     if args.discs is not None:
         opts["discs_per_player"] = args.discs
+    if args.first_seat is not None:
+        opts["starter"] = args.first_seat
+    if args.rounds is not None:
+        opts["games"] = args.rounds  # korona: rounds are games (SPEC section 4)
+    if args.board:
+        from tracker.boards import KoronaBoard, load_profile
+        from tracker.errors import InputError
+
+        kboard = load_profile(args.board)
+        if not isinstance(kboard, KoronaBoard):
+            raise InputError(f"board profile {args.board} is not a korona board")
+        opts["board"] = kboard
     return opts
 
 

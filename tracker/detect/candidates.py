@@ -87,8 +87,8 @@ def edge_field(lab: np.ndarray, mask: np.ndarray | None = None) -> tuple[np.ndar
     jxx = np.zeros(lab.shape[:2], np.float32)
     jyy = np.zeros_like(jxx)
     jxy = np.zeros_like(jxx)
-    for c, wc in enumerate(CHANNEL_WEIGHTS):
-        ch = np.ascontiguousarray(blurred[:, :, c])
+    for ci, wc in enumerate(CHANNEL_WEIGHTS):
+        ch = np.ascontiguousarray(blurred[:, :, ci])
         gx = cv2.Sobel(ch, cv2.CV_32F, 1, 0, ksize=3) * (wc / 8.0)
         gy = cv2.Sobel(ch, cv2.CV_32F, 0, 1, ksize=3) * (wc / 8.0)
         jxx += gx * gx

@@ -32,13 +32,14 @@ def _arr(value: object, dtype: type, shape_tail: tuple[int, ...], n: int | None,
 class Detections:
     xy: np.ndarray  # (N, 2) centre in mm, where the disc touches the board
     radius: np.ndarray = field(default_factory=lambda: np.zeros(0))  # (N,) mm
-    color: np.ndarray = field(default_factory=lambda: np.zeros((0, 3)))  # (N, 3) mean Lab colour
+    color: np.ndarray = field(default_factory=lambda: np.zeros((0, 3)))  # (N, 3) top-face CIE Lab
     cls: np.ndarray = field(default_factory=lambda: np.zeros(0, int))  # (N,) colour class, -1 unknown
     confidence: np.ndarray = field(default_factory=lambda: np.zeros(0))  # (N,) 0..1
     kind: np.ndarray = field(default_factory=lambda: np.zeros(0, int))  # (N,) DISC | STRIKER
     where: np.ndarray = field(default_factory=lambda: np.zeros(0, int))  # (N,) ON_SURFACE | ...
     streak: np.ndarray = field(default_factory=lambda: np.zeros((0, 2)))  # (N, 2) blur vector mm
     track_id: np.ndarray = field(default_factory=lambda: np.zeros(0, int))  # (N,) -1 untracked
+    surround: np.ndarray = field(default_factory=lambda: np.zeros((0, 3)))  # (N, 3) CIE Lab of the board around
 
     def __post_init__(self) -> None:
         self.xy = _arr(self.xy, float, (2,), None, "xy")
@@ -58,6 +59,7 @@ class Detections:
         fill("where", int, (), ON_SURFACE)
         fill("streak", float, (2,), 0.0)
         fill("track_id", int, (), -1)
+        fill("surround", float, (3,), 0.0)
 
     def __len__(self) -> int:
         return len(self.xy)
@@ -75,6 +77,7 @@ class Detections:
             where=self.where[index],
             streak=self.streak[index],
             track_id=self.track_id[index],
+            surround=self.surround[index],
         )
 
     @staticmethod
@@ -95,4 +98,5 @@ class Detections:
             where=np.concatenate([p.where for p in parts]),
             streak=np.concatenate([p.streak for p in parts]),
             track_id=np.concatenate([p.track_id for p in parts]),
+            surround=np.concatenate([p.surround for p in parts]),
         )

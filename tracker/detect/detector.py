@@ -27,7 +27,15 @@ import numpy as np
 from tracker.boards import CrokinoleBoard, KoronaBoard
 from tracker.calibration.datatypes import Calibration
 from tracker.detect.candidates import RingFilter, peaks, ring_response
-from tracker.detect.datatypes import DISC, IN_DITCH, IN_HOLE, IN_POCKET, ON_SURFACE, STRIKER, Detections
+from tracker.detect.datatypes import (
+    DISC,
+    IN_DITCH,
+    IN_HOLE,
+    IN_POCKET,
+    ON_SURFACE,
+    STRIKER,
+    Detections,
+)
 from tracker.detect.geometry import BoardView, camera_pose
 from tracker.detect.refine import Fit, Refiner
 from tracker.errors import InputError
@@ -38,7 +46,8 @@ class DetectorSettings:
     mm_per_px: float = 2.0
     min_coherence: float = 0.30  # coarse candidate: ring flux / ring gradient magnitude
     min_flux: float = 0.6  # coarse candidate: Lab units per px (noise floor)
-    min_coverage: float = 0.55  # refined: fraction of rays with a consistent edge
+    min_coverage: float = 0.6  # refined: fraction of rays with a consistent edge
+    min_quarter_coverage: float = 0.25  # ... and in the worst quarter of the outline
     max_residual: float = 1.2  # refined: RMS edge residual, mm
     radius_tolerance: float = 0.15  # refined radius within +-15% of the nominal one
     max_candidates: int = 120
@@ -67,6 +76,7 @@ class DiscDetector:
         self._maps = self.view.maps(calib)
         self.thickness = float(self.board.disc_thickness)
         self.refiner = Refiner(calib, self.pose, self.thickness)
+        self.flat_refiner = Refiner(calib, self.pose, 0.0)  # circles painted or cut in the surface
         self._valid = self._region_mask()
         self._filters: dict[int, RingFilter] = {}
         # Widen the ring outward by the largest apparent top-face shift over the board.
@@ -133,16 +143,33 @@ class DiscDetector:
                            np.clip(np.round(uv[:, 0]).astype(int), 0, lab.shape[1] - 1)]
         return self.view.to_mm(uv), coh
 
+    def _is_empty_hole(self, frame: np.ndarray, guess: np.ndarray, fit: Fit, radius: float) -> bool:
+        """The empty 20-hole is a circle whose rim lies on the surface, a little larger than a disc:
+        fit it as a flat circle and compare."""
+        if not isinstance(self.board, CrokinoleBoard):
+            return False
+        hole = self.board.hole_radius
+        if np.hypot(*guess) > hole + 12.0:
+            return False
+        flat = self.flat_refiner.refine(frame, guess, hole)
+        return bool(np.hypot(*flat.centre) < 5.0 and flat.radius > 0.5 * (hole + radius)
+                    and flat.coverage >= 0.6 and flat.residual <= fit.residual + 0.15)
+
     def _accept(self, fit: Fit, radius: float) -> bool:
         st = self.settings
-        if fit.coverage < st.min_coverage or fit.residual > st.max_residual:
+        if fit.coverage < st.min_coverage or fit.quarter_coverage < st.min_quarter_coverage:
+            return False
+        if fit.residual > st.max_residual:
             return False
         if abs(fit.radius / radius - 1.0) > st.radius_tolerance:
             return False
         if isinstance(self.board, CrokinoleBoard):
             # The empty 20-hole: a dark circle, centred, larger than a disc.
+            # Its rim lies on the surface (z = 0), so test the fitted circle as seen, not the
+            # contact circle derived from it for a disc's height.
             hole = self.board.hole_radius
-            if np.hypot(*fit.centre) < 4.0 and fit.radius > 0.5 * (hole + radius):
+            T = fit.top_centre if fit.top_centre is not None else fit.centre
+            if np.hypot(*T) < 5.0 and fit.top_radius > 0.5 * (hole + radius):
                 return False
         return True
 
@@ -157,26 +184,32 @@ class DiscDetector:
             fits: list[tuple[Fit, float]] = []
             for c, q in zip(centres, coh, strict=True):
                 fit = self.refiner.refine(frame_bgr, c, radius)
-                if self._accept(fit, radius):
+                if self._accept(fit, radius) and not self._is_empty_hole(frame_bgr, c, fit, radius):
                     fits.append((fit, float(q)))
             fits.sort(key=lambda fq: -(fq[0].coverage + fq[1]))
-            xy, rad, col, conf, wh = [], [], [], [], []
+            xy, rad, col, conf, wh, sur = [], [], [], [], [], []
             for fit, q in fits:
                 if any(np.hypot(*(fit.centre - p)) < 0.8 * (radius + pr) for p, pr in taken):
                     continue
                 taken.append((fit.centre, radius))
                 xy.append(fit.centre)
-                rad.append(radius)
-                col.append(fit.color)
+                rad.append(fit.radius)
+                col.append(_cie(fit.color))
+                sur.append(_cie(fit.surround if fit.surround is not None else fit.color))
                 conf.append(float(np.clip(0.5 * fit.coverage + 0.5 * min(q / 0.6, 1.0), 0, 1)))
                 wh.append(self.where_of(float(fit.centre[0]), float(fit.centre[1]), radius))
             if xy:
                 parts.append(Detections(xy=np.array(xy), radius=np.array(rad), color=np.array(col),
                                         confidence=np.array(conf), kind=np.full(len(xy), kind),
-                                        where=np.array(wh)))
+                                        where=np.array(wh), surround=np.array(sur)))
         dets = Detections.merge(parts)
         if self.background_lab is not None:
             from tracker.detect.streaks import find_streaks
 
             dets = find_streaks(self, lab, dets)
         return dets
+
+
+def _cie(lab8: np.ndarray) -> np.ndarray:
+    """OpenCV 8-bit-scale Lab -> CIE Lab."""
+    return np.asarray(lab8, float) * np.array([100 / 255, 1, 1]) - np.array([0, 128, 128])

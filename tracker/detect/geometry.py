@@ -15,8 +15,9 @@ so the refinement maps edge points on the far side (the top rim) back onto the b
 ``C`` comes from decomposing the homography with intrinsics: the calibration's camera matrix when it
 has one, else a pinhole with the principal point at the image centre and the focal length solved
 from the two rotation constraints (orthogonal, equal-norm first two columns). Near top-down the
-focal length is unobservable; we then assume a phone-like field of view, which only matters for the
-(small) correction, since near top-down the shift is small anyway.
+focal length is unobservable (only focal / height is); we then assume the camera stands
+``ASSUMED_HEIGHT_MM`` above the board, a typical tripod or overhead mount. The correction scales
+with 1 / height, so a camera at 0.9 or 1.8 m instead costs up to about 0.4 mm at the board's edge.
 """
 
 from __future__ import annotations
@@ -26,6 +27,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from tracker.calibration.datatypes import Calibration
+
+ASSUMED_HEIGHT_MM = 1300.0
 
 
 @dataclass(frozen=True)
@@ -82,6 +85,18 @@ def camera_pose(calib: Calibration) -> CameraPose:
                 if 0.25 * max(w, h) < f_try < 5.0 * max(w, h) and tilt_signal > 0.05:
                     f, solved = float(f_try), True
         K = np.array([[f, 0, cx], [0, f, cy], [0, 0, 1.0]])
+        if not solved:
+            # Height is proportional to the focal length here: rescale to the assumed height.
+            h_guess = _pose(G, K)[2]
+            if h_guess > 1e-6:
+                f *= ASSUMED_HEIGHT_MM / h_guess
+                K = np.array([[f, 0, cx], [0, f, cy], [0, 0, 1.0]])
+    centre = _pose(G, K)
+    return CameraPose(centre=centre, focal_px=float(K[0, 0]), focal_solved=solved)
+
+
+def _pose(G: np.ndarray, K: np.ndarray) -> np.ndarray:
+    """Camera centre (board frame) from the board-to-image homography and intrinsics."""
     Kinv = np.linalg.inv(K)
     m1, m2, m3 = (Kinv @ G[:, i] for i in range(3))
     lam = 2.0 / (np.linalg.norm(m1) + np.linalg.norm(m2))
@@ -96,7 +111,7 @@ def camera_pose(calib: Calibration) -> CameraPose:
     centre = -R.T @ t
     if centre[2] < 0:  # mirrored solution: the camera is above the board by construction
         centre = centre * np.array([1.0, 1.0, -1.0])
-    return CameraPose(centre=centre, focal_px=float(K[0, 0]), focal_solved=solved)
+    return np.asarray(centre, dtype=float)
 
 
 @dataclass(frozen=True)

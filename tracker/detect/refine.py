@@ -1,16 +1,21 @@
-"""Sub-millimetre disc centres: edge points along rays in the original image, and a model fit.
+"""Sub-millimetre disc centres: edge points along rays in the original image, and a circle fit.
 
-Rays are cast in the board frame from the coarse centre; their sample points are carried to the
-original image (``Calibration.to_image``, lens distortion included) and read with one ``cv2.remap``
-call, so the edge search runs at the camera's full resolution without rectifying anything large.
+Rays are cast in the board frame; their sample points are carried to the original image
+(``Calibration.to_image``, lens distortion included) and read with one ``cv2.remap`` call, so the
+edge search runs at the camera's full resolution without rectifying anything large.
 
-The model is the silhouette of a cylinder seen from the camera, carried onto the playing surface:
-the convex hull of the bottom circle ``(P, r)`` and the top circle ``(P + s, k r)`` (see
-``tracker.detect.geometry``). We fit ``P`` and ``r`` by point-to-line ICP: each edge point is paired
-with its closest point on the model's outline, and the outline's normal there turns the pairing
-into one linear equation in ``(dP, dr)``. Points paired with the top rim move with ``k dr``, points
-on the bottom circle with ``dr``. Outliers (a neighbour's edge, a line, a shadow) are dropped by a
-robust threshold on the residuals. ``P`` is where the disc touches the board: what the rules need.
+What we fit is the disc's *top rim*. Carried to the playing surface by the homography, the top face
+(``thickness`` above the surface) is an exact circle of radius ``k r`` centred at ``P + s`` (see
+``tracker.detect.geometry``), and its rim is an edge all round: against the board on the far side,
+against the disc's own side wall on the near side. The bottom edge, in contrast, shows only on the
+near side and is often faint (a wooden side wall on a wooden board). Having the top circle, the
+contact point follows in closed form: ``T = P + (P - C) f`` with ``f = h / (C_z - h)`` gives
+``P = (T + f C) / (1 + f)``. Near top-down ``s`` vanishes and top rim and bottom edge coincide.
+
+Per ray we take the strongest colour edge within a window around the current circle, the window
+shrinking over the iterations, and fit the circle by Gauss-Newton with a robust inlier threshold
+(a neighbour's edge, a board line or a shadow is an outlier). The coverage (fraction of rays with a
+salient, consistent edge) is the verification the detector uses to reject hands, arms and shadows.
 """
 
 from __future__ import annotations
@@ -32,51 +37,50 @@ class Fit:
     centre: np.ndarray  # (2,) mm, where the disc touches the board
     radius: float  # fitted bottom radius, mm
     coverage: float  # fraction of rays with a consistent edge, 0..1
+    quarter_coverage: float  # the same in the worst quarter of the outline
     residual: float  # RMS of inlier residuals, mm
     contrast: float  # median edge strength (Lab units per mm)
     color: np.ndarray  # (3,) median Lab of the top face (OpenCV 8-bit Lab scale)
+    surround: np.ndarray | None = None  # (3,) median Lab of the board around the disc (8-bit scale)
+    top_centre: np.ndarray | None = None  # (2,) mm, fitted top-rim circle as seen on z = 0
+    top_radius: float = 0.0
     edges: np.ndarray | None = None  # (N_RAYS, 2) edge points found, mm (for overlays, debugging)
     inliers: np.ndarray | None = None  # (N_RAYS,) bool
 
 
-def _hull(P: np.ndarray, r: float, s: np.ndarray, k: float, n: int = 48) -> tuple[np.ndarray, np.ndarray]:
-    """Outline polygon (M, 2) of the cylinder's silhouette and each vertex's circle (0 bottom,
-    1 top)."""
-    a = np.linspace(0, 2 * np.pi, n, endpoint=False)
-    ring = np.stack([np.cos(a), np.sin(a)], 1)
-    pts = np.concatenate([P + r * ring, P + s + k * r * ring]).astype(np.float32)
-    idx = cv2.convexHull(pts, returnPoints=False, clockwise=False).ravel()
-    return pts[idx].astype(np.float64), (idx >= n).astype(np.float64)
+def _ray_to_circle(origin: np.ndarray, dirs: np.ndarray, c: np.ndarray, R: float) -> np.ndarray:
+    """Distance from ``origin`` along each direction to the far crossing of the circle (c, R)."""
+    d = c - origin
+    ud = dirs @ d
+    return ud + np.sqrt(np.maximum(R * R - d @ d + ud * ud, 0.0))
 
 
-def _closest_on_polygon(E: np.ndarray, poly: np.ndarray, tag: np.ndarray
-                        ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """For points E (N, 2): closest points on the closed polygon, outward normals, and the
-    circle tag interpolated along the segment (0 bottom .. 1 top)."""
-    A = poly
-    B = np.roll(poly, -1, axis=0)
-    tA, tB = tag, np.roll(tag, -1)
-    AB = B - A  # (M, 2)
-    L2 = np.maximum((AB**2).sum(1), 1e-12)
-    AE = E[:, None, :] - A[None, :, :]  # (N, M, 2)
-    t = np.clip((AE * AB[None]).sum(2) / L2[None], 0.0, 1.0)
-    Q = A[None] + t[..., None] * AB[None]
-    d2 = ((E[:, None, :] - Q) ** 2).sum(2)
-    j = np.argmin(d2, axis=1)
-    rows = np.arange(len(E))
-    q = Q[rows, j]
-    seg = AB[j]
-    normal = np.stack([seg[:, 1], -seg[:, 0]], 1)  # outward for a counter-clockwise polygon
-    normal /= np.maximum(np.linalg.norm(normal, axis=1, keepdims=True), 1e-12)
-    centroid = poly.mean(0)
-    flip = ((q - centroid) * normal).sum(1) < 0
-    normal[flip] *= -1
-    ttag = tA[j] * (1 - t[rows, j]) + tB[j] * t[rows, j]
-    return q, normal, ttag
+def _edge_in_window(strength: np.ndarray, rho_mid: np.ndarray, rho_exp: np.ndarray, win: float,
+                    step: float, first: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """Per ray: the strongest edge within ``win`` of ``rho_exp`` (sub-sample), and its strength.
+
+    With ``first``, the innermost local maximum reaching half the window's strongest instead: a
+    disc's own rim comes before the board line, neighbour or shadow just outside it."""
+    rows = np.arange(len(strength))
+    mask = np.abs(rho_mid[None, :] - rho_exp[:, None]) <= win
+    st = np.where(mask, strength, -1.0)
+    j = np.argmax(st, axis=1)
+    if first:
+        top = st[rows, j]
+        left = np.concatenate([np.full((len(st), 1), -1.0), st[:, :-1]], 1)
+        right = np.concatenate([st[:, 1:], np.full((len(st), 1), -1.0)], 1)
+        ok = (st >= 0.5 * top[:, None]) & (st >= left) & (st >= right) & mask
+        j = np.where(ok.any(axis=1), np.argmax(ok, axis=1), j)
+    peak = strength[rows, j]
+    jj = np.clip(j, 1, len(rho_mid) - 2)
+    a_, b_, c_ = strength[rows, jj - 1], strength[rows, jj], strength[rows, jj + 1]
+    den = a_ - 2 * b_ + c_
+    off = np.where(den < 0, 0.5 * (a_ - c_) / np.where(den < 0, den, -1.0), 0.0)
+    return rho_mid[jj] + np.clip(off, -1, 1) * step, peak
 
 
 class Refiner:
-    """Refines coarse centres against one frame (image converted once per frame)."""
+    """Refines coarse centres against one frame."""
 
     def __init__(self, calib: Calibration, pose: CameraPose, thickness: float) -> None:
         self.calib = calib
@@ -84,6 +88,8 @@ class Refiner:
         self.thickness = thickness
         a = np.linspace(0, 2 * np.pi, N_RAYS, endpoint=False)
         self.dirs = np.stack([np.cos(a), np.sin(a)], 1)
+        cz = float(pose.centre[2])
+        self.f = thickness / (cz - thickness) if cz > thickness + 1.0 else 0.0
 
     def _sample(self, image: np.ndarray, pts_mm: np.ndarray) -> np.ndarray:
         """Lab (float32, 8-bit scale) of the image at board points (..., 2)."""
@@ -92,81 +98,129 @@ class Refiner:
         mx = np.ascontiguousarray(px[:, 0].reshape(1, -1))
         my = np.ascontiguousarray(px[:, 1].reshape(1, -1))
         bgr = cv2.remap(image, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-        lab = cv2.cvtColor(bgr.astype(np.float32) / 255.0, cv2.COLOR_BGR2Lab)
-        lab[..., 0] *= 255.0 / 100.0
-        lab[..., 1:] += 128.0
+        lab: np.ndarray = cv2.cvtColor(bgr.astype(np.float32) / 255.0, cv2.COLOR_BGR2Lab)
+        lab = lab * np.array([255.0 / 100.0, 1.0, 1.0], np.float32) + np.array([0.0, 128.0, 128.0], np.float32)
         return lab.reshape(*shape, 3)
+
+    def top_of(self, P: np.ndarray) -> np.ndarray:
+        return P + (P - self.pose.centre[:2]) * self.f
+
+    def contact_of(self, T: np.ndarray) -> np.ndarray:
+        return (T + self.f * self.pose.centre[:2]) / (1.0 + self.f)
 
     def refine(self, image: np.ndarray, guess_mm: np.ndarray, radius: float,
                step_mm: float = 0.25) -> Fit:
-        s, k_arr = self.pose.top_shift(guess_mm[None], self.thickness)
-        s0, k = s[0], float(k_arr[0])
-        sn = np.linalg.norm(s0)
-        shat = s0 / sn if sn > 1e-9 else np.zeros(2)
-        # The coarse peak sits near the silhouette's middle: step back to the bottom circle.
-        P = np.asarray(guess_mm, float) - 0.5 * s0 - 0.5 * (k - 1) * radius * shat
-        O = P + 0.5 * s0
-        extra = sn + (k - 1) * radius
-        rho = np.arange(0.5 * radius, 1.5 * radius + extra + 3.0, step_mm)
-        pts = O[None, None, :] + rho[None, :, None] * self.dirs[:, None, :]
-        lab = self._sample(image, pts)  # (R, M, 3)
+        """Fit one disc near ``guess_mm`` (the coarse centre of its silhouette)."""
+        guess = np.asarray(guess_mm, float)
+        k = 1.0 + self.f
+        # The coarse peak sits near the silhouette's middle, half-way from P to T.
+        P0 = guess - 0.5 * (guess - self.contact_of(guess))
+        o = self.top_of(P0)
+        R = k * radius
+        rho = np.arange(0.45 * R, 1.55 * R + 2.0, step_mm)
+        pts = o[None, None, :] + rho[None, :, None] * self.dirs[:, None, :]
+        lab = self._sample(image, pts)  # (rays, samples, 3)
         w = np.asarray(CHANNEL_WEIGHTS, np.float32)
-        sm = cv2.GaussianBlur(lab, (0, 0), sigmaX=max(0.6 / step_mm, 1.0), sigmaY=0.01)
-        d = np.abs(np.diff(sm, axis=1)) * w  # (R, M-1, 3)
-        strength = d.sum(2) / step_mm
+        sm = cv2.GaussianBlur(lab, (0, 0), sigmaX=max(0.5 / step_mm, 1.0), sigmaY=0.01)
+        strength = (np.abs(np.diff(sm, axis=1)) * w).sum(2) / step_mm
         rho_mid = 0.5 * (rho[1:] + rho[:-1])
+        base = np.median(strength, axis=1) + 0.5
+        f = self.f
+        C = self.pose.centre[:2]
+        P = P0.copy()
         r = radius
         inl = np.zeros(N_RAYS, bool)
         resid_rms = 9.9
         E = np.zeros((N_RAYS, 2))
         peak = np.zeros(N_RAYS)
-        for it, win in enumerate((3.5, 2.0, 1.2, 1.2)):
-            s_it, k_it = self.pose.top_shift(P[None], self.thickness)
-            s1, k1 = s_it[0], float(k_it[0])
-            poly, tag = _hull(P, r, s1, k1)
-            # Expected silhouette distance along each ray from O (ray-polygon distance by dense
-            # sampling of the polygon: closest polygon point to the ray's expected radius).
-            probe = O[None] + self.dirs * (r + 0.5 * (np.linalg.norm(s1) + (k1 - 1) * r))
-            q, _, _ = _closest_on_polygon(probe, poly, tag)
-            rho_exp = ((q - O[None]) * self.dirs).sum(1)
-            mask = np.abs(rho_mid[None, :] - rho_exp[:, None]) <= win
-            st = np.where(mask, strength, -1.0)
-            j = np.argmax(st, axis=1)
-            rows = np.arange(N_RAYS)
-            peak = strength[rows, j]
-            jj = np.clip(j, 1, len(rho_mid) - 2)
-            a_, b_, c_ = strength[rows, jj - 1], strength[rows, jj], strength[rows, jj + 1]
-            den = a_ - 2 * b_ + c_
-            off = np.where(den < 0, 0.5 * (a_ - c_) / np.where(den < 0, den, -1.0), 0.0)
-            rj = rho_mid[jj] + np.clip(off, -1, 1) * step_mm
-            E = O[None] + rj[:, None] * self.dirs
-            q, n, ttag = _closest_on_polygon(E, poly, tag)
-            res = ((E - q) * n).sum(1)
-            # A ray has an edge when its peak stands out from the ray's own texture.
-            base = np.median(strength, axis=1) + 0.5
-            good = (peak > 0.35 * np.median(peak)) & (peak > 3.0 * base)
-            med = np.median(np.abs(res[good])) if good.any() else 1.0
-            inl = good & (np.abs(res) <= max(3.0 * 1.4826 * med, 0.6 if it >= 2 else 1.5))
-            if inl.sum() < 8:
+        covered = np.zeros(N_RAYS, bool)
+        for it, win in enumerate((6.0, 3.5, 2.0, 1.2, 1.0)):
+            T = self.top_of(P)
+            # Top rim on every ray; the bottom edge where the bottom circle is the silhouette
+            # (the near side) and lies clear of the top rim.
+            rt, pt = _edge_in_window(strength, rho_mid, _ray_to_circle(o, self.dirs, T, k * r), win, step_mm,
+                                     first=it > 0)
+            rb_exp = _ray_to_circle(o, self.dirs, P, r)
+            B = o[None] + rb_exp[:, None] * self.dirs
+            s_vec = T - P
+            near = ((B - P) @ s_vec) / r < -(k - 1) * r
+            rt_exp = _ray_to_circle(o, self.dirs, T, k * r)
+            sep = rb_exp - rt_exp
+            use_b = near & (sep > 2.0)
+            # Where the two edges are too close to tell apart, the near side is ambiguous.
+            use_t = ~(near & (sep > 0.3) & (sep <= 2.0))
+            # The bottom edge's window stops half-way to the top rim; take the innermost edge (a
+            # contact shadow lies just outside it).
+            rb, pb = _edge_in_window(strength, rho_mid, rb_exp, min(win, 0.5 * float(np.median(sep[use_b])) if use_b.any() else win),
+                                     step_mm, first=it > 0)
+            Et = o[None] + rt[:, None] * self.dirs
+            Eb = o[None] + rb[:, None] * self.dirs
+            pts = np.concatenate([Et, Eb[use_b]])
+            pk = np.concatenate([pt, pb[use_b]])
+            is_top = np.concatenate([np.ones(N_RAYS, bool), np.zeros(int(use_b.sum()), bool)])
+            ray = np.concatenate([np.arange(N_RAYS), np.nonzero(use_b)[0]])
+            good = (pk > 0.35 * np.median(pt)) & (pk > 3.0 * base[ray])
+            good[:N_RAYS] &= use_t
+            P_new, r_new = P, r
+            for _ in range(3):
+                Tn = P_new + (P_new - C) * f
+                cen = np.where(is_top[:, None], Tn[None], P_new[None])
+                rad = np.where(is_top, k * r_new, r_new)
+                dvec = pts - cen
+                dist = np.maximum(np.linalg.norm(dvec, axis=1), 1e-9)
+                res = dist - rad
+                med = np.median(np.abs(res[good])) if good.any() else 1.0
+                sel = good & (np.abs(res) <= max(3.0 * 1.4826 * med, 0.5 if it >= 3 else 1.5))
+                if sel.sum() < 8:
+                    break
+                scale = np.where(is_top, 1.0 + f, 1.0)
+                J = np.concatenate([-(dvec / dist[:, None]) * scale[:, None], -np.where(is_top, k, 1.0)[:, None]], 1)
+                sw = np.sqrt(np.sqrt(pk[sel]))
+                if it < 2:  # radius held at the nominal one until the centre has settled
+                    J = J[:, :2]
+                sol, *_ = np.linalg.lstsq(J[sel] * sw[:, None], -res[sel] * sw, rcond=None)
+                sol = np.append(sol, 0.0) if it < 2 else sol
+                P_new = P_new + sol[:2]
+                r_new = float(np.clip(r_new + sol[2], 0.7 * radius, 1.3 * radius))
+                Tn = P_new + (P_new - C) * f
+                cen = np.where(is_top[:, None], Tn[None], P_new[None])
+                rad = np.where(is_top, k * r_new, r_new)
+                res = np.linalg.norm(pts - cen, axis=1) - rad
+                resid_rms = float(np.sqrt(np.mean(res[sel] ** 2)))
+                if np.abs(sol).max() < 1e-3:
+                    break
+            else:
+                pass
+            if sel.sum() < 8:
                 break
-            coef = np.ones((N_RAYS,)) + ttag * (k1 - 1)
-            A = np.concatenate([n, coef[:, None]], 1)[inl]
-            wts = np.sqrt(np.clip(peak[inl], 1e-6, None))
-            sol, *_ = np.linalg.lstsq(A * wts[:, None], res[inl] * wts, rcond=None)
-            P = P + sol[:2]
-            r = float(np.clip(r + sol[2], 0.7 * radius, 1.3 * radius))
-            resid_rms = float(np.sqrt(np.mean((res[inl] - A @ sol) ** 2)))
-        coverage = float(inl.mean())
+            P, r = P_new, r_new
+            inl = np.zeros(N_RAYS, bool)
+            inl[ray[sel]] = True
+            # Ambiguous near-side rays do not enter the fit, but they must show an edge (either
+            # one) for the outline to count as closed.
+            amb = ~use_t & ~use_b
+            span = (rho_mid[None, :] >= (rt_exp - 1.0)[:, None]) & (rho_mid[None, :] <= (rb_exp + 1.0)[:, None])
+            amb_peak = np.where(span, strength, 0.0).max(axis=1)
+            covered = inl | (amb & (amb_peak > 3.0 * base) & (amb_peak > 0.35 * np.median(pt)))
+            E = Et
+            peak = pt
+        T = self.top_of(P)
+        R = k * r
+        coverage = float(covered.mean())
+        quarter = covered.reshape(4, -1).mean(axis=1).min()
         contrast = float(np.median(peak[inl])) if inl.any() else 0.0
-        color = self._top_color(image, P, r)
-        return Fit(centre=P, radius=r, coverage=coverage, residual=resid_rms, contrast=contrast, color=color,
-                   edges=E, inliers=inl)
+        color, surround = self._colors(image, P, T, R)
+        return Fit(centre=P, radius=r, coverage=coverage, quarter_coverage=float(quarter), residual=resid_rms, contrast=contrast,
+                   color=color, surround=surround, top_centre=T, top_radius=R, edges=E, inliers=inl)
 
-    def _top_color(self, image: np.ndarray, P: np.ndarray, r: float) -> np.ndarray:
-        s, k = self.pose.top_shift(P[None], self.thickness)
-        c = P + s[0]
-        a = np.linspace(0, 2 * np.pi, 12, endpoint=False)
+    def _colors(self, image: np.ndarray, P: np.ndarray, T: np.ndarray, R: float
+                ) -> tuple[np.ndarray, np.ndarray]:
+        """Median Lab of the top face, and of the board in a ring around the silhouette."""
+        a = np.linspace(0, 2 * np.pi, 24, endpoint=False)
         ring = np.stack([np.cos(a), np.sin(a)], 1)
-        pts = np.concatenate([c[None], c + 0.3 * r * ring, c + 0.6 * r * ring])
+        mid = 0.5 * (P + T)
+        rr = R + 0.5 * float(np.linalg.norm(T - P))
+        pts = np.concatenate([T[None], T + 0.3 * R * ring[::2], T + 0.6 * R * ring[::2],
+                              mid + 1.4 * rr * ring, mid + 1.7 * rr * ring])
         lab = self._sample(image, pts[None])[0]
-        return np.median(lab, axis=0)
+        return np.median(lab[:25], axis=0), np.median(lab[25:], axis=0)

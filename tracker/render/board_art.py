@@ -145,11 +145,13 @@ def _environment(look: Look, extent: float, rng: np.random.Generator
     table_half = extent + float(rng.uniform(120.0, 450.0))
     x, y = _grid(n, s, env_half)
     table = textures.paint((n, n), s, rng, look.table_color, unevenness=0.06, grain_through=0.0)
-    floor = textures.paint((n, n), s, rng, look.floor_color, unevenness=0.15, grain_through=0.0)
-    # floor tiles or boards
+    floor = textures.paint((n, n), s, rng, look.floor_color, unevenness=0.04, grain_through=0.0)
+    # floor tiles: a slightly different shade per tile, dark seams
     tile = float(rng.uniform(300.0, 600.0))
-    seam = (np.minimum(np.abs(((x / tile) % 1.0) - 0.5), np.abs(((y / tile) % 1.0) - 0.5)) > 0.49)
-    floor *= np.where(seam, 0.8, 1.0)[..., None].astype(np.float32)
+    ti, tj = np.floor(x / tile).astype(np.int64), np.floor(y / tile).astype(np.int64)
+    shade = 0.92 + 0.08 * (((ti * 73856093) ^ (tj * 19349663)) % 97 / 97.0)
+    seam = np.minimum(np.abs(((x / tile) % 1.0) - 0.5), np.abs(((y / tile) % 1.0) - 0.5)) > 0.49
+    floor *= (shade * np.where(seam, 0.75, 1.0))[..., None].astype(np.float32)
     inside = (np.maximum(np.abs(x), np.abs(y)) <= table_half).astype(np.float32)
     inside = cv2.GaussianBlur(inside, (0, 0), 1.0)[..., None]
     img = table * inside + floor * (1.0 - inside)
@@ -224,7 +226,7 @@ def _numbers(tex: np.ndarray, b: CrokinoleBoard, look: Look, s: float, extent: f
     zones = ((b.shooting_line_radius + b.ten_line_radius) / 2, "5"), \
         ((b.ten_line_radius + b.fifteen_line_radius) / 2, "10"), \
         ((b.fifteen_line_radius + b.hole_radius) / 2 + 10, "15")
-    scale = 8.0 / s / 22.0
+    scale = 14.0 / s / 22.0
     for r, label in zones:
         for a in (0.0, 90.0, 180.0, 270.0):
             xm = r * math.cos(math.radians(a))
@@ -257,7 +259,8 @@ def _korona(b: KoronaBoard, look: Look, s: float, extent: float,
     pocket = np.zeros(shape, bool)
     for px, py in b.pocket_centres().values():
         d = np.hypot(x - px, y - py)
-        _over(tex, np.clip((b.pocket_radius - d) / s + 0.5, 0.0, 1.0), look.hole_color)
+        _over(tex, np.clip((b.pocket_radius - d) / s + 0.5, 0.0, 1.0),
+              tuple(int(c * 0.45) for c in look.hole_color))  # a deep hole with a net: dark
         pocket |= d < b.pocket_radius
     # rims, with a mark halfway along each
     rim_a = np.clip((cheb - b.half) / s + 0.5, 0.0, 1.0) * (~pocket)

@@ -121,7 +121,7 @@ def mm_per_pixel_at(camera: Camera, size: tuple[int, int], x: float, y: float) -
     pts = np.array([[x - 5.0, y, 0.0], [x + 5.0, y, 0.0], [x, y - 5.0, 0.0], [x, y + 5.0, 0.0]])
     q = project(camera, size, pts)
     px = 0.5 * (np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[3] - q[2]))
-    return 10.0 / max(px, 1e-9)
+    return 10.0 / max(float(px), 1e-9)
 
 
 class Projector:

@@ -33,6 +33,7 @@ class StaticView:
     rays: np.ndarray  # float32 H x W x 3 unit ray directions (board frame)
     centre: np.ndarray  # camera centre (3,) mm
     surface: np.ndarray  # float32 H x W, 1 where the ray meets the glossy playing surface
+    hit_xy: np.ndarray  # float32 H x W x 2: board point (mm) each pixel sees (table/floor too)
 
 
 def _sample_height(art: BoardArt, x: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -171,4 +172,5 @@ def render_static(art: BoardArt, camera: Camera, size: tuple[int, int],
     surface = (on_board & ~wall_all & (np.abs(hz) < 0.5)).reshape(h, w).astype(np.float32)
     return StaticView(image=np.clip(img, 0, 255).astype(np.uint8),
                       depth=t_all.reshape(h, w).astype(np.float32),
-                      rays=rays.astype(np.float32), centre=C, surface=surface)
+                      rays=rays.astype(np.float32), centre=C, surface=surface,
+                      hit_xy=np.stack([bx, by], axis=-1).astype(np.float32))

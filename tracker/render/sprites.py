@@ -52,67 +52,111 @@ def shade(base: Color, normal: np.ndarray, light: np.ndarray, view: np.ndarray, 
     return tuple(min(255.0, c * k + 255.0 * spec) for c in base)  # type: ignore[return-value]
 
 
+_UNIT: dict[int, np.ndarray] = {}
+
+
 def ring(cx: float, cy: float, z: float, r: float, n: int) -> np.ndarray:
-    a = np.linspace(0.0, 2 * math.pi, n, endpoint=False)
-    return np.stack([cx + r * np.cos(a), cy + r * np.sin(a), np.full(n, z)], axis=1)
+    """n points (n, 3) on a horizontal circle."""
+    u = _UNIT.get(n)
+    if u is None:
+        a = np.linspace(0.0, 2 * math.pi, n, endpoint=False)
+        u = _UNIT[n] = np.stack([np.cos(a), np.sin(a), np.zeros(n)], axis=1)
+    out = u * r
+    out[:, 0] += cx
+    out[:, 1] += cy
+    out[:, 2] = z
+    return out
 
 
 def segments_for(radius_px: float) -> int:
     return int(np.clip(radius_px * 1.2, 16, 64)) // 4 * 4
 
 
+_SECTORS: dict[tuple[int, int], list[tuple[np.ndarray, np.ndarray]]] = {}
+
+
+def _sectors(n: int, step: int) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Index arrays (into a ring of n points) of each sector's first edge and its reverse."""
+    key = (n, step)
+    if key not in _SECTORS:
+        out = []
+        for i in range(0, n, step):
+            idx = np.array([(i + k) % n for k in range(step + 1)])
+            out.append((idx, idx[::-1].copy()))
+        _SECTORS[key] = out
+    return _SECTORS[key]
+
+
+def _shade_many(base: np.ndarray, normals: np.ndarray, light: np.ndarray, view: np.ndarray,
+                gloss: float, ambient: float) -> np.ndarray:
+    """Vectorised :func:`shade`: (k, 3) normals -> (k, 3) colours."""
+    diff = np.clip(normals @ light, 0.0, None)
+    half = light + view
+    half /= np.linalg.norm(half) + 1e-9
+    spec = gloss * np.clip(normals @ half, 0.0, None) ** 24
+    cols = base[None, :] * (ambient + 0.55 * diff)[:, None] + 255.0 * spec[:, None]
+    return np.minimum(cols, 255.0)
+
+
 def draw_cylinder(img: np.ndarray, proj: Projector, x: float, y: float, z0: float,
                   height: float, radius: float, side_color: Color, top_color: Color,
                   light: np.ndarray, gloss: float, bevel: float = 1.5,
                   groove: float = 0.0) -> None:
-    """A vertical cylinder standing at (x, y) with its bottom at ``z0``."""
-    c_top = proj(np.array([[x, y, z0 + height], [x + radius, y, z0 + height]]))
-    r_px = float(np.linalg.norm(c_top[1] - c_top[0]))
-    n = segments_for(r_px)
-    bevel = min(bevel, height * 0.4, radius * 0.3)
+    """A vertical cylinder standing at (x, y) with its bottom at ``z0``.
+
+    All rings are projected in one call and rounded once; the sector polygons index into them.
+    """
     zt = z0 + height
-    bottom = ring(x, y, z0, radius, n)
-    top_o = ring(x, y, zt - bevel, radius, n)
-    top_i = ring(x, y, zt, radius - bevel, n)
-    pb, po, pi = np.split(proj(np.concatenate([bottom, top_o, top_i])), 3)
-    ang = np.linspace(0.0, 2 * math.pi, n, endpoint=False) + math.pi / n
-    normals = np.stack([np.cos(ang), np.sin(ang), np.zeros(n)], axis=1)
-    mids = np.stack([x + radius * np.cos(ang), y + radius * np.sin(ang),
-                     np.full(n, z0 + height / 2)], axis=1)
-    views = proj.C - mids
-    views /= np.linalg.norm(views, axis=1, keepdims=True)
-    visible = np.einsum("ij,ij->i", normals, views) > 0.0
-    # side wall: a dark silhouette, then the visible sectors shaded
-    if visible.any():
-        hull = cv2.convexHull(np.concatenate([pb, po]).astype(np.float32)).reshape(-1, 2)
-        fill(img, hull, tuple(c * 0.45 for c in side_color))
-        step = 2 if n <= 24 else 4
-        for i in range(0, n, step):
-            idx = [(i + k) % n for k in range(step + 1)]
-            if not visible[idx[:-1]].any():
-                continue
-            poly = np.concatenate([pb[idx], po[idx[::-1]]])
-            nrm = normals[i + step // 2 - 1 if step > 1 else i]
-            fill(img, poly, shade(side_color, nrm, light, views[i], gloss * 0.5, 0.35))
-    # bevel
+    bevel = min(bevel, height * 0.4, radius * 0.3)
+    c_top = proj(np.array([[x, y, zt], [x + radius, y, zt]]))
+    r_px = float(np.hypot(*(c_top[1] - c_top[0])))
+    n = segments_for(r_px)
     step = 2 if n <= 24 else 4
-    view_top = proj.C - np.array([x, y, zt])
-    view_top /= np.linalg.norm(view_top)
-    fill(img, po, tuple(c * 0.7 for c in top_color))
-    for i in range(0, n, step):
-        idx = [(i + k) % n for k in range(step + 1)]
-        poly = np.concatenate([po[idx], pi[idx[::-1]]])
-        a = ang[(i + step // 2) % n]
-        nrm = np.array([math.cos(a) * 0.7, math.sin(a) * 0.7, 0.71])
-        fill(img, poly, shade(top_color, nrm, light, view_top, gloss, 0.45))
-    top = shade(top_color, np.array([0.0, 0.0, 1.0]), light, view_top, gloss * 0.3, 0.5)
-    fill(img, pi, top)
+    a = np.linspace(0.0, 2 * math.pi, n, endpoint=False)
+    ca, sa = np.cos(a), np.sin(a)
+    rings = np.empty((3 * n, 3))
+    rings[:n, 0], rings[:n, 1], rings[:n, 2] = x + radius * ca, y + radius * sa, z0
+    rings[n:2 * n, 0], rings[n:2 * n, 1], rings[n:2 * n, 2] = x + radius * ca, y + radius * sa, \
+        zt - bevel
+    rb = radius - bevel
+    rings[2 * n:, 0], rings[2 * n:, 1], rings[2 * n:, 2] = x + rb * ca, y + rb * sa, zt
+    px = proj(rings)
+    if not np.all(np.isfinite(px)):
+        return
+    P = np.round(px * ONE).astype(np.int32)
+    pb, po, pi = P[:n], P[n:2 * n], P[2 * n:]
+    view = proj.C - np.array([x, y, zt])
+    view /= np.linalg.norm(view)
+    sect = _sectors(n, step)
+    mid = a[::step] + math.pi * step / n
+    cm, sm = np.cos(mid), np.sin(mid)
+    side_n = np.stack([cm, sm, np.zeros_like(cm)], axis=1)
+    visible = side_n @ view > -0.05
+    base_side = np.asarray(side_color, float)
+    base_top = np.asarray(top_color, float)
+    aa = cv2.LINE_AA
+    if visible.any():
+        hull = cv2.convexHull(np.concatenate([pb, po]))
+        dark = tuple(float(c) * 0.45 for c in side_color)
+        cv2.fillPoly(img, [hull], dark, aa, SHIFT)
+        cols = _shade_many(base_side, side_n, light, view, gloss * 0.5, 0.35)
+        for k, (idx, rev) in enumerate(sect):
+            if visible[k]:
+                poly = np.concatenate([pb[idx], po[rev]])
+                cv2.fillPoly(img, [poly], tuple(cols[k].tolist()), aa, SHIFT)
+    cv2.fillPoly(img, [po], tuple(float(c) * 0.7 for c in top_color), aa, SHIFT)
+    bev_n = np.stack([cm * 0.7, sm * 0.7, np.full_like(cm, 0.71)], axis=1)
+    cols = _shade_many(base_top, bev_n, light, view, gloss, 0.45)
+    for k, (idx, rev) in enumerate(sect):
+        cv2.fillPoly(img, [np.concatenate([po[idx], pi[rev]])], tuple(cols[k].tolist()), aa,
+                     SHIFT)
+    top = shade(top_color, np.array([0.0, 0.0, 1.0]), light, view, gloss * 0.3, 0.5)
+    cv2.fillPoly(img, [pi], top, aa, SHIFT)
     if groove > 0:
         g = proj(ring(x, y, zt, radius * groove, n))
         if np.all(np.isfinite(g)):
             cv2.polylines(img, [np.round(g * ONE).astype(np.int32)], True,
-                          tuple(c * 0.6 for c in top), max(1, int(r_px * 0.06)), cv2.LINE_AA,
-                          SHIFT)
+                          tuple(c * 0.6 for c in top), max(1, int(r_px * 0.06)), aa, SHIFT)
 
 
 def shadow_polygon(points: np.ndarray, light: np.ndarray, z_ground: float) -> np.ndarray:
@@ -129,6 +173,9 @@ def cylinder_shadow(mask: np.ndarray, proj: Projector, x: float, y: float, z0: f
     pts = np.concatenate([ring(x, y, z0, radius, 24), ring(x, y, z0 + height, radius, 24)])
     poly = shadow_polygon(pts, light, z_ground)
     fill(mask, proj(poly), 255.0)
+    # contact shadow (ambient occlusion) all around the base when it stands on the ground
+    if abs(z0 - z_ground) < 1.0:
+        fill(mask, proj(ring(x, y, z_ground, radius + 1.5, 24)), 255.0)
 
 
 def tube_outline(p0: np.ndarray, p1: np.ndarray, r0: float, r1: float,
@@ -157,7 +204,7 @@ def draw_cue(img: np.ndarray, proj: Projector, x0: float, y0: float, x1: float, 
         left, right = tube_outline(p0, p1, 5.0 * frac, 8.0 * frac)
         shift = side * off * 4.0
         poly = np.concatenate([proj(left + shift), proj(right[::-1] + shift)])
-        fill(img, poly, tuple(c * k for c in color))
+        fill(img, poly, (color[0] * k, color[1] * k, color[2] * k))
     tip_end = p0 + np.append(d, 0.0) * 12.0
     left, right = tube_outline(p0, tip_end, 5.0, 5.1, 2)
     fill(img, np.concatenate([proj(left), proj(right[::-1])]), (60.0, 70.0, 80.0))

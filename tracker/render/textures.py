@@ -89,6 +89,10 @@ def _wood(shape: tuple[int, int], mm_per_px: float, rng: np.random.Generator, fi
     warp = v + figure * (45.0 * n1 + 7.0 * n2)
     rings = 0.5 + 0.5 * np.cos(warp * np.float32(2 * math.pi / ring))
     rings = rings ** 3  # narrower dark late-wood lines
+    # the figure fades in and out across the board, and a second, finer ring set interferes
+    contrast = 0.55 + 0.45 * smooth_noise(shape, 160.0 / mm_per_px, rng)
+    fine = 0.5 + 0.5 * np.cos(warp * np.float32(2 * math.pi / (ring * 0.37)) + 1.3 * n2)
+    rings = contrast * (0.75 * rings + 0.25 * fine ** 2)
     # fibres: a random profile across the grain, slightly warped
     prof = cv2.GaussianBlur(rng.uniform(-1, 1, (1, 8192)).astype(np.float32), (0, 0), 1.2)[0]
     idx = (warp / 0.35) % 8191.0

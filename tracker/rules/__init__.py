@@ -12,9 +12,9 @@ from typing import Any
 
 from tracker.errors import TrackerError
 from tracker.rules.datatypes import RulesEngine
-from tracker.rules.replay import outcome_event_dicts, outcome_events, replay
+from tracker.rules.replay import outcome_event_dicts, outcome_events, replay, shot_flags
 
-__all__ = ["engine_for", "replay", "outcome_events", "outcome_event_dicts", "RulesEngine"]
+__all__ = ["engine_for", "replay", "outcome_events", "outcome_event_dicts", "shot_flags", "RulesEngine"]
 
 
 def engine_for(game: str, players: int, variant: str | None = None, **options: Any) -> RulesEngine:

@@ -42,9 +42,23 @@ def outcome_events(outcome: Outcome, t: float, frame: int) -> list[ev.Event]:
             points: dict[str, int] = dict(getattr(d, "scores", {}) or {})
             awarded: dict[str, int] = dict(getattr(d, "awarded", {}) or {})
             out.append(ev.round_end(t, frame, points, awarded, why=d.reason))
-        elif d.kind == "game_end":
+        elif d.kind in ("game_end", "game_over"):  # korona names a finished game "game_over"
             out.append(ev.game_end(t, frame, getattr(d, "winner", d.seat), why=d.reason))
     return out
+
+
+def shot_flags(outcome: Outcome) -> tuple[bool | None, str | None]:
+    """``hit_opponent`` and ``foul`` for the SPEC ``shot`` event of this outcome.
+
+    hit_opponent is True after a valid hit, False after a miss, None when no opponent disc was on
+    the board (nothing to hit); foul is the ruling's reason, or None.
+    """
+    for d in outcome.decisions:
+        if d.kind == "removed" and getattr(d, "cause", None) == "foul":
+            return False, d.reason
+    if any(d.kind == "hit" for d in outcome.decisions):
+        return True, None
+    return None, None
 
 
 def outcome_event_dicts(outcome: Outcome, t: float, frame: int) -> list[dict[str, Any]]:

@@ -174,7 +174,21 @@ def place_and_flick_hand_only(
     return t2 + 0.2
 
 
-def play_shot(tl: Timeline, result: ShotResult, t_shot: float, decimate: int = 2) -> float:
+def sunk_z(board: CrokinoleBoard | KoronaBoard, state: str, thickness: float) -> float:
+    """Height of the bottom of a disc that fell below the surface (the renderer's pits: the
+    20-hole floor one mm below a disc's thickness, the ditch floor three mm more; a korona pocket
+    swallows the disc)."""
+    if state == "hole":
+        return -(thickness + 1.0)
+    if state == "ditch":
+        return -(thickness + 3.0)
+    if state == "pocket" and isinstance(board, KoronaBoard):
+        return -(board.rim_height + 2.0 * thickness)
+    return 0.0
+
+
+def play_shot(tl: Timeline, board: CrokinoleBoard | KoronaBoard, result: ShotResult, t_shot: float,
+              decimate: int = 2) -> float:
     """Append a simulated shot's trajectory (every ``decimate``-th 1 ms sample) to the tracks of
     the discs that moved. Returns the time all discs are at rest."""
     moved = set(result.moved())
@@ -190,10 +204,12 @@ def play_shot(tl: Timeline, result: ShotResult, t_shot: float, decimate: int = 2
             continue
         track = tl.discs[did]
         changes = states.get(did, [])
+        before = track.at(t_shot)
+        initial: State = before[3] if before is not None and before[3] == "ditch" else "surface"
         # Rest keyframe at the shot start so interpolation holds still until the impact.
         for k in idx:
             tt = float(result.times[k])
-            st: State = "surface"
+            st: State = initial
             for tc, sc in changes:
                 if tt >= tc:
                     st = sc
@@ -201,11 +217,7 @@ def play_shot(tl: Timeline, result: ShotResult, t_shot: float, decimate: int = 2
             x, y = float(result.xy[k, i, 0]), float(result.xy[k, i, 1])
             if st in ("hole", "pocket"):
                 x, y = fin.x, fin.y
-            z = 0.0
-            if st == "hole" or st == "pocket":
-                z = -fin.thickness
-            elif st == "ditch":
-                z = -fin.thickness
+            z = sunk_z(board, st, fin.thickness)
             track.key(t_shot + tt, x, y, z, st)
     return t_shot + result.duration
 

@@ -172,7 +172,19 @@ def simulate(
     clock = [0.0]
     names = {shape: did for did, shape in shapes.items()}
 
+    # Only discs in motion are integrated and checked ("awake"); a resting disc wakes when
+    # something touches it (pre_solve fires every step of a contact, so a push passed along a
+    # row of touching discs wakes each of them).
+    awake: set[str] = {shooter}
+
+    def wake(arbiter: pymunk.Arbiter, _space: pymunk.Space, _data: object) -> None:
+        for sh in arbiter.shapes:
+            n = names.get(sh)  # type: ignore[call-overload]
+            if n is not None:
+                awake.add(n)
+
     def begin(arbiter: pymunk.Arbiter, _space: pymunk.Space, _data: object) -> None:
+        wake(arbiter, _space, _data)
         a, b = arbiter.shapes
         na, nb = names.get(a), names.get(b)  # type: ignore[call-overload]
         if na is not None and state[na].state != "surface":
@@ -189,24 +201,30 @@ def simulate(
             na, nb = nb, na
         contacts.append(Contact(round(clock[0], 4), na, nb))
 
-    space.on_collision(None, None, begin=begin)
+    space.on_collision(None, None, begin=begin, pre_solve=wake)
 
     transitions: list[Transition] = []
     over_since: dict[str, float] = {}
     dt = p.dt
     times = [0.0]
-    frames = [np.array([[d.x, d.y] for d in active], dtype=np.float64)]
+    index = {did: i for i, did in enumerate(ids)}
+    cur = np.array([[d.x, d.y] for d in active], dtype=np.float64)
+    frames = [cur.copy()]
     crok = isinstance(board, CrokinoleBoard)
+    r_hole = board.hole_radius * p.hole_capture_fraction if isinstance(board, CrokinoleBoard) else 0.0
     t = 0.0
     while t < p.max_time:
         moving = False
-        for did, body in bodies.items():
+        for did in sorted(awake):  # sorted: the same order every run (determinism)
             d = state[did]
+            body = bodies[did]
             if d.state not in ("surface", "ditch"):
+                awake.discard(did)
                 continue
             vx, vy = body.velocity
             v = math.hypot(vx, vy)
             if v <= 0.0:
+                awake.discard(did)
                 continue
             a = (p.mu_ditch if d.state == "ditch" else p.mu) * G_MM
             nv = v - a * dt
@@ -221,8 +239,9 @@ def simulate(
         space.step(dt)
         t += dt
         # State changes after the step: ditch, hole, pocket.
-        for did, body in bodies.items():
+        for did in sorted(awake):
             d = state[did]
+            body = bodies[did]
             if d.state not in ("surface", "ditch"):
                 continue
             if d.state == "ditch":
@@ -230,16 +249,17 @@ def simulate(
                 _keep_in_ditch(body, d, board, p)
             x, y = body.position
             d.x, d.y = float(x), float(y)
+            cur[index[did]] = (d.x, d.y)
             if d.state != "surface":
                 continue
             if crok:
                 assert isinstance(board, CrokinoleBoard)
-                r_hole = board.hole_radius * p.hole_capture_fraction
                 if math.hypot(x, y) <= r_hole:
                     if did not in over_since:
                         over_since[did] = t
                     if t - over_since[did] >= _drop_time(d.thickness) or body.velocity.length == 0:
                         _fall(space, body, shapes[did], d, "hole", None, board, t, transitions)
+                        cur[index[did]] = (d.x, d.y)
                         continue
                 else:
                     over_since.pop(did, None)
@@ -255,10 +275,11 @@ def simulate(
                         over_since[did] = t
                     if t - over_since[did] >= _drop_time(d.thickness) or body.velocity.length == 0:
                         _fall(space, body, shapes[did], d, "pocket", pocket, board, t, transitions)
+                        cur[index[did]] = (d.x, d.y)
                 else:
                     over_since.pop(did, None)
         times.append(t)
-        frames.append(np.array([[state[did].x, state[did].y] for did in ids], dtype=np.float64))
+        frames.append(cur.copy())
 
     # A disc resting over an opening after the loop ended has fallen (handled in-loop by the
     # zero-velocity test); settle the final values.

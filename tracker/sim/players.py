@@ -184,14 +184,24 @@ class KoronaPlayer:
 
     def plan(self, discs: Sequence[SimDisc], own: set[str]) -> ShotPlan:
         """Pick an own disc, a pocket and a striker position with the easiest clear shot."""
+        on = [d for d in discs if d.state == "surface" and d.kind == "disc"]
+        best = min(self.candidates(on, own), key=lambda c: c[0], default=None)
+        if best is not None:
+            return best[1]
+        return self._plan_nudge(on, own)
+
+    def candidates(self, discs: Sequence[SimDisc], own: set[str],
+                   call_overshots: bool = True) -> list[tuple[float, ShotPlan]]:
+        """Every clear pot (own disc, pocket, striker spot on the line) with its difficulty score
+        (lower is easier: small cut angle, short paths; an overshot is harder)."""
         b = self.board
         R, r = b.striker_radius, b.disc_radius
         fwd = self.forward()
         behind = set(b.pockets_behind(self.seat))  # type: ignore[arg-type]
         on = [d for d in discs if d.state == "surface" and d.kind == "disc"]
-        best: tuple[float, ShotPlan] | None = None
         m_s, m_d = R * R, r * r  # masses scale with area (same thickness)
         e = self.params.restitution_disc
+        out: list[tuple[float, ShotPlan]] = []
         for d in on:
             if d.id not in own:
                 continue
@@ -220,19 +230,15 @@ class KoronaPlayer:
                         continue
                     score = (1.0 - cos_cut) * 400.0 + ds * 0.15 + dist_p * 0.3
                     score += (60.0 if pname in behind else 0.0) + self.rng.uniform(0.0, 25.0)
-                    if best is not None and score >= best[0]:
-                        continue
                     # Target speed to reach the pocket with some to spare; striker speed at impact
                     # from the impulse along the line of centres; launch speed over its path.
                     v_t = launch_speed(dist_p + 60.0, self.params)
                     v_imp = v_t * (m_s + m_d) / (m_s * (1.0 + e) * cos_cut)
                     v0 = min(math.sqrt(v_imp**2 + launch_speed(ds, self.params) ** 2), 4000.0)
-                    plan = ShotPlan(start, _velocity(start, ghost, v0), f"pocket:{d.id}:{pname}",
-                                    announced_pocket=pname if pname in behind else None)
-                    best = (score, plan)
-        if best is not None:
-            return best[1]
-        return self._plan_nudge(on, own)
+                    call = pname if (pname in behind and call_overshots) else None
+                    out.append((score, ShotPlan(start, _velocity(start, ghost, v0),
+                                                f"pocket:{d.id}:{pname}", announced_pocket=call)))
+        return out
 
     def _plan_nudge(self, on: Sequence[SimDisc], own: set[str]) -> ShotPlan:
         """No clear pot: hit the nearest own disc straight on, firmly (breaks clusters)."""

@@ -14,6 +14,7 @@ from __future__ import annotations
 import bisect
 import math
 from dataclasses import dataclass, field, fields, replace
+from typing import Any
 
 import numpy as np
 
@@ -127,7 +128,7 @@ class CueTrack:
 
 
 def lerp_camera(a: Camera, b: Camera, w: float) -> Camera:
-    vals = {}
+    vals: dict[str, Any] = {}
     for f in fields(Camera):
         va, vb = getattr(a, f.name), getattr(b, f.name)
         if isinstance(va, tuple):

@@ -58,6 +58,38 @@ def collision_hypotheses(
     return c + va * rem, q + vb * rem
 
 
+def bounce_hypothesis(
+    p: np.ndarray, v: np.ndarray, pegs: np.ndarray, reach: float, half: float | None, dt: float, e: float = 0.9
+) -> np.ndarray | None:
+    """Position after ``dt`` of a mover that bounces off the first fixed obstacle in its path.
+
+    Obstacles: pegs (centres, ``reach`` = disc + peg radius) and, when ``half`` is given, the four
+    straight rims of a square board at +-half (the disc centre's limit). None when nothing is hit.
+    """
+    best_s, normal = None, None
+    for q in pegs:
+        s = first_contact(p, v, q, reach, dt)
+        if s is not None and (best_s is None or s < best_s):
+            c = p + v * s
+            n = c - q
+            best_s, normal = s, n / max(float(np.hypot(n[0], n[1])), 1e-9)
+    if half is not None:
+        for axis in (0, 1):
+            if abs(v[axis]) < 1e-9:
+                continue
+            wall = half if v[axis] > 0 else -half
+            s = (wall - p[axis]) / v[axis]
+            if 0 <= s <= dt and (best_s is None or s < best_s):
+                n = np.zeros(2)
+                n[axis] = -np.sign(v[axis])
+                best_s, normal = float(s), n
+    if best_s is None or normal is None:
+        return None
+    vn = float(v @ normal)
+    v2 = v - (1 + e) * vn * normal
+    return p + v * best_s + v2 * (dt - best_s)
+
+
 def assign(cost: np.ndarray, gate: np.ndarray) -> list[tuple[int, int]]:
     """Hungarian assignment of rows (tracks) to columns (detections), keeping pairs within the gate.
 

@@ -52,6 +52,10 @@ class Track:
     cls_votes: dict[int, int] = field(default_factory=dict)
     hits: int = 1  # detections so far (a track is confirmed after a few)
     rest_since: float = 0.0
+    rest_xy: tuple[float, float] | None = None  # where it rested before it last started moving
+    first_streak: float = 0.0
+    color: np.ndarray = field(default_factory=lambda: np.zeros(3))  # mean Lab colour when sharp
+    color_n: int = 0  # blur length of the first detection (born moving?)
 
     @property
     def alive(self) -> bool:

@@ -29,7 +29,13 @@ import numpy as np
 
 from tracker.boards import CrokinoleBoard, KoronaBoard
 from tracker.detect.datatypes import IN_DITCH, IN_HOLE, IN_POCKET, Detections
-from tracker.track.association import BIG, assign, collision_hypotheses, hypothesis_cost
+from tracker.track.association import (
+    BIG,
+    assign,
+    bounce_hypothesis,
+    collision_hypotheses,
+    hypothesis_cost,
+)
 from tracker.track.datatypes import Sample, Track
 
 
@@ -59,6 +65,11 @@ class Tracker:
         self._t: float | None = None
         self._expected: dict[int, np.ndarray] = {}
         self.det_track: np.ndarray = np.zeros(0, int)  # track id per detection of the last frame
+        if isinstance(board, CrokinoleBoard):
+            self._pegs = np.array(board.peg_positions(), float).reshape(-1, 2)
+            self._peg_r, self._half = board.peg_diameter / 2, 0.0
+        else:
+            self._pegs, self._peg_r, self._half = np.zeros((0, 2)), 0.0, board.half
 
     # ------------------------------------------------------------------ public
     def expect(self, track_id: int, xy: tuple[float, float]) -> None:
@@ -125,6 +136,10 @@ class Tracker:
             elif tr.state == "moving":
                 gap = max(t - tr.last_seen, dt)
                 hyps.append([tr.xy + tr.v * dt, tr.xy.copy()])
+                bounced = bounce_hypothesis(tr.xy, tr.v, self._pegs, tr.radius + self._peg_r,
+                                            self._half - tr.radius if self._half else None, dt, self.cfg.restitution)
+                if bounced is not None:
+                    hyps[-1].append(bounced)
                 gates[i] = 2 * tr.radius + 0.5 * tr.speed * gap
             elif tr.state == "rest":
                 hyps.append([tr.anchor.copy() if tr.anchor_n else tr.xy.copy()])
@@ -162,13 +177,22 @@ class Tracker:
         return pen + np.where(clash, radius[:, None], 0.0)
 
     def _may_jump(self, tr: Track, movers: list[Track], dt: float) -> bool:
-        """May this unmatched track take a detection far from its prediction?"""
+        """May this unmatched track take a detection far from its prediction?
+
+        A moving disc may (a bounce, a missed frame). A resting disc only when a moving disc's
+        path this frame passed close enough to have hit it: resting discs do not start by
+        themselves, and letting them jump steals detections from the mover that bounced.
+        """
         if tr.state == "moving":
             return True
         if tr.state != "rest" or tr in self._tentative:
             return False
+        q = tr.anchor if tr.anchor_n else tr.xy
         for m in movers:
-            if m is not tr and np.hypot(*(m.xy - tr.xy)) < m.speed * dt * 2 + 4 * tr.radius:
+            if m is tr:
+                continue
+            reach = 1.5 * (m.radius + tr.radius)
+            if _segment_distance(q, m.xy, m.xy + m.v * dt) < reach:
                 return True
         return False
 
@@ -182,12 +206,16 @@ class Tracker:
         tr.occluded = False
         if float(np.hypot(*dets.streak[j])) < tr.radius:
             tr.vote_cls(int(dets.cls[j]))
+            n = min(tr.color_n, 50)
+            tr.color = (tr.color * n + dets.color[j]) / (n + 1)
+            tr.color_n = n + 1
         if tr.state == "rest":
             ref = tr.anchor if tr.anchor_n else tr.xy
             d = float(np.hypot(*(z - ref)))
             if d > cfg.move_mm:
                 tr.displaced_frames += 1
                 if d > tr.radius or tr.displaced_frames >= 2:
+                    tr.rest_xy = (float(ref[0]), float(ref[1]))
                     tr.state = "moving"
                     tr.v = (z - ref) / max(t - prev_t, 1e-3)
                     tr.anchor_n = 0
@@ -321,6 +349,8 @@ class Tracker:
         tr = Track(id=0, kind=int(dets.kind[j]), radius=r, xy=z.copy(), anchor=z.copy(), anchor_n=1,
                    last_seen=t, born=t, path=[Sample(t, float(z[0]), float(z[1]), True)])
         tr.vote_cls(int(dets.cls[j]))
+        tr.first_streak = float(np.hypot(*dets.streak[j]))
+        tr.color, tr.color_n = dets.color[j].astype(float).copy(), 1
         self._where(tr, int(dets.where[j]))
         return tr
 
@@ -342,10 +372,12 @@ class Tracker:
     def _confirm(self, tr: Track, t: float) -> None:
         first, last = tr.path[0], tr.path[-1]
         moved = float(np.hypot(last.x - first.x, last.y - first.y))
-        if moved > 2 * self.cfg.move_mm and tr.state in ("rest", "moving"):
+        born_moving = moved > 2 * self.cfg.move_mm or tr.first_streak > tr.radius / 2
+        if born_moving and tr.state in ("rest", "moving"):
             v = np.array([last.x - first.x, last.y - first.y]) / max(last.t - first.t, 1e-3)
             donor = self._donor(tr, v, first)
             if donor is not None:
+                donor.rest_xy = donor.position()
                 donor.state, donor.v, donor.xy = "moving", v, tr.xy.copy()
                 donor.anchor_n, donor.occluded, donor.displaced_frames = 0, False, 0
                 donor.last_seen, donor.hits = t, donor.hits + tr.hits
@@ -355,6 +387,7 @@ class Tracker:
                 self._label(tr, donor.id)
                 return
             tr.state, tr.v, tr.anchor_n = "moving", v, 0
+            tr.rest_xy = (first.x, first.y)
         tr.id = self._next_id
         self._next_id += 1
         self.tracks.append(tr)
@@ -378,7 +411,7 @@ class Tracker:
             if d.kind != tr.kind or not ((d.state == "rest" and d.occluded) or d.state == "moving"):
                 continue
             gap = first.t - d.last_seen
-            if gap < 0 or gap > 0.6:
+            if gap <= 1e-6 or gap > 0.6:
                 continue
             p = d.anchor if d.state == "rest" and d.anchor_n else d.xy
             reach = float(np.hypot(first.x - p[0], first.y - p[1]))
@@ -394,3 +427,10 @@ class Tracker:
 def _nearest_pocket(b: KoronaBoard, x: float, y: float) -> str:
     c = b.pocket_centres()
     return min(c, key=lambda k: np.hypot(x - c[k][0], y - c[k][1]))
+
+
+def _segment_distance(q: np.ndarray, a: np.ndarray, b: np.ndarray) -> float:
+    ab = b - a
+    L = float(ab @ ab)
+    s = 0.0 if L < 1e-12 else min(max(float((q - a) @ ab) / L, 0.0), 1.0)
+    return float(np.hypot(*(q - (a + s * ab))))

@@ -22,6 +22,11 @@ sharing a field are merged), visits them from the highest bound down, and stops 
 remaining bound can beat the best exact score found. Exact, not heuristic. A points table that is
 not non-decreasing falls back to the state search of :mod:`tracker.rules.corona.states`.
 
+Measured (benchmarks/bench_corona.py, CPU time): 0.4 ms median on random positions, 2-2.5 ms
+median and under 6 ms worst with six different fields and six different dice. In random and
+adversarially searched positions at most a couple of dozen assignments needed the subset search;
+the theoretical worst (all 720) would be roughly 0.3 ms each.
+
 :func:`brute_force` enumerates every plan by plain simulation, to check both (tests, benchmark).
 """
 

@@ -16,7 +16,9 @@ same field are interchangeable, so only the lowest-numbered unmoved carrier of a
 per die face, 1 bit per carrier) so hashing is cheap; the last move is computed, not memoised.
 
 It is the general method (no assumption on the points table) and the cross-check of the faster
-branch and bound in :mod:`tracker.rules.corona.solver`; about 5 ms median and 30-50 ms worst case.
+branch and bound in :mod:`tracker.rules.corona.solver`. Measured (benchmarks/bench_corona.py, CPU
+time): about 5 ms median on random positions, 40-52 ms with six different fields and dice - ten to
+twenty times slower than the branch and bound, hence only the fallback.
 """
 
 from __future__ import annotations

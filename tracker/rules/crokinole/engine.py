@@ -14,6 +14,13 @@ state (discs on the board, ditch, 20s, turn, round, totals) and orders the rulin
 The log is what was observed, so the engine follows it rather than refusing it: a shot out of
 turn is played as observed, with a note. Only a seat that does not play in this game is an input
 error. State is rebuilt exactly by replaying the same entries into a fresh engine.
+
+Decision kinds: ``hit`` (a valid shot and what it struck), ``stays`` (the no-opponent rule was
+met), ``removed`` (a :class:`Removal` with ``cause`` foul / shooting_line / no_opponent_rule /
+off_board), ``twenty``, ``round_end`` (a :class:`RoundScore` with points and awarded per side),
+``game_end`` (a :class:`GameEnd`), and ``note`` (something the log shows that breaks no scoring
+rule: a shot out of turn, a disc shot from the wrong quadrant, an id played twice).
+Actions: ``lift_out`` (put the disc in the ditch) and ``set_aside`` (a 20 out of the hole).
 """
 
 from __future__ import annotations
@@ -33,6 +40,7 @@ from tracker.rules.crokinole.datatypes import (
     Rules,
     Scoring,
 )
+from tracker.rules.crokinole.report import summary
 from tracker.rules.datatypes import Action, Decision, Outcome
 from tracker.seats import Seat, next_seat, seats_for, team_of
 from tracker.shotlog import Entry, RoundEnd, Shot
@@ -155,8 +163,7 @@ class CrokinoleEngine:
         raise InputError(f"shot log line {entry.line}: a korona setup line in a crokinole log")
 
     def summary(self) -> dict[str, Any]:
-        from tracker.rules.crokinole.report import summary
-
+        """The SPEC section 4 summary (see :func:`tracker.rules.crokinole.report.summary`)."""
         return summary(self)
 
     # ------------------------------------------------------------------ one shot
@@ -174,6 +181,14 @@ class CrokinoleEngine:
         if self.side_of_disc(shot.disc) != side:
             dec.append(Decision("note", f"disc {shot.disc} belongs to {self.owner[shot.disc]}; "
                                 f"shot by {seat}, it stays {self.owner[shot.disc]}'s", seat=seat))
+        ok, why = P.started_in_own_quadrant(shot.disc, seat, shot.start, self.board)
+        if not ok:
+            dec.append(Decision("note", why, discs=(shot.disc,), seat=seat))
+        if shot.disc in self.ditch or any(shot.disc in v for v in self.twenties.values()):
+            # Physically impossible (a played disc is out of play until the round ends), so an
+            # id reused by the tracker: the earlier ruling stands and this shot is played anew.
+            dec.append(Decision("note", f"disc {shot.disc} was already played this round; shot again",
+                                discs=(shot.disc,), seat=seat))
         if shot.disc in self.on_board:
             dec.append(Decision("note", f"disc {shot.disc} was already on the board; shot again"))
             del self.on_board[shot.disc]
@@ -192,7 +207,7 @@ class CrokinoleEngine:
         # 1. must-hit rule
         fouled: list[str] = []
         if opponents_on_board:
-            ok, why = P.opponent_hit(shot, is_own, before)
+            ok, why = P.opponent_hit(shot, is_own, before, self.owner.get)
             if ok:
                 dec.append(Decision("hit", why, discs=(shot.disc,), seat=seat))
             else:
@@ -202,8 +217,10 @@ class CrokinoleEngine:
                 if void:
                     text += f" ({_and(void)} in the hole: no 20)"
                 dec.append(Removal("removed", text, discs=tuple(fouled), seat=seat, cause="foul"))
-                for d in fouled:
-                    self._to_ditch(d, text, act)
+                for d in fouled:  # a disc already off the surface needs no lifting
+                    end = ends.get(d, before.get(d, (0.0, 0.0)))
+                    lift = P.in_hole(end, self.board) or P.on_playing_surface(end, self.board)[0]
+                    self._to_ditch(d, text, act, lift=lift)
         # 2. where the other moved discs came to rest
         for disc, end in ends.items():
             if disc in fouled:

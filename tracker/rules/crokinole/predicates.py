@@ -53,13 +53,15 @@ def opponent_hit(
     shot: Shot,
     is_own: Callable[[str], bool],
     positions_before: dict[str, tuple[float, float]],
+    seat_of: Callable[[str], str | None] | None = None,
 ) -> Verdict:
     """NL "Shooting with one or more of the opponent's discs on the board"; EN chapter 4 and 8.
 
     The shot is valid when any disc of the shooter's side, set moving by the shot, strikes an
     opponent disc: directly, off a peg or another disc, or by knocking an own (or partner's) disc
     into it. ``is_own`` tells whether a disc belongs to the shooter's side; ``positions_before``
-    holds every disc on the board before the shot.
+    holds every disc on the board before the shot; ``seat_of`` (optional) names a partner's disc
+    in the reason.
     """
     moving = {shot.disc}
     off_peg = False
@@ -73,7 +75,10 @@ def opponent_hit(
                 continue
             if other in positions_before and not is_own(other) and is_own(mover):
                 if mover != shot.disc:
-                    return True, f"{shot.disc} hit {other} by carom off own disc {mover}"
+                    whose = "own"
+                    if seat_of is not None and seat_of(mover) not in (None, shot.seat):
+                        whose = "partner's"
+                    return True, f"{shot.disc} hit {other} by carom off {whose} disc {mover}"
                 how = "off a peg" if off_peg else "directly"
                 return True, f"{shot.disc} hit {other} {how}"
             if other not in moving:
@@ -172,3 +177,17 @@ def satisfies_no_opponent_rule(disc: str, at: tuple[float, float], board: Crokin
         f"disc {disc} removed: no opponent disc on the board and it stopped in "
         f"{zone_name(at, board)}, outside the 15 line"
     )
+
+
+def started_in_own_quadrant(
+    disc: str, seat: str, start: tuple[float, float] | None, board: CrokinoleBoard
+) -> Verdict:
+    """NL "Play": the disc is placed on the shooting line at least 50 percent within the
+    shooter's quadrant. The centre on the shooter's side of a quadrant line means more than half
+    of the disc is. The rulebooks give no penalty, so the engine only notes a breach."""
+    if start is None:
+        return True, "start not observed"
+    x, y = start
+    if board.seat_of(x, y) != seat:
+        return False, f"{disc} was shot from {board.seat_of(x, y)}'s quadrant, not {seat}'s"
+    return True, f"{disc} was shot from {seat}'s quadrant"

@@ -49,7 +49,7 @@ def first_of(touches: Sequence[str], wanted: set[str]) -> int | None:
     return None
 
 
-def describe(token: str, owner_of: Mapping[str, str]) -> str:
+def describe(token: str, owner_of: Mapping[str, str], noun: str = "disc") -> str:
     """A contact party in words: "the rim", "the north rim", "north's disc n2"."""
     if token == "rim":
         return "the rim"
@@ -57,7 +57,7 @@ def describe(token: str, owner_of: Mapping[str, str]) -> str:
     if side is not None:
         return f"the {side} rim"
     if token in owner_of:
-        return f"{owner_of[token]}'s disc {token}"
+        return f"{owner_of[token]}'s {noun} {token}"
     return f"striker {token}"
 
 

@@ -87,6 +87,8 @@ def observe(table: Table, shot: Shot, strikers: dict[str, str], line: int) -> Ob
                 raise fail(f"end.{did}: korona has no hole")
             striker_end = end
             continue
+        if did in striker_ids:
+            continue  # another player's striker left on the board: not a target disc
         if did not in table.discs:
             raise fail(f"end: unknown disc {did!r}")
         if not table.discs[did].on_table:

@@ -2,7 +2,12 @@
 
 The engine owns what is common to both rulebooks: games started by setup lines, whose turn it is,
 the end of a game, the match of N games and the summary. What a shot means is the variant judge's
-business (:mod:`.finnish`, :mod:`.russian`), composed of small pure predicates.
+business (:mod:`.finnish`, :mod:`.russian`), composed of small pure predicates; the course of a
+game (equalising turns, who lost) is in :mod:`.games`.
+
+Inspectable state: ``table`` (every disc with owner and position or pocket), ``turn``,
+``pocketed()``, ``fouls()``, ``won`` (games won per seat), ``pending`` (the actions of the last
+shot), ``debts`` (Russian penalty pawns owed), ``history`` (every game), ``state()`` (all of it).
 
 Turns, games and the match (Finnish rulebook 2.3-2.5, 2.9):
 - The turn passes clockwise; "the opponent" (who places discs back) is the next player in turn.
@@ -30,7 +35,6 @@ players actually put them.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from tracker.boards.korona import KoronaBoard
@@ -38,27 +42,14 @@ from tracker.errors import InputError
 from tracker.rules.datatypes import Action, Decision, Outcome
 from tracker.rules.korona.datatypes import Context, Observation, Verdict, observe
 from tracker.rules.korona.finnish import REFEREE_FI, judge_fi
+from tracker.rules.korona.games import Game, end_turn, loser_of
 from tracker.rules.korona.russian import REFEREE_RU, judge_ru
 from tracker.rules.korona.setup import line_shot_winner
 from tracker.rules.korona.table import Table
-from tracker.seats import Seat, next_seat, seats_for
+from tracker.seats import Seat, next_seat, opposite, seats_for
 from tracker.shotlog import Entry, RoundEnd, Setup, Shot
 
 Judge = Callable[[Table, Shot, Observation, Context], Verdict]
-
-
-@dataclass
-class Game:
-    index: int
-    starter: Seat
-    shots: int = 0
-    fouls: dict[str, int] = field(default_factory=dict)
-    finishers: list[Seat] = field(default_factory=list)
-    equalisers: list[Seat] | None = None
-    over: bool = False
-    abandoned: bool = False
-    winner: Seat | None = None
-    final: dict[str, Any] | None = None
 
 
 class KoronaEngine:
@@ -113,6 +104,11 @@ class KoronaEngine:
     def pocketed(self) -> dict[str, int]:
         t = self.table
         return {s: (t.count_pocketed(s) if t else 0) for s in self.seats}
+
+    def fouls(self) -> dict[str, int]:
+        """Fouls per seat in the current game."""
+        g = self.game
+        return {s: (g.fouls.get(s, 0) if g else 0) for s in self.seats}
 
     def state(self) -> dict[str, Any]:
         """Everything that decides the future of the match, as plain comparable data."""
@@ -217,7 +213,7 @@ class KoronaEngine:
             return done[-1].starter, f"{done[-1].starter} starts again"
         if done:
             last = done[-1]
-            loser = self._loser(last)
+            loser = loser_of(last, self.seats)
             if last.winner is None:
                 return loser, f"game {self._counted()} was drawn: {loser} starts"
             return loser, f"{loser} lost game {self._counted()} and starts (rule 2.3)"
@@ -247,8 +243,13 @@ class KoronaEngine:
         if bad:
             raise InputError(f"shot log line {line}: unknown referee input {bad[0]!r} "
                              f"(expected {', '.join(self._referee)})")
-        self._placed(shot, t, line)
-        obs = observe(t, shot, self.strikers, line)
+        undo = self._placed(shot, t, line)
+        try:
+            obs = observe(t, shot, self.strikers, line)
+        except InputError:
+            for did, at in undo.items():  # a refused line leaves the state as it was
+                t.move(did, at)
+            raise
         seat: Seat = shot.seat  # type: ignore[assignment]
         ctx = Context(seat, shot.disc, next_seat(seat, self.seats), line)
         v = self._judge(t, shot, obs, ctx)
@@ -265,17 +266,18 @@ class KoronaEngine:
             self._finish(g, [v.winner] if v.winner else [], dec)
             return self._outcome(index, seat, dec, acts)
         done = [s for s in self.seats if t.count_on_table(s) == 0 and self.debts[s] == 0]
-        for s in done:
-            if s not in g.finishers:
-                g.finishers.append(s)
-                dec.append(Decision("finished", f"{s} has pocketed all discs", seat=s))
+        new = [s for s in done if s not in g.finishers]
+        for s in new:
+            g.finishers.append(s)
+            dec.append(Decision("finished", f"{s} has pocketed all discs", seat=s))
         if self.variant == "ru" and done:
             self._finish(g, done, dec)
             return self._outcome(index, seat, dec, acts)
-        if v.turn_continues and not g.finishers:
-            dec.append(Decision("turn", f"{seat} pocketed an own disc and shoots again", seat=seat))
+        if v.turn_continues and not new:
+            noun = "disc" if self.variant == "fi" else "pawn"
+            dec.append(Decision("turn", f"{seat} pocketed an own {noun} and shoots again", seat=seat))
             return self._outcome(index, seat, dec, acts)
-        nxt = self._end_turn(g, seat)
+        nxt = end_turn(g, seat, self.seats)
         if nxt is None:
             self._finish(g, g.finishers, dec)
         else:
@@ -296,14 +298,18 @@ class KoronaEngine:
         return self._outcome(index, None, dec, [])
 
     # ------------------------------------------------------------------ helpers
-    def _placed(self, shot: Shot, t: Table, line: int) -> None:
+    def _placed(self, shot: Shot, t: Table, line: int) -> dict[str, tuple[float, float]]:
+        """Move the discs just put back by hand to where they were put; returns their old spots."""
         due = {a.disc for a in self.pending}
         for did, at in shot.placed.items():
             if did not in due:
                 raise InputError(f"shot log line {line}: placed.{did}: {did} was not due to be placed by hand")
             if not self.board.on_surface(*at):
                 raise InputError(f"shot log line {line}: placed.{did}: {list(at)} is off the playing area")
-            t.put_back(did, at)
+        undo = {did: t.discs[did].at for did in shot.placed if t.discs[did].at is not None}
+        for did, at in shot.placed.items():
+            t.move(did, at)
+        return undo  # type: ignore[return-value]
 
     def _pay_debts(self, t: Table, dec: list[Decision]) -> list[Action]:
         acts: list[Action] = []
@@ -314,33 +320,16 @@ class KoronaEngine:
                 t.put_back(did, at)
                 self.debts[s] -= 1
                 acts.append(Action("place_penalty", did, f"{s} pays a penalty pawn owed", at=at, by=s))
-                dec.append(Decision("debt_paid", f"{s} now has a pocketed pawn: owed penalty pawn {did} is placed",
-                                    discs=(did,), seat=s))
+                dec.append(Decision("debt_paid", f"{s} now has a pocketed pawn: owed penalty pawn {did} goes "
+                                    f"on {opposite(s)}'s rim zone", discs=(did,), seat=s))
         return acts
-
-    def _end_turn(self, g: Game, seat: Seat) -> Seat | None:
-        """The next player after ``seat``'s turn ends, or None when the game is over."""
-        if g.equalisers is None and g.finishers:
-            after: list[Seat] = []
-            s = next_seat(seat, self.seats)
-            while s != g.starter:
-                after.append(s)
-                s = next_seat(s, self.seats)
-            g.equalisers = [s for s in after if s not in g.finishers]
-        elif g.equalisers is not None:
-            if g.equalisers and g.equalisers[0] == seat:
-                g.equalisers.pop(0)
-            g.equalisers = [s for s in g.equalisers if s not in g.finishers]
-        else:
-            return next_seat(seat, self.seats)
-        return g.equalisers[0] if g.equalisers else None
 
     def _say_turn(self, dec: list[Decision], seat: Seat, nxt: Seat, g: Game) -> None:
         tail = f"turn passes to {nxt}"
         if g.equalisers:
             tail += " for an equalising turn (rule 2.5)"
         for i, d in enumerate(dec):
-            if d.kind in ("foul", "penalty"):
+            if d.kind in ("foul", "unsuccessful"):
                 dec[i] = Decision(d.kind, f"{d.reason}; {tail}", d.discs, d.seat, d.points)
                 return
         dec.append(Decision("turn", tail, seat=nxt))
@@ -360,17 +349,6 @@ class KoronaEngine:
         if self.match_over:
             dec.append(Decision("match_over", f"match of {self.games} games over: "
                                 + ", ".join(f"{s} {w}" for s, w in self.won.items())))
-
-    def _loser(self, g: Game) -> Seat:
-        if g.winner is None:
-            return next_seat(g.starter, self.seats)
-        left = (g.final or {}).get("left", {})
-        order: list[Seat] = []
-        s = next_seat(g.winner, self.seats)
-        while s != g.winner:
-            order.append(s)
-            s = next_seat(s, self.seats)
-        return max(order, key=lambda x: (left.get(x, 0), -order.index(x)))
 
     def _final(self) -> dict[str, Any]:
         t = self.table

@@ -66,7 +66,7 @@ def hit_own_first(touches: list[str], pawns: set[str], own: set[str], owners: Ma
     i = first_of(touches, pawns)
     if i is None or touches[i] in own:
         return (True, "")
-    return (False, f"the striker first touched {describe(touches[i], owners)}")
+    return (False, f"the striker first touched {describe(touches[i], owners, 'pawn')}")
 
 
 def not_a_miss(kind: str, only_restricted: bool, opp_rim: bool) -> Check:
@@ -77,7 +77,7 @@ def not_a_miss(kind: str, only_restricted: bool, opp_rim: bool) -> Check:
 
 def direct_not_restricted(kind: str, first_own: str | None, why: str | None) -> Check:
     if kind == "direct" and why is not None:
-        return (False, f"direct shot on {first_own}, which lies {why}")
+        return (False, f"direct shot on {first_own}, which lies {why} (it goes back to its former place)")
     return (True, "")
 
 
@@ -146,7 +146,9 @@ def judge_ru(t: Table, shot: Shot, obs: Observation, ctx: Context) -> Verdict:
     for did, at in obs.moved.items():
         t.move(did, at)
     put_back: list[str] = []
-    if kind == "direct" and first_own in zone:
+    if kind == "direct" and first_own in zone and (
+        first_own in obs.moved or first_own in obs.pocketed or first_own in obs.off
+    ):
         put_back.append(first_own)  # type: ignore[arg-type]
     scored: list[str] = []
     opp_scored = False
@@ -201,7 +203,7 @@ def judge_ru(t: Table, shot: Shot, obs: Observation, ctx: Context) -> Verdict:
         else:
             debt = 1
             tail = f"all {seat}'s pawns are on the table: the penalty pawn is owed as a debt"
-        dec.append(Decision("penalty", f"violation: {'; '.join(violations)}; {tail}", seat=seat))
+        dec.append(Decision("foul", f"violation: {'; '.join(violations)}; {tail}", seat=seat))
     success = bool(scored) and not violations and not opp_scored and not own_off
     if not scored and not violations:
         dec.append(Decision("unsuccessful", "no own pawn pocketed", seat=seat))

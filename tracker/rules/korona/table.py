@@ -14,6 +14,7 @@ table between shots (they return to the striking line), so only target discs blo
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from tracker.boards.korona import KoronaBoard
@@ -107,48 +108,69 @@ class Table:
         d.at = (float(at[0]), float(at[1]))
 
     # ------------------------------------------------------------------ free spots
-    def is_free(self, at: Point, ignore: str | None = None) -> bool:
-        gap = self.board.disc_diameter
-        return all(
-            math.hypot(at[0] - d.at[0], at[1] - d.at[1]) >= gap - 1e-6
-            for d in self.discs.values()
+    def _blockers(self, near: Point, reach: float, ignore: str | None) -> list[Point]:
+        """Centres of the discs on the table that could block a spot within ``reach`` of ``near``."""
+        lim = reach + self.board.disc_diameter
+        return [
+            d.at for d in self.discs.values()
             if d.on_table and d.at is not None and d.id != ignore
-        )
+            and math.hypot(d.at[0] - near[0], d.at[1] - near[1]) <= lim
+        ]
+
+    def _free(self, at: Point, blockers: list[Point]) -> bool:
+        gap = self.board.disc_diameter - 0.02  # positions are rounded to 0.01 mm
+        return all(math.hypot(at[0] - bx, at[1] - by) >= gap for bx, by in blockers)
+
+    def is_free(self, at: Point, ignore: str | None = None) -> bool:
+        return self._free(at, self._blockers(at, 0.0, ignore))
+
+    def _nearest_free(self, anchor: Point, reach: float, ok: Callable[[Point], bool],
+                      ignore: str | None, bound: tuple[Point, float] | None = None) -> Point | None:
+        """The free spot nearest ``anchor`` within ``reach`` that passes ``ok``, or None.
+
+        The nearest free point is the anchor itself or lies on the edge of the region a disc may
+        not enter: a circle of one disc diameter around each blocker, or the ``bound`` circle.
+        So the candidates are the anchor, its projection onto each blocker's circle and every
+        intersection of two of these circles; the nearest candidate that is free wins (ties
+        broken by coordinates, so the choice is deterministic).
+        """
+        gap = self.board.disc_diameter
+        blockers = self._blockers(anchor, reach, ignore)
+        circles: list[tuple[Point, float]] = [(b, gap) for b in blockers]
+        if bound is not None:
+            circles.append(bound)
+        cands: list[Point] = [anchor]
+        for (bx, by), rad in circles:
+            dx, dy = anchor[0] - bx, anchor[1] - by
+            d = math.hypot(dx, dy)
+            ux, uy = (dx / d, dy / d) if d > 1e-9 else (1.0, 0.0)
+            cands.append((bx + rad * ux, by + rad * uy))
+        for i, (c0, r0) in enumerate(circles):
+            for c1, r1 in circles[i + 1:]:
+                cands.extend(_intersections(c0, r0, c1, r1))
+        best: Point | None = None
+        best_key = (math.inf, 0.0, 0.0)
+        for x, y in cands:
+            p = (round(x, 2) + 0.0, round(y, 2) + 0.0)
+            dist = math.hypot(p[0] - anchor[0], p[1] - anchor[1])
+            key = (round(dist, 2), p[0], p[1])
+            if dist <= reach + 1e-6 and key < best_key and ok(p) and self._free(p, blockers):
+                best, best_key = p, key
+        return best
 
     def centre_spot(self, ignore: str | None = None) -> Point:
-        """The centre point if free, else the free spot inside the centre circle nearest to it.
-
-        Searched on rings 1 mm apart, with points about 2 mm apart along each ring, so the
-        choice is deterministic. If the circle is full, the centre point.
-        """
-        if self.is_free((0.0, 0.0), ignore):
-            return (0.0, 0.0)
+        """The centre point if free, else the free spot inside the centre circle nearest to it
+        (the disc wholly inside). If the circle is full, the centre point."""
         r_max = self.board.centre_circle_radius - self.board.disc_radius
-        r = 1.0
-        while r <= r_max:
-            n = max(8, int(2 * math.pi * r / 2.0))
-            for k in range(n):
-                a = 2 * math.pi * k / n
-                p = (round(r * math.cos(a), 2), round(r * math.sin(a), 2))
-                if self.is_free(p, ignore):
-                    return p
-            r += 1.0
-        return (0.0, 0.0)
+        spot = self._nearest_free((0.0, 0.0), r_max, lambda p: math.hypot(*p) <= r_max + 0.01, ignore,
+                                  bound=((0.0, 0.0), r_max))
+        return spot if spot is not None else (0.0, 0.0)
 
     def spot_near(self, at: Point, ignore: str | None = None) -> Point:
-        """``at`` if free, else the nearest free spot on the playing surface (rings 1 mm apart)."""
-        if self.is_free(at, ignore):
-            return at
+        """``at`` if free, else the nearest free spot on the playing surface within 100 mm."""
         lim = self.board.half - self.board.disc_radius
-        for i in range(1, 400):
-            r = float(i)
-            n = max(8, int(2 * math.pi * r / 2.0))
-            for k in range(n):
-                a = 2 * math.pi * k / n
-                p = (round(at[0] + r * math.cos(a), 2), round(at[1] + r * math.sin(a), 2))
-                if abs(p[0]) <= lim and abs(p[1]) <= lim and self.is_free(p, ignore):
-                    return p
-        return at
+        spot = self._nearest_free(at, 100.0, lambda p: abs(p[0]) <= lim and abs(p[1]) <= lim, ignore)
+        return spot if spot is not None else at
 
     def penalty_spot(self, seat: Seat) -> Point:
         """Russian variant: where a penalty pawn of ``seat`` goes.
@@ -170,3 +192,15 @@ class Table:
                 return p
             s -= 1.0
         return (ux * depth + 0.0, uy * depth + 0.0)
+
+
+def _intersections(c0: Point, r0: float, c1: Point, r1: float) -> list[Point]:
+    """The points where two circles cross (none, or two)."""
+    dx, dy = c1[0] - c0[0], c1[1] - c0[1]
+    d = math.hypot(dx, dy)
+    if d < 1e-9 or d > r0 + r1 or d < abs(r0 - r1):
+        return []
+    a = (r0 * r0 - r1 * r1 + d * d) / (2 * d)
+    h = math.sqrt(max(0.0, r0 * r0 - a * a))
+    mx, my = c0[0] + a * dx / d, c0[1] + a * dy / d
+    return [(mx - h * dy / d, my + h * dx / d), (mx + h * dy / d, my - h * dx / d)]

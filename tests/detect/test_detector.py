@@ -1,0 +1,148 @@
+"""DiscDetector on drawn frames with exact ground truth (see tests/detect/drawing.py)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tests.detect.drawing import DARK, LIGHT, DrawnDisc, DrawnHand, Shot, render
+from tracker.detect.datatypes import IN_DITCH, IN_HOLE, ON_SURFACE, Detections
+from tracker.detect.detector import DiscDetector
+from tracker.errors import InputError
+
+SIZE = (800, 600)
+
+
+def _match(dets: Detections, truth: list[DrawnDisc], tol: float = 5.0) -> tuple[np.ndarray, int]:
+    """Per true disc, the error of the nearest detection (inf when none within tol); and the
+    number of detections matched to no disc."""
+    errs = np.full(len(truth), np.inf)
+    used = np.zeros(len(dets), bool)
+    for i, d in enumerate(truth):
+        if len(dets) == 0:
+            break
+        e = np.hypot(dets.xy[:, 0] - d.x, dets.xy[:, 1] - d.y)
+        e[used] = np.inf
+        j = int(np.argmin(e))
+        if e[j] <= tol:
+            errs[i] = e[j]
+            used[j] = True
+    return errs, int((~used).sum())
+
+
+SCENE = [
+    DrawnDisc(0.0, -150.0, LIGHT), DrawnDisc(200.0, 100.0, DARK), DrawnDisc(-120.0, 230.0, LIGHT),
+    DrawnDisc(280.0, -40.0, DARK), DrawnDisc(-100.0, -100.0, DARK), DrawnDisc(60.0, 60.0, LIGHT),
+    DrawnDisc(-250.0, -150.0, LIGHT), DrawnDisc(150.0, -230.0, DARK), DrawnDisc(-40.0, 290.0, DARK),
+]
+
+
+@pytest.fixture(scope="module", params=[0.0, 40.0], ids=["top-down", "oblique-40"])
+def scene(request: pytest.FixtureRequest) -> tuple[Shot, Detections]:
+    shot = render(SCENE, SIZE, tilt_deg=request.param, seed=3)
+    return shot, DiscDetector(shot.calib, "crokinole").detect(shot.image)
+
+
+def test_every_disc_found_and_nothing_else(scene: tuple[Shot, Detections]) -> None:
+    shot, dets = scene
+    errs, extra = _match(dets, shot.discs)
+    assert np.all(np.isfinite(errs)), f"missed discs: {[(d.x, d.y) for d, e in zip(shot.discs, errs, strict=True) if not np.isfinite(e)]}"
+    assert extra == 0, f"false detections at {dets.xy.round(1).tolist()}"
+
+
+def test_centres_are_submillimetre_where_the_disc_touches(scene: tuple[Shot, Detections]) -> None:
+    shot, dets = scene
+    errs, _ = _match(dets, shot.discs)
+    assert np.median(errs) <= 0.7
+    assert errs.max() <= 1.5
+
+
+def test_oblique_view_without_height_correction_would_be_off() -> None:
+    """The correction matters: at 50 degrees the top face sits several mm from the contact point,
+    and the detector still reports the contact point."""
+    d = DrawnDisc(0.0, 250.0, DARK)
+    shot = render([d], SIZE, tilt_deg=50.0, seed=4)
+    dets = DiscDetector(shot.calib, "crokinole").detect(shot.image)
+    assert len(dets) == 1
+    err = np.hypot(dets.xy[0, 0] - d.x, dets.xy[0, 1] - d.y)
+    assert err < 1.0
+    from tracker.detect.geometry import camera_pose
+
+    s, _ = camera_pose(shot.calib).top_shift(np.array([[d.x, d.y]]), d.height)
+    assert np.linalg.norm(s) > 4.0  # the uncorrected top face would be this far off
+
+
+def test_touching_discs_are_separated() -> None:
+    r = 15.875
+    cluster = [DrawnDisc(0.0, -120.0, LIGHT), DrawnDisc(2 * r, -120.0, DARK),
+               DrawnDisc(r, -120.0 + np.sqrt(3) * r, LIGHT),
+               DrawnDisc(-150.0, 100.0, DARK), DrawnDisc(-150.0 + 2 * r, 100.0, DARK)]
+    shot = render(cluster, SIZE, tilt_deg=30.0, seed=5)
+    dets = DiscDetector(shot.calib, "crokinole").detect(shot.image)
+    errs, extra = _match(dets, cluster)
+    assert np.all(errs < 1.5), errs
+    assert extra == 0
+
+
+def test_hands_are_not_discs() -> None:
+    discs = [DrawnDisc(-60.0, -200.0, LIGHT), DrawnDisc(150.0, 150.0, DARK)]
+    hands = [DrawnHand(100.0, -240.0, -1.2), DrawnHand(-200.0, 120.0, 2.6, color=(60, 80, 120)),
+             DrawnHand(40.0, 230.0, 1.6, color=(150, 190, 230))]
+    shot = render(discs, SIZE, tilt_deg=30.0, seed=6, hands=hands)
+    dets = DiscDetector(shot.calib, "crokinole").detect(shot.image)
+    errs, extra = _match(dets, discs)
+    assert np.all(np.isfinite(errs))
+    assert extra == 0, f"hand taken for a disc at {dets.xy.round(1).tolist()}"
+
+
+def test_low_contrast_wood_on_wood() -> None:
+    wood = (120, 170, 215)
+    discs = [DrawnDisc(-80.0, 40.0, (135, 185, 228)), DrawnDisc(120.0, -60.0, (95, 140, 190))]
+    shot = render(discs, SIZE, tilt_deg=20.0, seed=7, wood=wood)
+    dets = DiscDetector(shot.calib, "crokinole").detect(shot.image)
+    errs, extra = _match(dets, discs)
+    assert np.all(errs < 1.5), errs
+    assert extra == 0
+
+
+def test_where_hole_ditch_and_empty_hole() -> None:
+    discs = [DrawnDisc(0.0, 0.0, LIGHT), DrawnDisc(-352.0, 40.0, DARK), DrawnDisc(100.0, 0.0, DARK)]
+    shot = render(discs, SIZE, tilt_deg=0.0, seed=8)
+    dets = DiscDetector(shot.calib, "crokinole").detect(shot.image)
+    errs, extra = _match(dets, discs)
+    assert np.all(np.isfinite(errs)) and extra == 0
+    where = {tuple(np.round(p, -1)): w for p, w in zip(dets.xy, dets.where, strict=True)}
+    by = {round(d.x, -1): w for (x, _), w in where.items() for d in discs if abs(d.x - x) < 10}
+    assert by[0.0] == IN_HOLE and by[-350.0] == IN_DITCH and by[100.0] == ON_SURFACE
+    # Without the disc, the 20-hole itself (a dark circle a little larger than a disc) is no disc.
+    empty = render(discs[1:], SIZE, tilt_deg=0.0, seed=8)
+    d2 = DiscDetector(empty.calib, "crokinole").detect(empty.image)
+    assert not np.any(np.hypot(d2.xy[:, 0], d2.xy[:, 1]) < 10.0)
+
+
+def test_motion_blur_streak_found_against_background() -> None:
+    blur = (70.0, 30.0)
+    discs = [DrawnDisc(-100.0, -100.0, DARK), DrawnDisc(120.0, 60.0, DARK, blur=blur)]
+    shot = render(discs, SIZE, tilt_deg=30.0, seed=9, hands=[DrawnHand(100.0, -250.0, -1.2)])
+    background = render([], SIZE, tilt_deg=30.0, seed=9, empty=True)
+    det = DiscDetector(shot.calib, "crokinole", background=background.image)
+    dets = det.detect(shot.image)
+    moving = np.linalg.norm(dets.streak, axis=1) > 0
+    assert moving.sum() == 1
+    i = int(np.nonzero(moving)[0][0])
+    assert np.hypot(*(dets.xy[i] - [120.0, 60.0])) < 8.0
+    v = dets.streak[i]
+    cos = abs(v @ np.array(blur)) / (np.linalg.norm(v) * np.linalg.norm(blur))
+    assert cos > np.cos(np.radians(12))
+    assert 0.6 * np.linalg.norm(blur) < np.linalg.norm(v) < 1.4 * np.linalg.norm(blur)
+    # The resting disc is still a plain detection.
+    assert np.any(~moving & (np.hypot(dets.xy[:, 0] + 100, dets.xy[:, 1] + 100) < 1.5))
+
+
+def test_wrong_frame_size_is_an_input_error() -> None:
+    shot = render([], (320, 240), seed=1)
+    det = DiscDetector(shot.calib, "crokinole")
+    with pytest.raises(InputError, match="calibration is for 320x240"):
+        det.detect(np.zeros((100, 100, 3), np.uint8))
+    with pytest.raises(InputError, match="game"):
+        DiscDetector(shot.calib, "korona")

@@ -1,0 +1,51 @@
+"""Camera pose from the homography, and the disc's apparent top-face shift."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tests.detect.drawing import camera
+from tracker.boards import CrokinoleBoard
+from tracker.calibration.datatypes import Calibration
+from tracker.detect.geometry import BoardView, camera_pose
+
+
+def _calib(size: tuple[int, int], tilt: float, height: float = 1400.0) -> tuple[Calibration, np.ndarray]:
+    G, C = camera(size, height=height, tilt_deg=tilt)
+    return Calibration(homography=np.linalg.inv(G), image_size=size, rms_mm=0.0, board=CrokinoleBoard()), C
+
+
+@pytest.mark.parametrize("tilt", [25.0, 40.0, 55.0])
+def test_oblique_camera_centre_is_recovered(tilt: float) -> None:
+    calib, C = _calib((1280, 720), tilt)
+    pose = camera_pose(calib)
+    assert pose.focal_solved
+    assert np.allclose(pose.centre, C, atol=1.0)
+
+
+def test_top_down_camera_is_above_the_board() -> None:
+    calib, C = _calib((800, 800), 0.0)
+    pose = camera_pose(calib)
+    # The focal length is unobservable straight down: the foot point is still right, the height
+    # is a guess of the right order.
+    assert np.allclose(pose.centre[:2], C[:2], atol=1.0)
+    assert 0.5 * C[2] < pose.centre[2] < 2.0 * C[2]
+
+
+def test_top_shift_points_away_from_the_camera() -> None:
+    calib, C = _calib((1280, 720), 40.0)
+    pose = camera_pose(calib)
+    s, k = pose.top_shift(np.array([[0.0, 0.0], [0.0, 200.0]]), 9.5)
+    # Camera to the south: the top face appears pushed north, more so farther from the camera.
+    assert s[0, 1] > 0 and s[1, 1] > s[0, 1]
+    expected = (np.array([0.0, 0.0]) - C[:2]) * 9.5 / (C[2] - 9.5)
+    assert np.allclose(s[0], expected, atol=0.05)
+    assert np.all(k > 1.0)
+
+
+def test_board_view_round_trip() -> None:
+    v = BoardView.around(400.0, 2.0)
+    xy = np.array([[0.0, 0.0], [123.4, -250.0], [-399.0, 399.0]])
+    assert np.allclose(v.to_mm(v.to_px(xy)), xy)
+    assert np.allclose(v.to_px(np.array([[-400.0, 400.0]])), [[0.0, 0.0]])

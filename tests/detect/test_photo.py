@@ -1,0 +1,74 @@
+"""Scoring discs at rest from one photo: the line-touching rule on the measured board."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tracker.boards import CrokinoleBoard
+from tracker.calibration.datatypes import Calibration
+from tracker.detect.datatypes import IN_DITCH, IN_HOLE, ON_SURFACE, Detections
+from tracker.detect.photo import draw_overlay, score_detections
+
+LIGHT = (70.0, 9.0, 30.0)
+DARK = (30.0, 8.0, 14.0)
+BOARD = (60.0, 12.0, 35.0)
+
+
+def _calib(board: CrokinoleBoard) -> Calibration:
+    # 1 px = 1 mm, image 800x800 centred on the board, y up.
+    H = np.array([[1.0, 0, -400.0], [0, -1.0, 400.0], [0, 0, 1.0]])
+    return Calibration(homography=H, image_size=(800, 800), rms_mm=0.3, board=board)
+
+
+def _dets(rows: list[tuple[float, float, tuple[float, float, float], int]]) -> Detections:
+    return Detections(xy=np.array([[x, y] for x, y, _, _ in rows]), color=np.array([c for _, _, c, _ in rows]),
+                      where=np.array([w for _, _, _, w in rows]), surround=np.tile(BOARD, (len(rows), 1)))
+
+
+def test_points_twenties_and_team_order() -> None:
+    board = CrokinoleBoard()
+    r = board.disc_radius
+    half = board.line_width / 2
+    rows = [
+        (0.0, -150.0, LIGHT, ON_SURFACE),  # 10
+        (0.0, 0.0, LIGHT, IN_HOLE),  # 20
+        (-60.0, -40.0, DARK, ON_SURFACE),  # 15
+        (120.0, 90.0, DARK, ON_SURFACE),  # 10
+        # Edge 0.3 mm inside the 15 line's inner edge: 15. Touching it by 0.3 mm: 10.
+        (board.fifteen_line_radius - half - r - 0.3, 0.0, DARK, ON_SURFACE),
+        (0.0, board.fifteen_line_radius - half - r + 0.3, LIGHT, ON_SURFACE),
+        # Touching the shooting line: 0.
+        (0.0, board.shooting_line_radius - half - r + 0.1, DARK, ON_SURFACE),
+        (-355.0, 10.0, LIGHT, IN_DITCH),
+        (355.0, 10.0, DARK, IN_DITCH),
+    ]
+    result = score_detections(_calib(board), _dets(rows))
+    light, dark = 0, 1
+    assert result.team_points(light) == 10 + 20 + 10
+    assert result.team_points(dark) == 15 + 10 + 15 + 0
+    assert result.team_twenties(light) == 1 and result.team_twenties(dark) == 0
+    out = result.to_json()
+    assert [t["points"] for t in out["teams"]] == [40, 40]
+    assert out["teams"][0]["twenties"] == 1
+    assert out["ditch_discs"] == 2
+    assert out["calibration"]["rms_mm"] == 0.3
+    calls = sorted((c["line"], c["gap_mm"]) for c in out["close_calls"])
+    assert calls == [("15", -0.3), ("15", 0.3), ("shooting", -0.1)]
+    img = draw_overlay(np.zeros((800, 800, 3), np.uint8), result)
+    assert img.shape == (800, 800, 3) and img.any()
+
+
+def test_measured_board_changes_the_call() -> None:
+    """A disc whose edge is 206 mm out touches a tournament board's 10 line: a 5. On a board whose 10 line the
+    calibration measured at 215 mm, where it is comfortably a 10."""
+    rows = [(0.0, 190.0, LIGHT, ON_SURFACE), (0.0, -100.0, DARK, ON_SURFACE)]
+    default = score_detections(_calib(CrokinoleBoard()), _dets(rows))
+    measured = score_detections(_calib(CrokinoleBoard().with_measured(ten_line_radius=215.0)), _dets(rows))
+    assert default.team_points(0) == 5
+    assert measured.team_points(0) == 10
+
+
+def test_no_discs() -> None:
+    result = score_detections(_calib(CrokinoleBoard()), Detections.empty())
+    assert result.team_points(0) == 0 and result.team_points(1) == 0
+    assert "no discs found" in result.notes

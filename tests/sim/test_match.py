@@ -1,0 +1,104 @@
+"""The match script: truth = rules(true shot log), consistent timeline, events in order."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+
+from tracker.rules import engine_for, replay
+from tracker.shotlog import Setup, Shot, parse_shot_log
+from tracker.sim.match import MatchConfig, run_match
+from tracker.sim.output import write_match
+
+
+@pytest.fixture(scope="module")
+def croki(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, object]:
+    m = run_match(MatchConfig("crokinole", 2, seed=3, max_shots=8, camera_bump=True, size=(320, 180)))
+    out = tmp_path_factory.mktemp("croki")
+    write_match(m, out, fps=10.0, video=False)
+    return out, m
+
+
+def test_truth_is_rules_of_true_shot_log(croki: tuple[Path, object]) -> None:
+    out, _ = croki
+    entries = parse_shot_log((out / "shots.jsonl").read_text().splitlines())
+    assert len(entries) == 8
+    engine = engine_for("crokinole", 2)
+    replay(engine, entries)
+    assert json.loads((out / "truth.json").read_text()) == json.loads(json.dumps(engine.summary()))
+
+
+def test_shot_log_ends_match_the_frames(croki: tuple[Path, object]) -> None:
+    out, m = croki
+    frames = [json.loads(x) for x in (out / "frames.jsonl").read_text().splitlines()]
+    entries = [e for e in parse_shot_log((out / "shots.jsonl").read_text().splitlines()) if isinstance(e, Shot)]
+    shots = [json.loads(x) for x in (out / "events.jsonl").read_text().splitlines() if '"shot"' in x]
+    assert len(shots) == len(entries)
+    for entry, ev in zip(entries, shots, strict=True):
+        assert ev["seat"] == entry.seat and ev["disc"] == entry.disc
+        # At the frame where the shot is over, every disc that came to rest on the surface is
+        # where the log says, and not moving.
+        fr = frames[ev["frame"]]
+        where = {d["id"]: d for d in fr["discs"]}
+        for did, end in entry.end.items():
+            if isinstance(end, tuple):
+                d = where[did]
+                assert d["state"] == "surface"
+                assert math.hypot(d["x_mm"] - end[0], d["y_mm"] - end[1]) < 0.05
+                assert not d["moving"]
+            elif end == "hole":
+                assert where[did]["state"] == "hole"
+            elif end == "off":
+                assert where[did]["state"] in ("ditch", "off", "lifted")
+
+
+def test_events_in_time_order_with_frames(croki: tuple[Path, object]) -> None:
+    out, _ = croki
+    evs = [json.loads(x) for x in (out / "events.jsonl").read_text().splitlines()]
+    assert evs[0]["type"] == "calibrated" and evs[0]["frame"] == 0
+    ts = [e["t"] for e in evs]
+    assert ts == sorted(ts)
+    for e in evs:
+        assert e["frame"] == max(0, math.ceil(e["t"] * 10.0 - 1e-6))
+    # The camera was bumped: a second calibration with a different homography.
+    cals = [e for e in evs if e["type"] == "calibrated"]
+    assert len(cals) == 2 and cals[0]["homography"] != cals[1]["homography"]
+    frames = [json.loads(x) for x in (out / "frames.jsonl").read_text().splitlines()]
+    assert frames[-1]["homography"] == cals[1]["homography"]
+    assert frames[0]["homography"] == cals[0]["homography"]
+
+
+def test_every_contact_is_a_collision_event(croki: tuple[Path, object]) -> None:
+    out, _ = croki
+    entries = [e for e in parse_shot_log((out / "shots.jsonl").read_text().splitlines()) if isinstance(e, Shot)]
+    evs = [json.loads(x) for x in (out / "events.jsonl").read_text().splitlines()]
+    contacts = [list(c) for e in entries for c in e.contacts]
+    assert contacts == [e["discs"] for e in evs if e["type"] == "collision"]
+
+
+def test_korona_game_truth_and_setup_line() -> None:
+    m = run_match(MatchConfig("korona", 2, seed=2, max_shots=3, camera_bump=False))
+    assert isinstance(m.entries[0], Setup)
+    assert all(isinstance(e, Shot) and e.disc in ("S", "N") for e in m.entries[1:])
+    engine = engine_for("korona", 2)
+    replay(engine, m.entries)
+    assert engine.summary() == m.summary()
+    # Every shot starts on the shooter's striking line, moving forwards (rulebook 2.6).
+    for e in m.entries[1:]:
+        assert isinstance(e, Shot) and e.start is not None
+        line_y = m.board.half - m.board.striking_line_offset  # type: ignore[union-attr]
+        assert abs(abs(e.start[1]) - line_y) < 1e-6
+
+
+def test_same_seed_same_match_different_seed_different() -> None:
+    a = run_match(MatchConfig("crokinole", 4, seed=5, max_shots=4))
+    b = run_match(MatchConfig("crokinole", 4, seed=5, max_shots=4))
+    c = run_match(MatchConfig("crokinole", 4, seed=6, max_shots=4))
+    dump = [e.to_json() for e in a.entries]
+    assert dump == [e.to_json() for e in b.entries]
+    assert dump != [e.to_json() for e in c.entries]
+    # Four players shoot in clockwise order from south.
+    assert [e.seat for e in a.entries] == ["south", "west", "north", "east"]  # type: ignore[union-attr]

@@ -1,0 +1,74 @@
+"""``tracker photo IMAGE --game crokinole [--out DIR]``: score a finished round from one photo.
+
+Finds the board (or takes ``--calib calib.json`` from ``tracker calibrate``), finds every disc,
+learns the two sides' colours from the discs, and scores them with the board as measured. Writes
+``photo.json`` (SPEC section 4) and ``overlay.png`` (every disc marked with its points, close calls
+in magenta with their gap), and prints the score with each close call.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from tracker.cli.common import add_game, existing_file, output_dir
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("photo", help="score the discs at rest in one photo of a finished round",
+                       description=__doc__)
+    p.add_argument("image", metavar="IMAGE", help="photo of the board (JPEG, PNG, ...)")
+    add_game(p)
+    p.add_argument("--out", help="output folder (default ./tracker-out/<image name>/)")
+    p.add_argument("--calib", metavar="FILE", help="calib.json from `tracker calibrate` (default: find the board)")
+    p.add_argument("--sides", type=int, default=2, choices=(2, 3, 4), help="number of disc colours in play (default 2)")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    import json
+
+    import cv2
+
+    from tracker.calibration.datatypes import Calibration
+    from tracker.detect.photo import draw_overlay, score_photo
+    from tracker.errors import InputError
+
+    if args.game != "crokinole":
+        raise InputError("photo scoring is for crokinole (korona is scored from video by `tracker review`)")
+    path = existing_file(args.image, "image")
+    image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    if image is None:
+        raise InputError(f"image {path} cannot be read (not an image, or an unsupported format)")
+    calib = None
+    if args.calib:
+        cpath = existing_file(args.calib, "calibration")
+        try:
+            calib = Calibration.from_json(json.loads(cpath.read_text()))
+        except (ValueError, KeyError, TypeError) as e:
+            raise InputError(f"calibration {cpath} is not a calib.json ({e})") from None
+        w, h = calib.image_size
+        if (w, h) != (image.shape[1], image.shape[0]):
+            raise InputError(f"calibration {cpath} is for {w}x{h} images, {path} is {image.shape[1]}x{image.shape[0]}")
+        if calib.board.game != "crokinole":
+            raise InputError(f"calibration {cpath} is for a {calib.board.game} board")
+    out = output_dir(args.out or Path("tracker-out") / path.stem)
+    result = score_photo(image, args.game, calib=calib, sides=args.sides)
+    (out / "photo.json").write_text(json.dumps(result.to_json(), indent=2) + "\n")
+    if not cv2.imwrite(str(out / "overlay.png"), draw_overlay(image, result)):
+        raise InputError(f"cannot write {out / 'overlay.png'}")
+    on_board = [d for d in result.discs if d.where != "ditch"]
+    if not on_board:
+        print(f"no discs on the playing surface in {path.name}: 0 - 0 "
+              f"({len(result.discs)} in the ditch)")
+    for t in range(result.sides):
+        print(f"team {t} ({result.team_colors[t]}): {result.team_points(t):3d} points  "
+              f"{result.team_discs(t)} discs  {result.team_twenties(t)} twenties")
+    for d in result.close_calls:
+        verdict = "clear of" if d.gap > 0 else "touching"
+        print(f"close call: team {d.team} disc at ({d.x:.1f}, {d.y:.1f}) mm is {verdict} the {d.line} line, "
+              f"gap {d.gap:+.2f} mm -> {d.points} points")
+    for note in result.notes:
+        print(f"note: {note}")
+    print(f"wrote {out / 'photo.json'} and {out / 'overlay.png'}")
+    return 0

@@ -1,0 +1,169 @@
+"""Score a finished crokinole round from one still photo (``tracker photo``).
+
+calibrate -> detect -> learn the sides' colours from the discs -> score with the measured board.
+
+* Every disc found (on the surface, in the hole, in the ditch) feeds the colour model: the ditch
+  discs are the same two sets and make the clustering sturdier. Only discs on the surface and in
+  the hole score.
+* Scoring uses the calibration's *measured* board (ring radii and line width) and the rulebook's
+  line-touching rule (``CrokinoleBoard.zone``) with the nominal disc radius: the fitted radius is
+  an edge measurement, biased by bevels and blur, while the centre is not.
+* Teams are ordered from the lighter disc colour to the darker (SPEC section 4).
+* A close call is a disc whose edge is within ``CLOSE_CALL_MM`` of a line; each is listed with
+  its measured gap so a person can check it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import cv2
+import numpy as np
+
+from tracker.boards import CrokinoleBoard
+from tracker.calibration.datatypes import Calibration
+from tracker.detect.color import ColorModel, lab_to_hex
+from tracker.detect.datatypes import IN_HOLE, ON_SURFACE, Detections
+
+CLOSE_CALL_MM = 1.0
+
+
+@dataclass
+class PhotoDisc:
+    x: float
+    y: float
+    team: int
+    points: int
+    where: str  # "surface" | "hole" | "ditch"
+    line: str  # closest line
+    gap: float  # mm between the disc's edge and that line's near edge (negative: overlaps)
+    confidence: float
+
+
+@dataclass
+class PhotoResult:
+    calib: Calibration
+    detections: Detections
+    discs: list[PhotoDisc]
+    team_colors: list[str]
+    sides: int = 2
+    notes: list[str] = field(default_factory=list)
+
+    def team_points(self, team: int) -> int:
+        return sum(d.points for d in self.discs if d.team == team)
+
+    def team_twenties(self, team: int) -> int:
+        return sum(1 for d in self.discs if d.team == team and d.where == "hole")
+
+    def team_discs(self, team: int) -> int:
+        return sum(1 for d in self.discs if d.team == team and d.where == "surface")
+
+    @property
+    def close_calls(self) -> list[PhotoDisc]:
+        return [d for d in self.discs if d.where == "surface" and abs(d.gap) <= CLOSE_CALL_MM]
+
+    def to_json(self) -> dict[str, Any]:
+        teams = [{"color": self.team_colors[t], "points": self.team_points(t),
+                  "discs": self.team_discs(t), "twenties": self.team_twenties(t)}
+                 for t in range(self.sides)]
+        discs = [{"x_mm": round(d.x, 2), "y_mm": round(d.y, 2), "team": d.team, "points": d.points,
+                  "where": d.where, "closest_line": d.line, "gap_mm": round(d.gap, 2),
+                  "confidence": round(d.confidence, 3)}
+                 for d in self.discs if d.where != "ditch"]
+        return {
+            "teams": teams,
+            "discs": discs,
+            "close_calls": [{"x_mm": round(d.x, 2), "y_mm": round(d.y, 2), "team": d.team,
+                             "line": d.line, "gap_mm": round(d.gap, 2)} for d in self.close_calls],
+            "ditch_discs": sum(1 for d in self.discs if d.where == "ditch"),
+            "calibration": {"rms_mm": round(float(self.calib.rms_mm), 3)},
+            "notes": list(self.notes),
+        }
+
+
+def score_detections(calib: Calibration, dets: Detections, sides: int = 2) -> PhotoResult:
+    """Score discs at rest (already detected) on the calibration's measured board."""
+    board = calib.board
+    if not isinstance(board, CrokinoleBoard):
+        raise ValueError("photo scoring is for crokinole boards")
+    notes: list[str] = []
+    if len(dets) == 0:
+        return PhotoResult(calib, dets, [], ["#000000"] * sides, sides, ["no discs found"])
+    if len(dets) < sides:
+        model = ColorModel(centres=np.concatenate([dets.color, np.repeat(dets.color[-1:], sides - len(dets), 0)]))
+        model = ColorModel(centres=model.centres[np.argsort(-model.centres[:, 0])])
+        notes.append("too few discs to learn the colours: teams are a guess")
+    else:
+        model = ColorModel.fit(dets.color, k=sides, surround=dets.surround)
+    cls = model.predict(dets.color, dets.surround) if model.relative else model.predict(dets.color)
+    r = board.disc_radius
+    out: list[PhotoDisc] = []
+    for i in range(len(dets)):
+        x, y = (float(v) for v in dets.xy[i])
+        w = int(dets.where[i])
+        line, gap = board.closest_line_gap(x, y, r)
+        if w == IN_HOLE:
+            where, pts = "hole", 20
+        elif w == ON_SURFACE:
+            where, pts = "surface", int(board.zone(x, y, r))
+        else:
+            where, pts = "ditch", 0
+        out.append(PhotoDisc(x, y, int(cls[i]), pts, where, line, float(gap), float(dets.confidence[i])))
+    colors = [lab_to_hex(c) for c in model.centres]
+    return PhotoResult(calib, dets, out, colors, sides, notes)
+
+
+def score_photo(image: np.ndarray, game: str = "crokinole", calib: Calibration | None = None,
+                sides: int = 2) -> PhotoResult:
+    """Calibrate (unless given), detect and score one photo."""
+    from tracker.detect.detector import DiscDetector
+
+    if calib is None:
+        from tracker.calibration import calibrate_image
+
+        calib = calibrate_image(image, game)
+    dets = DiscDetector(calib, game).detect(image)
+    return score_detections(calib, dets, sides)
+
+
+def draw_overlay(image: np.ndarray, result: PhotoResult) -> np.ndarray:
+    """The photo with the rings as measured, every disc outlined in its team colour and marked
+    with its points; close calls ringed in magenta with their gap."""
+    out = image.copy()
+    calib = result.calib
+    board = calib.board
+    scale = max(image.shape[:2]) / 1000.0
+    thick = max(1, int(round(2 * scale)))
+    a = np.linspace(0, 2 * np.pi, 181)
+    ring = np.stack([np.cos(a), np.sin(a)], 1)
+    if isinstance(board, CrokinoleBoard):
+        for R in (*board.line_radii, board.surface_radius, board.hole_radius):
+            pts = calib.to_image(ring * R)
+            cv2.polylines(out, [np.round(pts).astype(np.int32)], True, (0, 200, 255), max(1, thick // 2), cv2.LINE_AA)
+    r = board.disc_radius
+    close = {id(d) for d in result.close_calls}
+    for d in result.discs:
+        pts = calib.to_image(np.array([d.x, d.y]) + ring * r)
+        color = _hex_bgr(result.team_colors[d.team])
+        edge = (255, 0, 255) if id(d) in close else (0, 255, 0) if d.where != "ditch" else (160, 160, 160)
+        cv2.polylines(out, [np.round(pts).astype(np.int32)], True, edge, thick + 1, cv2.LINE_AA)
+        c = calib.to_image(np.array([[d.x, d.y]]))[0]
+        label = f"{d.points}" if d.where != "ditch" else "x"
+        if id(d) in close:
+            label += f" ({d.gap:+.1f}mm {d.line})"
+        org = (int(c[0] - 10 * scale), int(c[1] + 8 * scale))
+        cv2.putText(out, label, org, cv2.FONT_HERSHEY_SIMPLEX, 0.8 * scale, (0, 0, 0), thick + 2, cv2.LINE_AA)
+        cv2.putText(out, label, org, cv2.FONT_HERSHEY_SIMPLEX, 0.8 * scale, color, thick, cv2.LINE_AA)
+    y = int(40 * scale)
+    for t in range(result.sides):
+        text = f"team {t} {result.team_colors[t]}: {result.team_points(t)} points, {result.team_twenties(t)} x 20"
+        cv2.putText(out, text, (int(20 * scale), y), cv2.FONT_HERSHEY_SIMPLEX, 1.0 * scale, (0, 0, 0), thick + 3, cv2.LINE_AA)
+        cv2.putText(out, text, (int(20 * scale), y), cv2.FONT_HERSHEY_SIMPLEX, 1.0 * scale,
+                    _hex_bgr(result.team_colors[t]), thick, cv2.LINE_AA)
+        y += int(40 * scale)
+    return out
+
+
+def _hex_bgr(h: str) -> tuple[int, int, int]:
+    return (int(h[5:7], 16), int(h[3:5], 16), int(h[1:3], 16))

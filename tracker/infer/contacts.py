@@ -1,0 +1,158 @@
+"""Contacts (disc-disc, disc-peg, disc-rim) inferred from sampled trajectories.
+
+Two kinds of evidence, because frames are coarse (a fast disc moves 3 diameters a frame):
+
+1. A resting disc never starts by itself. When disc B leaves its rest place, the disc whose path
+   passed closest to B's rest place, at about that moment, hit it. That is robust however few
+   frames there are: it needs only the paths, not velocities.
+2. A moving disc whose velocity turns sharply between two frames hit something. The polyline
+   through the samples cuts the corner of a bounce, so it passes within contact distance of the
+   obstacle (a peg, the rim, another disc); the nearest such obstacle is named. A sharp turn with
+   no obstacle nearby is noise (or the hole, or the ditch) and is dropped.
+
+Contacts are returned in time order, each pair once within a short window.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+
+from tracker.boards import CrokinoleBoard, KoronaBoard
+from tracker.infer.datatypes import Contact
+
+Path = np.ndarray  # (K, 3): t, x, y — measured samples only
+
+
+def _interp(path: Path, t: np.ndarray) -> np.ndarray:
+    return np.stack([np.interp(t, path[:, 0], path[:, 1]), np.interp(t, path[:, 0], path[:, 2])], axis=-1)
+
+
+def motion_start(path: Path, rest: tuple[float, float], tol: float = 3.0) -> int | None:
+    """Index of the first sample more than ``tol`` mm from the rest place, or None."""
+    d = np.hypot(path[:, 1] - rest[0], path[:, 2] - rest[1])
+    idx = np.nonzero(d > tol)[0]
+    return int(idx[0]) if len(idx) else None
+
+
+def _seg_dist(q: np.ndarray, a: np.ndarray, b: np.ndarray) -> tuple[float, float]:
+    """Distance from q to segment ab and the segment parameter of the nearest point."""
+    ab = b - a
+    L = float(ab @ ab)
+    s = 0.0 if L < 1e-12 else min(max(float((q - a) @ ab) / L, 0.0), 1.0)
+    return float(np.hypot(*(q - (a + s * ab)))), s
+
+
+def infer_contacts(
+    paths: Mapping[int, Path],
+    rest: Mapping[int, tuple[float, float]],
+    radius: Mapping[int, float],
+    shooter: int,
+    board: CrokinoleBoard | KoronaBoard,
+    turn_mm_s: float = 300.0,
+) -> list[Contact]:
+    """Contacts during one shot.
+
+    ``paths``: measured samples of every disc that moved (from just before it moved); ``rest``:
+    where each disc on the surface rested before the shot (movers and the others); ``radius``
+    per disc; ``shooter``: the shot disc.
+    """
+    found: list[Contact] = []
+    movers = [k for k, p in paths.items() if len(p) >= 2]
+    # 1. Discs set in motion: who hit them.
+    for b in movers:
+        if b == shooter or b not in rest:
+            continue
+        p = paths[b]
+        k = motion_start(p, rest[b])
+        if k is None:
+            continue
+        t_hi = p[k, 0]
+        t_lo = p[k - 1, 0] if k > 0 else t_hi - 0.1
+        t_lo -= 0.5 * (t_hi - t_lo)
+        q = np.asarray(rest[b])
+        best: tuple[float, float, int] | None = None
+        for a in movers:
+            if a == b:
+                continue
+            pa = paths[a]
+            if pa[0, 0] > t_hi or pa[-1, 0] < t_lo:
+                continue
+            ts = np.linspace(t_lo, t_hi, 24)
+            ts = ts[(ts >= pa[0, 0]) & (ts <= pa[-1, 0])]
+            if not len(ts):
+                continue
+            xy = _interp(pa, ts)
+            d = np.hypot(xy[:, 0] - q[0], xy[:, 1] - q[1]) - (radius[a] + radius[b])
+            i = int(np.argmin(d))
+            # also the straight segment between the samples bracketing the window
+            if best is None or d[i] < best[0]:
+                best = (float(d[i]), float(ts[i]), a)
+        if best is not None and best[0] < 2.5 * radius[b]:
+            found.append(Contact(best[1], best[2], b))
+    # 2. Sharp turns: pegs, rims, discs.
+    pegs = np.array(board.peg_positions()) if isinstance(board, CrokinoleBoard) else np.zeros((0, 2))
+    peg_r = board.peg_diameter / 2 if isinstance(board, CrokinoleBoard) else 0.0
+    for a in movers:
+        p = paths[a]
+        ra = radius[a]
+        start = motion_start(p, rest[a]) if a in rest else 0
+        if start is None:
+            continue
+        for k in range(max(start, 1), len(p) - 1):
+            dt0 = p[k, 0] - p[k - 1, 0]
+            dt1 = p[k + 1, 0] - p[k, 0]
+            if dt0 <= 0 or dt1 <= 0:
+                continue
+            v0 = (p[k, 1:] - p[k - 1, 1:]) / dt0
+            v1 = (p[k + 1, 1:] - p[k, 1:]) / dt1
+            dv = float(np.hypot(*(v1 - v0)))
+            sp = float(np.hypot(*v0))
+            if dv < max(turn_mm_s, 0.35 * sp):
+                continue
+            a0, a1, a2 = p[k - 1, 1:], p[k, 1:], p[k + 1, 1:]
+            tol = 3.0
+            cands: list[tuple[float, float, int | str]] = []
+            for q in pegs:
+                d1, s1 = _seg_dist(q, a0, a1)
+                d2, s2 = _seg_dist(q, a1, a2)
+                d, tt = (d1, p[k - 1, 0] + s1 * dt0) if d1 <= d2 else (d2, p[k, 0] + s2 * dt1)
+                if d <= ra + peg_r + tol:
+                    cands.append((d - ra - peg_r, tt, "peg"))
+            if isinstance(board, KoronaBoard):
+                lim = board.half - ra - tol
+                if max(abs(a1[0]), abs(a1[1])) >= lim:
+                    cands.append((board.half - ra - max(abs(a1[0]), abs(a1[1])), float(p[k, 0]), "rim"))
+            for c, pc in paths.items():
+                if c == a:
+                    continue
+                xy = _interp(pc, np.array([p[k, 0]]))[0]
+                d = float(np.hypot(*(a1 - xy))) - ra - radius[c]
+                if d <= tol + 0.5 * sp * dt0:
+                    cands.append((d, float(p[k, 0]), c))
+            for c, q in rest.items():
+                if c == a or c in paths:
+                    continue
+                d1, _ = _seg_dist(np.asarray(q), a0, a1)
+                d2, _ = _seg_dist(np.asarray(q), a1, a2)
+                d = min(d1, d2) - ra - radius.get(c, ra)
+                if d <= tol:
+                    cands.append((d, float(p[k, 0]), c))
+            if cands:
+                d, tt, what = min(cands, key=lambda c: c[0])
+                found.append(Contact(tt, a, what))
+    return _dedupe(sorted(found, key=lambda c: c.t))
+
+
+def _dedupe(contacts: Sequence[Contact], window: float = 0.12) -> list[Contact]:
+    out: list[Contact] = []
+    for c in contacts:
+        key = frozenset((c.a, c.b))
+        if any(frozenset((o.a, o.b)) == key and abs(o.t - c.t) < window for o in out):
+            continue
+        if c.b == "peg" or c.b == "rim":
+            if any(o.a == c.a and o.b == c.b and abs(o.t - c.t) < window / 3 for o in out):
+                continue
+        out.append(c)
+    return out

@@ -1,0 +1,47 @@
+"""What the event inference learns from the tracks: shots with their contacts and where discs
+came to rest, and the hands' work between shots (discs lifted away, discs put down).
+
+Values only; track ids are the tracker's integers. Naming discs for the shot log (``s1``, ``n2``)
+is :mod:`tracker.infer.naming`'s job.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+# Where a disc ended a shot: a point in mm, or "hole", "off", "pocket:ne" ... (SPEC 4b), or
+# "lifted" (it vanished under a hand during the shot; the rules know nothing of that).
+End = tuple[float, float] | str
+
+
+@dataclass(frozen=True)
+class Contact:
+    t: float
+    a: int  # track id of the disc that moved into the contact
+    b: int | str  # track id, or "peg" / "rim"
+
+
+@dataclass(frozen=True)
+class ShotRecord:
+    disc: int  # track id of the shot disc (korona: the striker)
+    start: tuple[float, float]  # where the shot disc rested before the shot, mm
+    t_start: float
+    t_end: float
+    frame_start: int
+    frame_end: int
+    contacts: tuple[Contact, ...] = ()
+    ends: dict[int, End] = field(default_factory=dict)  # every disc that moved
+    before: dict[int, tuple[float, float]] = field(default_factory=dict)  # discs at rest before
+    peak_speed: float = 0.0  # mm/s of the shot disc
+
+
+@dataclass(frozen=True)
+class HandEvent:
+    """A disc taken away (``lifted``) or put down (``placed``) between shots."""
+
+    kind: str  # "lifted" | "placed"
+    t: float
+    frame: int
+    track: int
+    at: tuple[float, float]
+    where: str = "surface"  # the disc's state before it was lifted: surface, hole, off, pocket

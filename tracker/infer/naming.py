@@ -1,0 +1,111 @@
+"""From shot records (track ids) to shot-log entries (SPEC 4b): seats and disc names.
+
+* The shooter's seat comes from where the shot disc started: crokinole, the quadrant of the
+  shooting line it was flicked from; korona, the rim zone behind the striking line. When that is
+  not an occupied seat (a disc right on a quadrant line) the rules engine's next seat decides.
+* Disc names are stable per physical disc (per track): crokinole discs are named when first shot,
+  by seat initial and count (``s1``, ``n3``), as a disc belongs to the seat that shot it first;
+  korona target discs are named at the setup of each game by owner (``s1`` ... ``n8``) and the
+  striker takes the shooter's striker id (``S``, ``N``, ...).
+* Colour classes are mapped to seats as shots are seen (the colour a seat shoots), and decide the
+  owner of korona discs at setup.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+
+from tracker.boards import CrokinoleBoard, KoronaBoard
+from tracker.infer.datatypes import End, ShotRecord
+from tracker.seats import CLOCKWISE, seats_for
+from tracker.shotlog import Setup, Shot
+from tracker.track.datatypes import Track
+
+SEAT_ANGLE = {"east": 0.0, "north": 90.0, "west": 180.0, "south": 270.0}
+
+
+class Namer:
+    def __init__(self, game: str, players: int, board: CrokinoleBoard | KoronaBoard) -> None:
+        self.game = game
+        self.board = board
+        self.seats = seats_for(game, players)
+        self.names: dict[int, str] = {}
+        self._count: Counter[str] = Counter()
+        self.cls_seat: dict[int, Counter[str]] = {}
+        self.strikers = {s: s[0].upper() for s in self.seats}
+
+    def seat_of_start(self, start: tuple[float, float], expected: str | None = None) -> str:
+        x, y = start
+        b = self.board
+        seat = b.seat_of(x, y) if isinstance(b, CrokinoleBoard) else (b.rim_zone_of(x, y) or b.seat_of(x, y))
+        if seat in self.seats:
+            return seat
+        if expected in self.seats:
+            return str(expected)
+        a = math.degrees(math.atan2(y, x)) % 360
+        return min(self.seats, key=lambda s: abs((SEAT_ANGLE[s] - a + 180) % 360 - 180))
+
+    def name(self, track: int) -> str:
+        return self.names.get(track, f"x{track}")
+
+    def _new_name(self, seat: str, track: int) -> str:
+        self._count[seat] += 1
+        name = f"{seat[0]}{self._count[seat]}"
+        self.names[track] = name
+        return name
+
+    def setup(self, tracks: dict[int, Track], before: dict[int, tuple[float, float]], striker: int) -> Setup:
+        """The korona setup line of a new game: every target disc at rest, named by owner."""
+        self.names = {k: v for k, v in self.names.items() if k == striker}
+        self._count = Counter()
+        owner_of_cls: dict[int, str] = {}
+        votes: dict[int, Counter[str]] = {}
+        for tid, xy in before.items():
+            tr = tracks.get(tid)
+            if tr is None or tid == striker or tr.kind != 0:
+                continue
+            votes.setdefault(tr.cls, Counter())[self.board.seat_of(*xy)] += 1
+        for c, v in votes.items():
+            if c >= 0:
+                owner_of_cls[c] = v.most_common(1)[0][0]
+        discs: dict[str, tuple[str, tuple[float, float]]] = {}
+        for tid, xy in sorted(before.items(), key=lambda kv: (kv[1][1], kv[1][0])):
+            tr = tracks.get(tid)
+            if tr is None or tid == striker or tr.kind != 0:
+                continue
+            owner = owner_of_cls.get(tr.cls) or self.board.seat_of(*xy)
+            if owner not in self.seats:
+                owner = min(self.seats, key=lambda s: CLOCKWISE.index(s))
+            discs[self._new_name(owner, tid)] = (owner, (round(xy[0], 2), round(xy[1], 2)))
+        return Setup(discs=discs, strikers=dict(self.strikers))
+
+    def shot(self, rec: ShotRecord, tracks: dict[int, Track], expected: str | None = None) -> Shot:
+        seat = self.seat_of_start(rec.start, expected)
+        tr = tracks.get(rec.disc)
+        if tr is not None and tr.cls >= 0:
+            self.cls_seat.setdefault(tr.cls, Counter())[seat] += 1
+        if self.game == "korona":
+            disc = self.strikers[seat]
+            local = {rec.disc: disc}
+        else:
+            disc = self.names.get(rec.disc) or self._new_name(seat, rec.disc)
+            local = {}
+
+        def nm(t: int | str) -> str:
+            if isinstance(t, str):
+                return t
+            return local.get(t) or self.name(t)
+
+        contacts = tuple((nm(c.a), nm(c.b)) for c in rec.contacts)
+        end: dict[str, tuple[float, float] | str] = {}
+        for tid, e in rec.ends.items():
+            if e == "lifted":
+                continue
+            end[nm(tid)] = _end(e)
+        return Shot(seat=seat, disc=disc, start=(round(rec.start[0], 2), round(rec.start[1], 2)),
+                    contacts=contacts, end=end)
+
+
+def _end(e: End) -> tuple[float, float] | str:
+    return e if isinstance(e, str) else (float(e[0]), float(e[1]))

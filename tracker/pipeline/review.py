@@ -1,0 +1,148 @@
+"""Reviewing a recorded match: drive the pipeline over a video file and write the outputs
+(events.jsonl, shots.jsonl, summary.json, optionally annotated.mp4). The CLI is a thin layer
+over :func:`review_video`."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tracker.errors import CalibrationError, InputError
+from tracker.events import write_events
+from tracker.pipeline.pipeline import Pipeline
+from tracker.pipeline.video import VideoSource
+from tracker.shotlog import dump_shot_log
+
+
+@dataclass
+class ReviewResult:
+    out: Path
+    summary: dict[str, Any]
+    frames: int
+    seconds: float
+    stopped_early: str | None = None  # where a damaged video stopped
+    warnings: list[str] = field(default_factory=list)
+    frames_detected: int = 0
+
+
+def review_video(
+    video: str | Path,
+    game: str,
+    players: int,
+    out: str | Path,
+    *,
+    annotate: bool = False,
+    south: str | None = None,
+    rules: dict[str, Any] | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> ReviewResult:
+    """Score ``video``; write the outputs to ``out``. Raises InputError / CalibrationError (exit 2)
+    when nothing could be scored."""
+    src = VideoSource(video)
+    info = src.info
+    writer = None
+    out = Path(out)
+    pipeline = Pipeline(game, players, south=south, rules=rules, fps=info.fps)
+    if annotate:
+        from tracker.annotate import Annotator
+
+        writer = Annotator(out / "annotated.mp4", info.fps, (info.width, info.height), pipeline)
+        pipeline.on_frame = writer.frame
+    t0 = time.perf_counter()
+    n = 0
+    try:
+        for index, t, frame in src:
+            pipeline.process(frame, t, index)
+            n += 1
+            if progress is not None:
+                progress(n, info.frames)
+        if n == 0:
+            raise InputError(f"video {info.path}: no frame could be decoded")
+        try:
+            pipeline.finish()
+        except CalibrationError as e:
+            other = "korona" if game == "crokinole" else "crokinole"
+            hint = _other_game_hint(src, other)
+            raise CalibrationError(f"{info.path}: {e}{hint}") from None
+    finally:
+        if writer is not None:
+            writer.close()
+    stopped = src.where_stopped() if src.stopped_early else None
+    write_outputs(pipeline, out)
+    return ReviewResult(out=out, summary=pipeline.summary(), frames=n, seconds=time.perf_counter() - t0,
+                        stopped_early=stopped, warnings=list(pipeline.warnings),
+                        frames_detected=pipeline.frames_detected)
+
+
+def _other_game_hint(src: VideoSource, other: str) -> str:
+    """' (it looks like a crokinole board: try --game crokinole)' when the other game fits."""
+    try:
+        from tracker.calibration import calibrate_image
+
+        cap = VideoSource(src.info.path)
+        for _, _, frame in cap:
+            calibrate_image(frame, other)
+            return f"; it looks like a {other} board: try --game {other}"
+    except Exception:
+        return ""
+    return ""
+
+
+def write_outputs(pipeline: Pipeline, out: Path) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    write_events(out / "events.jsonl", pipeline.sorted_events())
+    (out / "shots.jsonl").write_text(dump_shot_log(pipeline.entries))
+    (out / "summary.json").write_text(json.dumps(pipeline.summary(), indent=2) + "\n")
+
+
+def score_table(summary: dict[str, Any]) -> str:
+    """A plain-text table of the rounds (crokinole) or games (korona) and the totals."""
+    totals: dict[str, Any] = summary.get("totals", {})
+    sides = list(totals) or sorted({k for r in summary.get("rounds", []) for k in r.get("points", r.get("pocketed", {}))})
+    rows = []
+    game = summary.get("game", "")
+    for r in summary.get("rounds", []):
+        if game == "korona":
+            cells = [str(r.get("pocketed", {}).get(s, "")) for s in sides]
+            rows.append([f"game {r.get('index', len(rows)) + 1}", *cells, str(r.get("winner") or "draw")])
+        else:
+            cells = [f"{r.get('points', {}).get(s, 0)}/{r.get('awarded', {}).get(s, 0)}" for s in sides]
+            rows.append([f"round {r.get('index', len(rows)) + 1}", *cells, ""])
+    cur = summary.get("current_round")
+    if cur:
+        cells = [str(cur.get("points", cur.get("pocketed", {})).get(s, "")) for s in sides]
+        rows.append(["in play", *cells, ""])
+    rows.append(["total", *[str(totals.get(s, "")) for s in sides], f"winner: {summary.get('winner') or '-'}"])
+    head = ["", *sides, ""]
+    widths = [max(len(str(r[i])) for r in [head, *rows]) for i in range(len(head))]
+    lines = ["  ".join(str(c).ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in [head, *rows]]
+    note = "(crokinole rounds: points/awarded)" if game == "crokinole" else "(korona games: discs pocketed)"
+    return "\n".join([*lines, note])
+
+
+def progress_bar(stream: Any = None) -> Callable[[int, int], None] | None:
+    """A one-line progress bar on stderr when it is a terminal, else None."""
+    s = stream or sys.stderr
+    if not s.isatty():
+        return None
+    last = [0.0]
+
+    def show(n: int, total: int) -> None:
+        now = time.perf_counter()
+        if now - last[0] < 0.2 and n != total:
+            return
+        last[0] = now
+        if total:
+            frac = min(n / total, 1.0)
+            bar = "#" * int(frac * 30)
+            s.write(f"\rreviewing [{bar:<30}] {n}/{total} frames")
+        else:
+            s.write(f"\rreviewing {n} frames")
+        s.flush()
+
+    return show

@@ -1,0 +1,47 @@
+"""A cheap test that a frame shows the same picture as the last frame the detector saw.
+
+Most of a match is discs at rest between shots; re-detecting them on every frame is most of the
+cost of a review. A 64-pixel-wide grey thumbnail (a box-filtered resize, so sensor noise and
+compression speckle average out) is compared with the one of the last detected frame: when no
+thumbnail pixel changed by more than ``threshold`` grey levels, nothing on the board moved by
+more than a fraction of a disc and the last detections still hold. A hand entering, a disc
+starting to slide or a camera bump each change many thumbnail pixels by far more. The gate also
+forces a fresh detection every ``max_skip`` frames so slow drifts are never missed.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+class StillnessGate:
+    def __init__(self, width: int = 64, threshold: float = 6.0, max_skip: int = 10) -> None:
+        self.width = width
+        self.threshold = threshold
+        self.max_skip = max_skip
+        self._ref: np.ndarray | None = None
+        self._skipped = 0
+
+    def _thumb(self, frame: np.ndarray) -> np.ndarray:
+        import cv2
+
+        h, w = frame.shape[:2]
+        size = (self.width, max(1, round(self.width * h / w)))
+        small = cv2.resize(frame, size, interpolation=cv2.INTER_AREA)
+        grey: np.ndarray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY).astype(np.int16)
+        return grey
+
+    def still(self, frame: np.ndarray) -> bool:
+        """True when ``frame`` may reuse the last detections."""
+        if self._ref is None or self._skipped >= self.max_skip:
+            return False
+        diff = np.abs(self._thumb(frame) - self._ref)
+        if int(diff.max()) > self.threshold:
+            return False
+        self._skipped += 1
+        return True
+
+    def remember(self, frame: np.ndarray) -> None:
+        """Call after detecting on ``frame``."""
+        self._ref = self._thumb(frame)
+        self._skipped = 0
