@@ -55,6 +55,10 @@ FIXTURES = [
             10.0, (480, 270),
             MatchConfig("korona", 2, seed=301, preset="easy", rounds=1, camera_bump=False,
                         size=(480, 270))),
+    Fixture("korona_4p_part", "the first 10 shots of a 4-player korona game (4 disc colours), easy "
+            "camera, bumped part way", 10.0, (480, 270),
+            MatchConfig("korona", 4, seed=404, preset="easy", max_shots=10, camera_bump=True,
+                        size=(480, 270))),
 ] + [
     Fixture(name, clip.description, 15.0, (640, 360), clip=name, preset="easy", seed=7)
     for name, clip in CLIPS.items()
@@ -66,6 +70,24 @@ def build(f: Fixture) -> Match:
         return run_match(f.config)
     assert f.clip is not None
     return run_clip(f.clip, size=f.size, seed=f.seed, preset=f.preset)
+
+
+def write_readme(index: dict) -> None:
+    lines = [
+        "# Synthetic fixture videos",
+        "",
+        "Rendered matches with their ground truth, made by `scripts/make_fixtures.py` (seeded; run it",
+        "again to regenerate). Each folder holds `video.mp4`, `truth.json` (SPEC 4 summary = the rules",
+        "engine over `shots.jsonl`), `shots.jsonl` (SPEC 4b), `events.jsonl` (SPEC 4) and `frames.jsonl`",
+        "(per frame: `frame`, `t`, `homography` image px -> board mm, `camera`, and every disc in play",
+        "with `id`, `seat`, `kind`, `x_mm`, `y_mm`, `moving`, `state`). `index.json` lists them.",
+        "",
+        "| fixture | what it shows | size | fps | frames |",
+        "|---|---|---|---|---|",
+    ]
+    for name, v in sorted(index.items()):
+        lines.append(f"| {name} | {v['description']} | {v['size'][0]}x{v['size'][1]} | {v['fps']:g} | {v['frames']} |")
+    (OUT / "README.md").write_text("\n".join(lines) + "\n")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -102,6 +124,7 @@ def main(argv: list[str] | None = None) -> int:
             "bytes": sizes,
         }
     index_path.write_text(json.dumps(dict(sorted(index.items())), indent=2) + "\n")
+    write_readme(index)
     total = sum(p.stat().st_size for p in OUT.rglob("*") if p.is_file())
     print(f"total {total / 1e6:.1f} MB (budget {MAX_TOTAL / 1e6:.0f} MB)")
     return 0 if total <= MAX_TOTAL else 1

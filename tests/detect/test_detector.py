@@ -97,7 +97,7 @@ def test_hands_are_not_discs() -> None:
 
 def test_low_contrast_wood_on_wood() -> None:
     wood = (120, 170, 215)
-    discs = [DrawnDisc(-80.0, 40.0, (135, 185, 228)), DrawnDisc(120.0, -60.0, (95, 140, 190))]
+    discs = [DrawnDisc(-60.0, 140.0, (135, 185, 228)), DrawnDisc(120.0, -60.0, (95, 140, 190))]
     shot = render(discs, SIZE, tilt_deg=20.0, seed=7, wood=wood)
     dets = DiscDetector(shot.calib, "crokinole").detect(shot.image)
     errs, extra = _match(dets, discs)
@@ -146,3 +146,23 @@ def test_wrong_frame_size_is_an_input_error() -> None:
         det.detect(np.zeros((100, 100, 3), np.uint8))
     with pytest.raises(InputError, match="game"):
         DiscDetector(shot.calib, "korona")
+
+
+def test_successive_frames_reuse_still_discs_and_follow_a_moved_one() -> None:
+    still = [DrawnDisc(-100.0, -100.0, DARK), DrawnDisc(150.0, 60.0, LIGHT)]
+    a = render([*still, DrawnDisc(0.0, 200.0, DARK)], SIZE, tilt_deg=25.0, seed=13)
+    b = render([*still, DrawnDisc(40.0, -220.0, DARK)], SIZE, tilt_deg=25.0, seed=13)
+    det = DiscDetector(a.calib, "crokinole")
+    first = det.detect(a.image)
+    again = det.detect(a.image)
+    assert np.array_equal(first.xy, again.xy)
+    moved = det.detect(b.image)
+    errs, extra = _match(moved, b.discs)
+    assert np.all(errs < 1.5) and extra == 0
+    # The still discs were kept as they were, not refitted.
+    for d in still:
+        i = int(np.argmin(np.hypot(first.xy[:, 0] - d.x, first.xy[:, 1] - d.y)))
+        assert np.any(np.all(moved.xy == first.xy[i], axis=1))
+    det.reset()
+    fresh = det.detect(b.image)
+    assert len(fresh) == len(moved)

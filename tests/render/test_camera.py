@@ -55,11 +55,11 @@ def test_azimuth_zero_puts_south_at_the_bottom_and_east_on_the_right() -> None:
     s, n, e, w = project(cam, SIZE, np.array([[0, -300, 0], [0, 300, 0], [300, 0, 0],
                                               [-300, 0, 0]], float))
     assert s[1] > n[1] + 50 and e[0] > w[0] + 50
-    # camera to the west (azimuth 90, seat order): west is at the bottom
+    # azimuth counts counter-clockwise: at 90 the camera is east and east is at the bottom
     cam = Camera(height=1500, tilt=20, azimuth=90, focal=200)
     s, n, e, w = project(cam, SIZE, np.array([[0, -300, 0], [0, 300, 0], [300, 0, 0],
                                               [-300, 0, 0]], float))
-    assert w[1] > e[1] + 50
+    assert e[1] > w[1] + 50 and n[0] > s[0] + 50  # facing west: north is on the right
 
 
 def test_target_is_at_the_image_centre() -> None:

@@ -176,3 +176,50 @@ def test_bad_arguments_are_refused() -> None:
     r = Renderer(BOARD, CLEAN, SIZE, seed=0)
     with pytest.raises(ValueError, match="at least one"):
         r.render([], TOP)
+
+
+def test_a_disc_casts_its_shadow_away_from_the_light() -> None:
+    look = replace(CLEAN, light_azimuth=0.0, light_elevation=35.0, shadow_strength=0.6)
+    r = Renderer(BOARD, look, (640, 360), seed=3)
+    cam = Camera(height=1500, focal=600)
+    x, y = 120.0, -150.0
+    img = r.render([SceneFrame(0.0, discs=(_disc(x, y),))], cam)
+    empty = r.render([SceneFrame(0.0)], cam)
+    gap = BOARD.disc_radius + 5.0
+    # the light is to the east (+x): the shadow falls west of the disc, not east
+    west = (x - gap, y, 0.0)
+    east = (x + gap, y, 0.0)
+    dw = _pixel_at(empty, cam, (640, 360), west).sum() - _pixel_at(img, cam, (640, 360), west).sum()
+    de = _pixel_at(empty, cam, (640, 360), east).sum() - _pixel_at(img, cam, (640, 360), east).sum()
+    # (east of it only the faint contact shadow all around the base remains)
+    assert dw > 60 and dw > 4 * abs(de), (dw, de)
+
+
+@pytest.mark.parametrize("game", ["crokinole", "korona"])
+def test_random_hard_setups_render_every_kind_of_sprite(game: str) -> None:
+    """Any sampled look and camera, discs in every state, hands in every pose, a cue: no
+    exception, the right shape, and a picture that is not blank."""
+    from tracker.render import CueSprite, sample_camera, sample_look
+
+    rng = np.random.default_rng(17)
+    board = BOARD if game == "crokinole" else KoronaBoard()
+    size = (160, 90)
+    states = ["surface", "hole", "ditch", "pocket", "off", "lifted"]
+    for k in range(3):
+        look = sample_look("hard", rng, game)
+        cam = sample_camera("hard", rng, size, game)
+        r = Renderer(board, look, size, seed=k)
+        discs = tuple(
+            DiscSprite(f"d{i}", float(rng.uniform(-400, 400)), float(rng.uniform(-400, 400)),
+                       12.0 + 10.0 * (i % 2), 9.0, i, kind="striker" if i == 0 else "disc",
+                       state=states[i % len(states)],  # type: ignore[arg-type]
+                       z=float(rng.uniform(-15, 30)), angle=float(i))
+            for i in range(12))
+        hands = tuple(HandSprite(float(rng.uniform(-300, 300)), float(rng.uniform(-300, 300)),
+                                 float(rng.uniform(0, 2 * math.pi)), skin=i, sleeve=i,
+                                 pose=("flick", "pinch", "open")[i])  # type: ignore[arg-type]
+                      for i in range(3))
+        cues = (CueSprite(0.0, 0.0, 600.0, -600.0),)
+        img = r.render([SceneFrame(0.0, discs, hands, cues)] * 2, cam, frame_index=k)
+        assert img.shape == (size[1], size[0], 3) and img.dtype == np.uint8
+        assert img.std() > 5.0

@@ -72,3 +72,18 @@ def test_bad_preset_and_game_are_refused() -> None:
         sample_look("easy", rng, "carrom")
     with pytest.raises(ValueError, match="preset"):
         sample_camera("medium", rng, SIZE, "crokinole")  # type: ignore[arg-type]
+
+
+def test_lens_is_one_to_one_out_to_the_image_corners() -> None:
+    """Strong barrel distortion must not fold back inside the frame (no mirrored rings)."""
+    from tracker.render.camera import distort_normalized, undistort_normalized
+
+    rng = np.random.default_rng(5)
+    for _ in range(60):
+        cam = sample_camera("hard", rng, SIZE, "korona")
+        corner = np.array([[SIZE[0] / 2.0, SIZE[1] / 2.0]]) / cam.focal
+        und = undistort_normalized(corner, cam.k1, cam.k2)
+        assert np.allclose(distort_normalized(und, cam.k1, cam.k2), corner, atol=1e-9)
+        r = np.linspace(0.0, float(np.hypot(*und[0])), 200)
+        rd = r * (1 + cam.k1 * r**2 + cam.k2 * r**4)
+        assert np.all(np.diff(rd) > 0)

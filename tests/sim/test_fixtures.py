@@ -42,3 +42,10 @@ def test_fixture_files_agree(folder: Path) -> None:
     shots = [e for e in events if e["type"] == "shot"]
     logged = [json.loads(x) for x in (folder / "shots.jsonl").read_text().splitlines()]
     assert len(shots) == sum(1 for x in logged if "seat" in x)
+
+
+@pytest.mark.skipif(not FOLDERS, reason="no fixtures")
+def test_fixtures_within_budget() -> None:
+    total = sum(p.stat().st_size for p in ROOT.rglob("*") if p.is_file())
+    assert total <= 30 * 1024 * 1024
+    assert all(p.stat().st_size <= 5 * 1024 * 1024 for p in ROOT.rglob("*") if p.is_file())

@@ -102,3 +102,11 @@ def test_same_seed_same_match_different_seed_different() -> None:
     assert dump != [e.to_json() for e in c.entries]
     # Four players shoot in clockwise order from south.
     assert [e.seat for e in a.entries] == ["south", "west", "north", "east"]  # type: ignore[union-attr]
+
+
+def test_three_player_crokinole_has_a_colour_per_player() -> None:
+    m = run_match(MatchConfig("crokinole", 3, seed=1, max_shots=3))
+    assert [e.seat for e in m.entries] == ["south", "west", "north"]  # type: ignore[union-attr]
+    sides = {tr.disc.seat: tr.disc.side for tr in m.timeline.discs.values()}
+    assert sorted(sides.values()) == [0, 1, 2]
+    assert len(set(m.look.disc_colors[:3])) == 3

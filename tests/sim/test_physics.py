@@ -123,3 +123,31 @@ def test_trajectory_is_finely_sampled() -> None:
     assert steps.max() <= 0.0011
     moves = np.hypot(*np.diff(res.xy[:, 0, :], axis=0).T)
     assert moves.max() < 1.5  # mm per sample: motion blur sub-frames interpolate smoothly
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@settings(max_examples=25, deadline=None)
+@given(offset=st.floats(-28.0, 28.0), speed=st.floats(200.0, 3000.0), big=st.booleans())
+def test_momentum_conserved_for_any_impact(offset: float, speed: float, big: bool) -> None:
+    """Any disc-disc impact (oblique, fast or slow, equal or unequal masses) conserves momentum
+    and does not create kinetic energy."""
+    r2 = KB.striker_radius if big else KB.disc_radius
+    p = PhysicsParams(mu=0.0, max_time=(150.0 - KB.disc_radius - r2) / speed + 0.1)
+    a = SimDisc("a", "south", 0, KB.disc_radius, KB.disc_thickness, -150.0, 0.0)
+    b = SimDisc("b", "north", 1, r2, KB.disc_thickness, 0.0, offset * (KB.disc_radius + r2) / 31.75)
+    res = Table(KB, p)
+    res.add(a)
+    res.add(b)
+    out = res.shoot("a", (speed, 0.0))
+    assert [c.pair() for c in out.contacts] == [("a", "b")]
+    ma, mb = KB.disc_radius**2, r2**2
+    v = (out.xy[-1] - out.xy[-6]) / (out.times[-1] - out.times[-6])
+    px = ma * v[0, 0] + mb * v[1, 0]
+    py = ma * v[0, 1] + mb * v[1, 1]
+    assert px == pytest.approx(ma * speed, rel=2e-3)
+    assert py == pytest.approx(0.0, abs=2e-3 * ma * speed)
+    ke = ma * float(v[0] @ v[0]) + mb * float(v[1] @ v[1])
+    assert ke <= ma * speed**2 * 1.001

@@ -33,29 +33,13 @@ def run(world: World, tracker: Tracker | None = None) -> tuple[Tracker, dict[str
     return tr, seen
 
 
-_positions: dict[int, dict[float, dict[str, tuple[float, float]]]] = {}
-
-
 def _body_at(world: World, t: float, xy: np.ndarray) -> str:
+    """The true body nearest a detection at time t."""
     return min(world.truth_at[t], key=lambda k: np.hypot(*(np.array(world.truth_at[t][k]) - xy)))
 
 
-def record(world: World) -> None:
-    """Wrap the world's camera so it also stores true positions per frame time."""
-    world.truth_at = {}  # type: ignore[attr-defined]
-    orig = world._frame
-
-    def frame() -> None:
-        world.truth_at[world.t] = {b.id: (b.x, b.y) for b in world.bodies.values() if b.present}  # type: ignore[attr-defined]
-        orig()
-
-    world._frame = frame  # type: ignore[method-assign]
-
-
 def make(board: CrokinoleBoard | KoronaBoard = BOARD, **kw: float) -> World:
-    w = World(board, **kw)  # type: ignore[arg-type]
-    record(w)
-    return w
+    return World(board, **kw)  # type: ignore[arg-type]
 
 
 def test_head_on_hit_keeps_identities() -> None:
@@ -115,7 +99,7 @@ def test_lift_and_put_back_keeps_identity() -> None:
     w.place("a", 100, 100, cls=1)
     w.run(0.5)
     w.lift("a")
-    w.run(3.0)  # gone long enough to count as lifted
+    w.run(4.5)  # gone long enough to count as lifted (TrackerConfig.lift_after)
     w.place("a", 100.5, 99.6, cls=1)
     w.run(0.5)
     tracker = Tracker(w.board)
@@ -129,7 +113,7 @@ def test_lifted_disc_counts_as_lifted() -> None:
     w.place("a", 100, 100)
     w.run(0.5)
     w.lift("a")
-    w.run(2.5)
+    w.run(4.5)
     tr, seen = run(w)
     assert tr.get(next(iter(seen["a"]))).state == "lifted"  # type: ignore[union-attr]
 

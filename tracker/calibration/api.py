@@ -44,7 +44,9 @@ def calibrate_image(image: np.ndarray, game: str, board: CrokinoleBoard | Korona
         from tracker.calibration.korona import calibrate_korona
 
         kb = board if isinstance(board, KoronaBoard) else None
-        H, measured, residuals, rms = calibrate_korona(work, kb)
+        H, measured, residuals, rms, lens = calibrate_korona(work, kb, fit_lens=K is None)
+        if lens is not None:
+            K, D = lens
     else:
         raise InputError(f"unknown game {game!r}: expected crokinole or korona")
     H = orient(unmirror(H, (w, h)), (w, h), south)

@@ -42,7 +42,8 @@ from tracker.calibration.features import (
 from tracker.calibration.geometry import apply_h, normalize_h, rotation_h
 from tracker.errors import CalibrationError
 
-WORK_SIZE = 800  # long side of the image the board search runs on
+WORK_SIZE = 800  # long side of the image the board search runs on ...
+RETRY_SIZE = 1200  # ... and again at this size when thin lines vanished at the first
 
 
 @dataclass
@@ -55,13 +56,15 @@ class RingFit:
 
 
 # ---------------------------------------------------------------------- 1. find the board
-def find_board(image: np.ndarray) -> tuple[np.ndarray, float]:
-    """First guess: board mm -> image px (affine, rotation arbitrary) and the pattern score."""
+def find_board(image: np.ndarray, keep: int = 8, work_size: int = WORK_SIZE) -> list[tuple[float, np.ndarray, dict[str, float]]]:
+    """First guesses, best first: (pattern score, board mm -> image px with the rotation
+    arbitrary, first guess of the line radii in mm from the profile's peaks). The ring fit then
+    decides among the few best."""
     import cv2
     from scipy.ndimage import median_filter
 
     h, w = image.shape[:2]
-    s = min(1.0, WORK_SIZE / max(h, w))
+    s = min(1.0, work_size / max(h, w))
     small = cv2.resize(image, (int(round(w * s)), int(round(h * s))), interpolation=cv2.INTER_AREA) if s < 1 else image
     grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
     ln = lineness(small, 7)
@@ -69,9 +72,10 @@ def find_board(image: np.ndarray) -> tuple[np.ndarray, float]:
     if not cands:
         raise CalibrationError("no board found: no large ellipse (ring or playing surface) in the image")
     ln = cv2.GaussianBlur(ln, (0, 0), 1.5)
-    rhos = np.linspace(0.05, 1.6, 250)
-    angles = np.linspace(0, 2 * math.pi, 144, endpoint=False)
-    best: tuple[float, np.ndarray | None, float] = (-math.inf, None, 0.0)
+    # up to 3.3: the candidate may be the 15 line, with the shooting line at 3 times its size
+    rhos = np.linspace(0.05, 3.3, 520)
+    angles = np.linspace(0, 2 * math.pi, 96, endpoint=False)
+    scored: list[tuple[float, np.ndarray, dict[str, float]]] = []
     largest = max(math.pi * c[1][0] * c[1][1] for c in cands) / float(grey.shape[0] * grey.shape[1])
     hyps: list[np.ndarray] = []
     for (cx, cy), (a, b), theta, _support in cands:
@@ -100,15 +104,31 @@ def find_board(image: np.ndarray) -> tuple[np.ndarray, float]:
         size_px = peaks[2] * float(np.sqrt(abs(np.linalg.det(A[:2, :2] - np.outer(A[:2, 2], A[2, :2])))) / A[2, 2])
         if size_px < 0.06 * min(grey.shape):
             continue
-        if score > best[0]:
-            G = A @ np.diag([peaks[2] / 304.8, -peaks[2] / 304.8, 1.0])
-            G = np.diag([1 / s, 1 / s, 1.0]) @ G
-            best = (score, G, r1)
-    if best[1] is None or best[0] < 3.0:
+        G = A @ np.diag([peaks[2] / 304.8, -peaks[2] / 304.8, 1.0])
+        G = np.diag([1 / s, 1 / s, 1.0]) @ G
+        radii = {"shooting": 304.8, "ten": 304.8 * peaks[1] / peaks[2], "fifteen": 304.8 * peaks[0] / peaks[2]}
+        scored.append((score, G, radii))
+    scored.sort(key=lambda t: -t[0])
+    good: list[tuple[float, np.ndarray, dict[str, float]]] = []
+    for sc, G, radii in scored:
+        if sc < 1.0 or len(good) >= keep:
+            break
+        c = apply_h(G, np.array([[0.0, 0.0], [304.8, 0.0]]))
+        r = float(np.linalg.norm(c[1] - c[0]))
+        dup = False
+        for _, G2, _r in good:  # the same board found twice: keep the better-scored guess only
+            c2 = apply_h(G2, np.array([[0.0, 0.0], [304.8, 0.0]]))
+            r2 = float(np.linalg.norm(c2[1] - c2[0]))
+            if np.linalg.norm(c[0] - c2[0]) < 0.02 * r and abs(r / r2 - 1) < 0.03:
+                dup = True
+                break
+        if not dup:
+            good.append((sc, G, radii))
+    if not good:
         raise CalibrationError(
             f"no board found: no set of three concentric ring lines (15, 10, shooting) in the image; "
             f"the largest ellipse covers {100 * largest:.0f}% of the image")
-    return best[1], best[0]
+    return good
 
 
 # ---------------------------------------------------------------------- 2. fit the rings
@@ -144,7 +164,9 @@ def _peak_search(img: np.ndarray, p0: np.ndarray, nrm: np.ndarray, half: float,
     return off, strength
 
 
-def fit_rings(image: np.ndarray, G0: np.ndarray, board: CrokinoleBoard) -> RingFit:
+def fit_rings(image: np.ndarray, G0: np.ndarray, board: CrokinoleBoard,
+              radii0: dict[str, float] | None = None,
+              schedule: tuple[float, ...] = (20.0, 12.0, 6.0, 3.0, 2.5)) -> RingFit:
     """Refine ``G0`` (board mm -> image px) on the three ring lines; measure their radii."""
     import cv2
     from scipy.optimize import least_squares
@@ -157,6 +179,8 @@ def fit_rings(image: np.ndarray, G0: np.ndarray, board: CrokinoleBoard) -> RingF
     names = ("shooting", "ten", "fifteen")
     radii = {"shooting": 304.8, "ten": board.ten_line_radius * 304.8 / board.shooting_line_radius,
              "fifteen": board.fifteen_line_radius * 304.8 / board.shooting_line_radius}
+    if radii0 is not None:
+        radii = dict(radii0)
     counts = {"shooting": 240, "ten": 160, "fifteen": 96}
     angle_sets = {k: np.linspace(0, 2 * math.pi, counts[k], endpoint=False) + 0.013 for k in names}
     h, w = image.shape[:2]
@@ -165,7 +189,7 @@ def fit_rings(image: np.ndarray, G0: np.ndarray, board: CrokinoleBoard) -> RingF
     obs: dict[str, np.ndarray] = {}
     ok: dict[str, np.ndarray] = {}
     ref_pt = apply_h(G, np.array([[300.0, 0.0]]))
-    for it, half_mm in enumerate((14.0, 8.0, 4.0, 2.5, 2.5)):
+    for it, half_mm in enumerate(schedule):
         for k in names:
             t = angle_sets[k]
             u = np.stack([np.cos(t), np.sin(t)], axis=1)
@@ -253,25 +277,40 @@ def fit_rotation(image: np.ndarray, G: np.ndarray, radii: dict[str, float]) -> t
     s8 = float(abs(z8) / (np.sum(pg) + 1e-9))
     phi4 = (-np.angle(z4) / 4 - math.pi / 4) % (math.pi / 2)  # quadrant lines at 45 + phi4
     phi8 = (-np.angle(z8) / 8 - math.pi / 8) % (math.pi / 4)  # pegs at 22.5 + phi8
-    info = {"quadrant_strength": s4, "peg_strength": s8}
-    if s4 >= 0.15:
+    noise = 1.4826 * float(np.median(np.abs(q))) + 1e-6
+
+    def line_score(c: float) -> float:
+        """Mean height of the strongest line-ness within 1 degree of the 4 predicted lines."""
+        vals = []
+        for k in range(4):
+            d = (angles - (math.pi / 4 + c + k * math.pi / 2) + math.pi) % (2 * math.pi) - math.pi
+            vals.append(float(q[np.abs(d) < math.radians(2.5)].max()))
+        return float(np.mean(vals)) / noise
+
+    # the harmonic's phase can be pulled by glare or a broad shadow; the strongest single peak
+    # is another guess: keep whichever explains all four lines better
+    phi_peak = (float(angles[int(np.argmax(q))]) - math.pi / 4) % (math.pi / 2)
+    if line_score(phi_peak) > line_score(float(phi4)):
+        phi4 = phi_peak
+    snr4 = line_score(phi4)
+    info = {"quadrant_strength": s4, "quadrant_snr": snr4, "peg_strength": s8}
+    if snr4 >= 4.0:
         phi = float(phi4)
         # pegs agree when they sit 22.5 degrees off the lines
         dpeg = (phi8 - phi4 + math.pi / 8) % (math.pi / 4) - math.pi / 8
         info["peg_vs_quadrant_deg"] = abs(math.degrees(dpeg))
     elif s8 >= 0.15:
-        # pegs fix the angle modulo 45 degrees; the quadrant profile picks between the two
-        cands = [phi8, phi8 + math.pi / 4]
-        vals = [float(np.sum(q * np.cos(4 * (angles - math.pi / 4 - c)))) for c in cands]
-        phi = float(cands[int(np.argmax(vals))] % (math.pi / 2))
+        # pegs fix the angle modulo 45 degrees; the quadrant lines pick between the two
+        cands = [float(phi8), float(phi8 + math.pi / 4)]
+        phi = cands[int(np.argmax([line_score(c) for c in cands]))] % (math.pi / 2)
     else:
         raise CalibrationError(
-            f"rings found but not the rotation: no quadrant lines (strength {s4:.2f}) nor pegs "
+            f"rings found but not the rotation: no quadrant lines (signal {snr4:.1f}) nor pegs "
             f"(strength {s8:.2f}); give --points or --markers")
     # refine on the peaks of the quadrant lines: the strongest peak near each predicted line
     # (a disc or a painted digit can pull the harmonic by a few degrees, not a peak), then a
     # weighted centroid over +-1.5 degrees of it
-    if s4 >= 0.15:
+    if line_score(phi) >= 3.0:
         offs: list[float] = []
         for k in range(4):
             a0 = math.pi / 4 + phi + k * math.pi / 2
@@ -363,17 +402,83 @@ def measure_board(image: np.ndarray, G: np.ndarray, radii: dict[str, float],
     return board.with_measured(**figures), out
 
 
+def _reseed(image: np.ndarray, fit: RingFit, board: CrokinoleBoard) -> RingFit:
+    """A fit that follows one ring well but not the others: look for the 1:2:3 pattern again on
+    the radial profile of the frame it found (now close to top-down, so the rings are concentric
+    in it) and fit again from there. Keep whichever fit sees more of its rings."""
+    import cv2
+
+    ln = cv2.GaussianBlur(lineness(image, 5), (0, 0), 1.0)
+    rr = np.linspace(20.0, 420.0, 801)
+    angles = np.linspace(0, 2 * math.pi, 180, endpoint=False)
+    prof = sample_polar(ln, fit.G, rr, angles).mean(axis=1)
+    from scipy.ndimage import median_filter
+
+    prof = prof - median_filter(prof, size=41, mode="nearest")
+    _score, _r1, peaks = ring_pattern(prof, rr, slack=0.08)
+    if peaks[2] <= 0:
+        return fit
+    f = peaks[2] / 304.8
+    G = fit.G @ np.diag([f, f, 1.0])
+    radii = {"shooting": 304.8, "ten": 304.8 * peaks[1] / peaks[2], "fifteen": 304.8 * peaks[0] / peaks[2]}
+    try:
+        new = fit_rings(image, G, board, radii)
+    except CalibrationError:
+        return fit
+    return new if sorted(new.inliers.values())[1] > sorted(fit.inliers.values())[1] else fit
+
+
 # ---------------------------------------------------------------------- all together
 def calibrate_crokinole(image: np.ndarray, board: CrokinoleBoard | None = None) -> tuple[np.ndarray, CrokinoleBoard, dict[str, float], float]:
     """(H image px -> board mm with rotation fixed modulo 90 degrees, measured board,
+    residuals per feature in mm, overall rms in mm). A large image whose thin lines did not
+    survive the reduction to WORK_SIZE is searched again at RETRY_SIZE."""
+    try:
+        return _calibrate_at(image, board, WORK_SIZE)
+    except CalibrationError:
+        if max(image.shape[:2]) <= WORK_SIZE * 1.5:
+            raise
+        return _calibrate_at(image, board, RETRY_SIZE)
+
+
+def _calibrate_at(image: np.ndarray, board: CrokinoleBoard | None, work_size: int) -> tuple[np.ndarray, CrokinoleBoard, dict[str, float], float]:
+    """(H image px -> board mm with rotation fixed modulo 90 degrees, measured board,
     residuals per feature in mm, overall rms in mm)."""
     board = board or CrokinoleBoard()
-    G0, _score = find_board(image)
-    fit = fit_rings(image, G0, board)
-    if fit.inliers["shooting"] < 0.3 or fit.inliers["ten"] < 0.3:
+    import cv2
+
+    # every guess is tried by a quick ring fit on the reduced image; the best is refined at
+    # full resolution (the pattern score alone is easily fooled by wood grain)
+    h, w = image.shape[:2]
+    sc = min(1.0, work_size / max(h, w))
+    small = cv2.resize(image, (int(round(w * sc)), int(round(h * sc))), interpolation=cv2.INTER_AREA) if sc < 1 else image
+    S = np.diag([sc, sc, 1.0])
+    best: RingFit | None = None
+    best_q = -math.inf
+    for score, G0, radii0 in find_board(image, work_size=work_size):
+        try:
+            f = fit_rings(small, S @ G0, board, radii0, schedule=(20.0, 10.0, 5.0))
+        except CalibrationError:
+            continue
+        # quality: rings seen, lines sharp, and the pattern score as a tie-break
+        seen = sorted(f.inliers.values())
+        q = seen[1] + 0.5 * seen[0] - 0.3 * f.rms_mm + 0.001 * score
+        if q > best_q:
+            best, best_q = f, q
+        if seen[0] > 0.8 and f.rms_mm < 0.8:
+            break  # clearly the board: the other guesses cannot do better
+    if best is None:
+        raise CalibrationError("board rings found but every ring fit diverged; give --points or --markers")
+    if sorted(best.inliers.values())[1] < 0.8:
+        best = _reseed(small, best, board)
+    best = fit_rings(image, np.linalg.inv(S) @ best.G, board, best.radii) if sc < 1 else best
+    fit = best
+    seen = sorted(fit.inliers.values())
+    if seen[1] < 0.55 or min(fit.inliers["shooting"], fit.inliers["ten"]) < 0.45:
         raise CalibrationError(
             f"board rings found but not followed: only {100 * fit.inliers['shooting']:.0f}% of the "
-            f"shooting line and {100 * fit.inliers['ten']:.0f}% of the 10 line were seen")
+            f"shooting line, {100 * fit.inliers['ten']:.0f}% of the 10 line and "
+            f"{100 * fit.inliers['fifteen']:.0f}% of the 15 line were seen")
     if fit.rms_mm > 3.0:
         raise CalibrationError(f"board rings fit poorly (rms {fit.rms_mm:.1f} mm); refusing a bad calibration")
     phi, info = fit_rotation(image, fit.G, fit.radii)

@@ -45,11 +45,14 @@ def candidate_ellipses(grey: np.ndarray, max_count: int = 40, line_map: np.ndarr
     contours = list(cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)[0])
     if line_map is not None:
         # thin lines as connected curves: rings broken in the edge map often survive here
-        thr = float(np.percentile(line_map, 96))
-        binary = (line_map > max(thr, 6.0)).astype(np.uint8)
-        binary = cv2.ximgproc.thinning(binary * 255) if hasattr(cv2, "ximgproc") else binary
-        contours += list(cv2.findContours(binary, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)[0])
+        # (at several thresholds: wood grain joins thin rings into blobs at the lower ones)
+        for pct in (96.0, 98.5, 99.3):
+            thr = float(np.percentile(line_map, pct))
+            binary = (line_map > max(thr, 6.0)).astype(np.uint8)
+            contours += list(cv2.findContours(binary, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)[0])
     m = min(h, w)
+    rng = np.random.default_rng(0)  # deterministic: the same image gives the same calibration
+    ransac_left = 25
     found: list[tuple[tuple[float, float], tuple[float, float], float, float]] = []
     for c in contours:
         if len(c) < max(40, m // 8):
@@ -58,24 +61,18 @@ def candidate_ellipses(grey: np.ndarray, max_count: int = 40, line_map: np.ndarr
         span = pts.max(axis=0) - pts.min(axis=0)
         if max(span) < 0.15 * m:
             continue
-        try:
-            (cx, cy), (d1, d2), ang = cv2.fitEllipseAMS(pts)
-        except cv2.error:
+        fitted = _trimmed_ellipse(pts)
+        if (fitted is None or fitted[5].mean() < 0.5) and len(pts) >= 150 and ransac_left > 0:
+            ransac_left -= 1
+            fitted = _trimmed_ellipse(pts, rng)
+        if fitted is None:
             continue
-        a, b = max(d1, d2) / 2.0, min(d1, d2) / 2.0
+        (cx, cy), (a, b), theta, u, v, on = fitted
         if not (np.isfinite(a) and np.isfinite(b)) or b < 0.08 * m or a > 1.2 * max(h, w) or b < 0.25 * a:
             continue
         if not (-0.1 * w < cx < 1.1 * w and -0.1 * h < cy < 1.1 * h):
             continue
-        theta = math.radians(ang) if d1 >= d2 else math.radians(ang + 90.0)
-        # how well the contour lies on the ellipse: keep contours mostly on it
-        ct, st = math.cos(theta), math.sin(theta)
-        d = pts - (cx, cy)
-        u = (d[:, 0] * ct + d[:, 1] * st) / a
-        v = (-d[:, 0] * st + d[:, 1] * ct) / b
-        rr = np.sqrt(u * u + v * v)
-        on = np.abs(rr - 1.0) < 0.03
-        if on.mean() < 0.6:
+        if on.mean() < 0.3 or on.sum() < max(40, m // 8):
             continue
         ang_cov = len(np.unique((np.arctan2(v[on], u[on]) * 18 / math.pi).astype(int)))
         if ang_cov < 8:  # less than 80 degrees of arc: too little to trust
@@ -96,6 +93,64 @@ def candidate_ellipses(grey: np.ndarray, max_count: int = 40, line_map: np.ndarr
         if len(merged) >= max_count:
             break
     return merged
+
+
+def _ransac_seed(pts: np.ndarray, rng: np.random.Generator, tries: int = 40) -> np.ndarray:
+    """Points of the best-supported ellipse through random 5-point samples: a ring joined to
+    another ring by the quadrant lines is one contour holding two ellipses."""
+    import cv2
+
+    best = pts
+    best_n = 0
+    n = len(pts)
+    for _ in range(tries):
+        idx = np.sort(rng.choice(n, 5, replace=False))
+        try:
+            (cx, cy), (d1, d2), ang = cv2.fitEllipseDirect(pts[idx])
+        except cv2.error:
+            continue
+        if not (np.isfinite(d1) and np.isfinite(d2)) or min(d1, d2) < 4:
+            continue
+        th = math.radians(ang)
+        ct, st = math.cos(th), math.sin(th)
+        d = pts - (cx, cy)
+        u = (d[:, 0] * ct + d[:, 1] * st) / (d1 / 2)
+        v = (-d[:, 0] * st + d[:, 1] * ct) / (d2 / 2)
+        on = np.abs(np.sqrt(u * u + v * v) - 1.0) < 0.02
+        k = int(on.sum())
+        if k > best_n:
+            best, best_n = pts[on], k
+    return best
+
+
+def _trimmed_ellipse(pts: np.ndarray, rng: np.random.Generator | None = None):  # type: ignore[no-untyped-def]
+    """Fit an ellipse, drop the points off it (texture joined to a ring), refit, twice; a
+    contour mostly off its ellipse gets a RANSAC seed first."""
+    import cv2
+
+    keep = pts
+    if rng is not None:
+        keep = _ransac_seed(pts, rng)
+    for _ in range(3):
+        if len(keep) < 20:
+            return None
+        try:
+            (cx, cy), (d1, d2), ang = cv2.fitEllipseAMS(keep)
+        except cv2.error:
+            return None
+        a, b = max(d1, d2) / 2.0, min(d1, d2) / 2.0
+        if not (np.isfinite(a) and np.isfinite(b)) or b <= 1:
+            return None
+        theta = math.radians(ang) if d1 >= d2 else math.radians(ang + 90.0)
+        ct, st = math.cos(theta), math.sin(theta)
+        d = pts - (cx, cy)
+        u = (d[:, 0] * ct + d[:, 1] * st) / a
+        v = (-d[:, 0] * st + d[:, 1] * ct) / b
+        on = np.abs(np.sqrt(u * u + v * v) - 1.0) < 0.03
+        if on.mean() > 0.9:
+            break
+        keep = pts[on]
+    return (cx, cy), (a, b), theta, u, v, on
 
 
 def ellipse_affine(center: tuple[float, float], axes: tuple[float, float], theta: float) -> np.ndarray:
@@ -119,39 +174,62 @@ def sample_polar(img: np.ndarray, A: np.ndarray, rhos: np.ndarray, angles: np.nd
                      borderMode=cv2.BORDER_CONSTANT, borderValue=0)
 
 
+def _range_max(profile: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    """max(profile[lo:hi+1]) for many windows at once (sparse table)."""
+    n = len(profile)
+    table = [profile]
+    k = 1
+    while (1 << k) <= n:
+        prev = table[-1]
+        half = 1 << (k - 1)
+        table.append(np.maximum(prev[:-half], prev[half:]))
+        k += 1
+    length = hi - lo + 1
+    lev = np.floor(np.log2(np.maximum(length, 1))).astype(int)
+    out = np.empty(len(lo))
+    for L in np.unique(lev):
+        sel = lev == L
+        t = table[L]
+        out[sel] = np.maximum(t[lo[sel]], t[hi[sel] - (1 << L) + 1])
+    return out
+
+
 def ring_pattern(profile: np.ndarray, rhos: np.ndarray, ratios: tuple[float, ...] = (1.0, 2.0, 3.0),
                  slack: float = 0.06) -> tuple[float, float, list[float]]:
     """Best ``rho1`` such that ``profile`` peaks near ``rho1 * ratio`` for every ratio.
 
-    Returns (score, rho1, [peak rho per ratio]). Each ratio may stray by ``slack`` (real boards
-    differ from the nominal 1:2:3); the score is the weakest of the three peaks, so one strong
+    Returns (score, rho1, [peak rho per ratio]). Each ratio may stray by ``slack * rho1`` (real
+    boards differ from the nominal 1:2:3); the score is the weakest of the peaks, so one strong
     edge cannot fake a board.
     """
-    best = (-math.inf, 0.0, [0.0] * len(ratios))
-    step = rhos[1] - rhos[0]
-    for i in range(len(rhos)):
-        r1 = rhos[i]
-        if r1 * ratios[-1] * (1 + slack) > rhos[-1] or r1 < rhos[0] + 3 * step:
+    n = len(rhos)
+    idx = np.arange(n)
+    r1 = rhos
+    ok = (r1 * ratios[-1] + r1 * slack <= rhos[-1]) & (idx >= 3)
+    if not ok.any():
+        return (-math.inf, 0.0, [0.0] * len(ratios))
+    score = np.full(n, np.inf)
+    for q in ratios:
+        if q == 1.0:
+            v = profile.astype(np.float64)
+        else:
+            lo = np.clip(np.searchsorted(rhos, r1 * q - r1 * slack), 0, n - 1)
+            hi = np.clip(np.searchsorted(rhos, r1 * q + r1 * slack), 0, n - 1)
+            hi = np.maximum(hi, lo)
+            v = _range_max(profile.astype(np.float64), lo, hi)
+        score = np.minimum(score, v)
+    score[~ok] = -np.inf
+    i = int(np.argmax(score))
+    peaks: list[float] = []
+    for q in ratios:
+        if q == 1.0:
+            peaks.append(float(rhos[i]))
             continue
-        peaks: list[float] = []
-        vals: list[float] = []
-        for q in ratios:
-            lo = np.searchsorted(rhos, r1 * q * (1 - slack / q))
-            hi = np.searchsorted(rhos, r1 * q * (1 + slack / q)) + 1
-            if q == 1.0:
-                lo, hi = i, i + 1
-            seg = profile[lo:hi]
-            if len(seg) == 0:
-                break
-            j = int(np.argmax(seg))
-            peaks.append(float(rhos[lo + j]))
-            vals.append(float(seg[j]))
-        if len(vals) != len(ratios):
-            continue
-        score = min(vals)
-        if score > best[0]:
-            best = (score, float(r1), peaks)
-    return best
+        a = int(np.clip(np.searchsorted(rhos, rhos[i] * q - rhos[i] * slack), 0, n - 1))
+        b = int(np.clip(np.searchsorted(rhos, rhos[i] * q + rhos[i] * slack), 0, n - 1))
+        seg = profile[a:max(a, b) + 1]
+        peaks.append(float(rhos[a + int(np.argmax(seg))]))
+    return (float(score[i]), float(rhos[i]), peaks)
 
 
 def ellipse_conic(center: tuple[float, float], axes: tuple[float, float], theta: float) -> np.ndarray:

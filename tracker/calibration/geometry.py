@@ -94,3 +94,19 @@ def reprojection_error_mm(H_est: np.ndarray, H_true: np.ndarray, radius_mm: floa
     px = apply_h(np.linalg.inv(H_true), pts_mm)
     err = np.linalg.norm(apply_h(H_est, px) - pts_mm, axis=1)
     return float(err.mean()), float(err.max())
+
+
+class Lens:
+    """One-coefficient radial distortion about the image centre: ``n_d = n_u (1 + k1 |n_u|^2)``
+    with ``n = (p - c) / s``, ``s`` half the long side. It is OpenCV's model with focal ``s``
+    and principal point at the centre, so :meth:`camera` gives the matching (K, dist)."""
+
+    def __init__(self, size: tuple[int, int], k1: float = 0.0) -> None:
+        w, h = size
+        self.c = np.array([(w - 1) / 2.0, (h - 1) / 2.0])
+        self.s = max(w, h) / 2.0
+        self.k1 = k1
+
+    def camera(self) -> tuple[np.ndarray, np.ndarray]:
+        K = np.array([[self.s, 0, self.c[0]], [0, self.s, self.c[1]], [0, 0, 1.0]])
+        return K, np.array([self.k1, 0.0, 0.0, 0.0, 0.0])

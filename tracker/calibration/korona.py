@@ -6,8 +6,10 @@ nested quadrilaterals are found with sides in the ratio of the outer board to th
 area's edge (the rim's inner edge, usually the strongest contrast). Corners are refined by fitting
 a straight line to the edge points along each side; the four side lines intersect in the corners,
 which fix the homography. The rotation is known modulo 90 degrees; ``south`` picks the rest.
-Measured figures (pockets, striking lines, centre circle) are not yet measured: the default
-profile is returned, and the residual report lists the side-line fits.
+Then, on the rectified top-down image, :func:`measure_korona` measures the striking-line offset
+(line-ness peak across each side's band), the centre-circle radius (radial line-ness peak) and the
+pockets (dark discs near the corners: centroid and area-equivalent radius), and reports the spread
+of each as a residual in mm.
 """
 
 from __future__ import annotations
@@ -44,17 +46,18 @@ def _quads(grey: np.ndarray) -> list[np.ndarray]:
 
 
 def _order(q: np.ndarray) -> np.ndarray:
-    """Corners counter-clockwise on screen starting top-left: TL, BL, BR, TR -> board NW, SW, SE, NE."""
+    """Corners in screen order TL, TR, BR, BL (clockwise on screen, image y down)."""
     c = q.mean(axis=0)
     ang = np.arctan2(q[:, 1] - c[1], q[:, 0] - c[0])
-    q = q[np.argsort(ang)]  # clockwise in image coords (y down): from left going up
+    q = q[np.argsort(ang)]  # increasing angle with y down: clockwise on screen
     # start at the corner nearest the top-left
     i = int(np.argmin(q[:, 0] + q[:, 1]))
     return np.roll(q, -i, axis=0)
 
 
-def _refine_sides(grey: np.ndarray, q: np.ndarray) -> tuple[np.ndarray, list[float]]:
-    """Fit a line to the strongest gradient along each side; corners from the intersections."""
+def _refine_sides(grey: np.ndarray, q: np.ndarray, strength: list[float] | None = None) -> tuple[np.ndarray, list[float]]:
+    """Fit a line to the strongest gradient along each side; corners from the intersections.
+    ``strength`` (if given) receives the median gradient magnitude found on each side."""
     import cv2
 
     gx = cv2.Sobel(grey.astype(np.float32), cv2.CV_32F, 1, 0, ksize=3)
@@ -68,10 +71,14 @@ def _refine_sides(grey: np.ndarray, q: np.ndarray) -> tuple[np.ndarray, list[flo
         p = a + t[:, None] * (b - a)
         d = (b - a) / np.linalg.norm(b - a)
         n = np.array([-d[1], d[0]])
-        offs = np.arange(-8, 8.5, 0.5)
+        # search only a little either side: the rim's outer edge runs close by
+        reach = float(np.clip(0.012 * np.linalg.norm(b - a), 2.0, 8.0))
+        offs = np.arange(-reach, reach + 0.25, 0.5)
         xy = p[:, None, :] + offs[None, :, None] * n
         v = cv2.remap(mag, xy[:, :, 0].astype(np.float32), xy[:, :, 1].astype(np.float32), cv2.INTER_LINEAR)
         j = np.argmax(v, axis=1)
+        if strength is not None:
+            strength.append(float(np.median(v[np.arange(len(v)), j])))
         pts = p + offs[j][:, None] * n
         vx, vy, x0, y0 = cv2.fitLine(pts.astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
         nn = np.array([-vy, vx])
@@ -84,34 +91,172 @@ def _refine_sides(grey: np.ndarray, q: np.ndarray) -> tuple[np.ndarray, list[flo
     return np.array(corners), rms
 
 
-def calibrate_korona(image: np.ndarray, board: KoronaBoard | None = None) -> tuple[np.ndarray, KoronaBoard, dict[str, float], float]:
+def _fit_square(grey: np.ndarray, board: KoronaBoard) -> tuple[np.ndarray, list[float]]:
+    """Corners (TL, TR, BR, BL on screen) of the playing area and each side's line-fit rms px."""
     import cv2
 
-    board = board or KoronaBoard()
-    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     quads = _quads(grey)
     if not quads:
         raise CalibrationError("no board found: no large square (korona board) in the image")
     play = quads[0]
     ratio = board.outer_size / (2 * board.half)
     a0 = cv2.contourArea(play.astype(np.float32))
+    o0 = _order(play)
     for q in quads[1:]:
         r = math.sqrt(a0 / max(cv2.contourArea(q.astype(np.float32)), 1.0))
-        if abs(r - ratio) < 0.04:
+        oq = _order(q)
+        # the playing area sits centred in the outer square with its sides parallel
+        same_centre = np.linalg.norm(oq.mean(axis=0) - o0.mean(axis=0)) < 0.03 * math.sqrt(a0)
+        d0, dq = o0[1] - o0[0], oq[1] - oq[0]
+        parallel = abs(math.atan2(d0[0] * dq[1] - d0[1] * dq[0], d0 @ dq)) < math.radians(3)
+        if abs(r - ratio) < 0.04 and same_centre and parallel:
             play = q
             break
     corners, side_rms = _refine_sides(grey, _order(play))
+    # Was that the board's outer edge? Then the rim's inner edge runs parallel just inside, at
+    # the rim width: shrink the square by the playing area / outer ratio and look there.
+    outer_s: list[float] = []
+    _refine_sides(grey, corners, outer_s)
+    c0 = corners.mean(axis=0)
+    inner_s: list[float] = []
+    inner, inner_rms = _refine_sides(grey, c0 + (corners - c0) / ratio, inner_s)
+    if min(inner_s) > 0.4 * float(np.median(outer_s)) and max(inner_rms) < 1.5:
+        corners, side_rms = inner, inner_rms
+    return corners, side_rms
+
+
+K1_STEPS = (-0.05, -0.1, -0.15, -0.2, -0.25, -0.3, 0.05, 0.1)
+
+
+def calibrate_korona(image: np.ndarray, board: KoronaBoard | None = None, fit_lens: bool = True
+                     ) -> tuple[np.ndarray, KoronaBoard, dict[str, float], float, tuple[np.ndarray, np.ndarray] | None]:
+    """(H undistorted px -> board mm, measured board, residuals mm, rms mm, lens or None).
+
+    Lens distortion: the rims are straight, so a lens that bends them shows as a poor straight
+    line fit. The one-coefficient radial model (about the image centre, focal = half the long
+    side) is tried at a few strengths and kept when it straightens the rims clearly.
+    """
+    import cv2
+
+    from tracker.calibration.geometry import Lens
+
+    board = board or KoronaBoard()
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    h_img, w_img = grey.shape[:2]
+    corners, side_rms = _fit_square(grey, board)
+    best = (float(np.sqrt(np.mean(np.square(side_rms)))), 0.0, corners, side_rms)
+    if fit_lens and best[0] > 0.4:
+        for k1 in K1_STEPS:
+            K, D = Lens((w_img, h_img), k1).camera()
+            try:
+                c, r = _fit_square(cv2.undistort(grey, K, D), board)
+            except CalibrationError:
+                continue
+            e = float(np.sqrt(np.mean(np.square(r))))
+            if e < 0.7 * best[0]:
+                best = (e, k1, c, r)
+    _, k1, corners, side_rms = best
+    lens: tuple[np.ndarray, np.ndarray] | None = None
+    if k1:
+        lens = Lens((w_img, h_img), k1).camera()
+        image = cv2.undistort(image, lens[0], lens[1])
     h = board.half
-    # image TL, BL, BR, TR (top-down, south at the bottom) -> board NW, SW, SE, NE
-    mm = np.array([[-h, h], [-h, -h], [h, -h], [h, h]])
+    # image TL, TR, BR, BL (top-down, south at the bottom) -> board NW, NE, SE, SW
+    mm = np.array([[-h, h], [h, h], [h, -h], [-h, -h]])
     H, _ = cv2.findHomography(corners, mm, 0)
     if H is None:
         raise CalibrationError("korona board found but its corners are degenerate")
     H = normalize_h(H)
     # side-line residuals in mm: pixel rms times the local scale
     scale = np.linalg.norm(apply_h(H, corners[:1] + [1.0, 0.0]) - apply_h(H, corners[:1]))
-    residuals = {f"rim_{s}": float(r * scale) for s, r in zip(("west", "south", "east", "north"), side_rms, strict=True)}
+    residuals = {f"rim_{s}": float(r * scale) for s, r in zip(("north", "east", "south", "west"), side_rms, strict=True)}
     rms = float(np.sqrt(np.mean(np.array(list(residuals.values())) ** 2)))
     if rms > 5.0:
         raise CalibrationError(f"korona board edges fit poorly (rms {rms:.1f} mm); refusing a bad calibration")
-    return H, board, residuals, rms
+    measured, extra = measure_korona(image, H, board)
+    residuals.update(extra)
+    return H, measured, residuals, rms, lens
+
+
+def measure_korona(image: np.ndarray, H: np.ndarray, board: KoronaBoard) -> tuple[KoronaBoard, dict[str, float]]:
+    """Striking lines, centre circle and pockets measured on the rectified board (0.5 mm/px)."""
+    import cv2
+
+    from tracker.calibration.features import lineness, odd, sample_polar
+
+    mmpp = 0.5
+    e = board.half + 10.0
+    n = int(math.ceil(2 * e / mmpp))
+    M = np.array([[mmpp, 0, 0.5 * mmpp - e], [0, -mmpp, e - 0.5 * mmpp], [0, 0, 1.0]])
+    G = np.linalg.inv(H)
+    top = cv2.warpPerspective(image, G @ M, (n, n), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP)
+    grey = cv2.cvtColor(top, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    ln = lineness(top, odd(6 / mmpp + 1))
+    Minv = np.linalg.inv(M)
+    figures: dict[str, float] = {}
+    out: dict[str, float] = {}
+    h = board.half
+    # striking lines: distance from the rim's inner edge of the line-ness peak, per side
+    d = np.linspace(40.0, 200.0, 321)  # mm in from the rim
+    t = np.linspace(-0.6, 0.6, 41) * board.striking_line_half_length
+    offs: list[float] = []
+    for sx, sy in ((0, -1), (0, 1), (-1, 0), (1, 0)):
+        D, T = np.meshgrid(d, t, indexing="ij")
+        if sx == 0:
+            x, y = T, sy * (h - D)
+        else:
+            x, y = sx * (h - D), T
+        p = np.stack([x.ravel(), y.ravel(), np.ones(x.size)], axis=1) @ Minv.T
+        v = cv2.remap(ln, p[:, 0].reshape(D.shape).astype(np.float32), p[:, 1].reshape(D.shape).astype(np.float32),
+                      cv2.INTER_LINEAR)
+        prof = np.median(v, axis=1)
+        if prof.max() > 3 * (np.median(prof) + 1):
+            offs.append(float(d[int(np.argmax(prof))]))
+    if len(offs) >= 2:
+        figures["striking_line_offset"] = float(np.median(offs))
+        out["striking_lines"] = float(np.sqrt(np.mean((np.array(offs) - np.median(offs)) ** 2)))
+    # centre circle: radial line-ness peak (the striking lines are farther out)
+    rr = np.linspace(20.0, min(200.0, h - 60), 361)
+    ang = np.linspace(0, 2 * math.pi, 180, endpoint=False)
+    pol = sample_polar(ln, Minv, rr, ang)
+    prof = np.median(pol, axis=1)
+    if prof.max() > 3 * (np.median(prof) + 1):
+        j = int(np.argmax(prof))
+        figures["centre_circle_radius"] = float(rr[j])
+        # spread of the per-angle peak radius
+        per = rr[np.argmax(pol[max(0, j - 20):j + 21], axis=0) + max(0, j - 20)]
+        out["centre_circle"] = float(np.sqrt(np.mean((per - rr[j]) ** 2)))
+    # pockets: dark blobs in each corner square
+    cs = board.pocket_centres()
+    radii: list[float] = []
+    insets: list[float] = []
+    size = board.pocket_radius * 2.5
+    for name, (cx, cy) in cs.items():
+        sx, sy = np.sign(cx), np.sign(cy)
+        x0, x1 = sorted((sx * h, sx * (h - 2 * size)))
+        y0, y1 = sorted((sy * h, sy * (h - 2 * size)))
+        u0, v0 = np.round(apply_h(Minv, np.array([[x0, y1]]))[0]).astype(int)
+        u1, v1 = np.round(apply_h(Minv, np.array([[x1, y0]]))[0]).astype(int)
+        u0, v0 = max(u0, 0), max(v0, 0)
+        patch = grey[v0:v1, u0:u1]
+        if patch.size < 100:
+            continue
+        surface = float(np.median(grey[n // 2 - 50:n // 2 + 50, n // 2 + 150:n // 2 + 250]))
+        dark = (patch < 0.5 * surface).astype(np.uint8)
+        k, lab, stats, cent = cv2.connectedComponentsWithStats(dark)
+        if k <= 1:
+            continue
+        i = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+        area = stats[i, cv2.CC_STAT_AREA] * mmpp * mmpp
+        r = math.sqrt(area / math.pi)
+        if r < 8:
+            continue
+        c_mm = apply_h(M, np.array([[u0 + cent[i][0], v0 + cent[i][1]]]))[0]
+        radii.append(r)
+        insets.append(float(np.mean([h - abs(c_mm[0]), h - abs(c_mm[1])])))
+        del name
+    if len(radii) >= 2:
+        figures["pocket_radius"] = float(np.median(radii))
+        figures["pocket_inset"] = float(np.median(insets))
+        out["pockets"] = float(np.sqrt(np.mean((np.array(insets) - np.median(insets)) ** 2)))
+    return board.with_measured(**figures), out

@@ -43,14 +43,21 @@ from tracker.errors import InputError
 
 @dataclass(frozen=True)
 class DetectorSettings:
-    mm_per_px: float = 2.0
+    mm_per_px: float = 2.0  # coarse view scale (coarser when the camera itself sees less)
     min_coherence: float = 0.30  # coarse candidate: ring flux / ring gradient magnitude
     min_flux: float = 0.6  # coarse candidate: Lab units per px (noise floor)
     min_coverage: float = 0.6  # refined: fraction of rays with a consistent edge
     min_quarter_coverage: float = 0.25  # ... and in the worst quarter of the outline
     max_residual: float = 1.2  # refined: RMS edge residual, mm
     radius_tolerance: float = 0.15  # refined radius within +-15% of the nominal one
+    # Discs have a chamfered or rounded top edge: the flat top face (whose rim the fit finds) is
+    # this much smaller in radius than the disc.
+    bevel: float = 0.7
+    min_color_step: float = 6.0  # top face vs the board around it, weighted 8-bit Lab units
     max_candidates: int = 120
+    reuse: bool = True  # keep unchanged discs from the previous call (video)
+    change_level: float = 10.0  # grey levels: a coarse-view pixel changed
+    refresh_frames: int = 50  # a full pass at least this often
 
 
 class DiscDetector:
@@ -72,21 +79,29 @@ class DiscDetector:
             half = self.board.half + 5.0
         else:
             half = self.board.ditch_outer_radius + 5.0
-        self.view = BoardView.around(half, self.settings.mm_per_px)
-        self._maps = self.view.maps(calib)
         self.thickness = float(self.board.disc_thickness)
-        self.refiner = Refiner(calib, self.pose, self.thickness)
+        self.refiner = Refiner(calib, self.pose, self.thickness, bevel=self.settings.bevel)
+        # The coarse view need not be finer than the camera sees the board.
+        self.mm_per_px = max(self.settings.mm_per_px, 0.9 * self.refiner._mm_per_image_px(np.zeros(2)))
+        self.view = BoardView.around(half, self.mm_per_px)
+        self._maps = self.view.maps(calib)
         self.flat_refiner = Refiner(calib, self.pose, 0.0)  # circles painted or cut in the surface
         self._valid = self._region_mask()
         self._filters: dict[int, RingFilter] = {}
+        self._ring_px: dict[int, tuple[float, float]] = {}
+        self._crop_filters: dict[tuple[int, int, int], RingFilter] = {}
+        # Frame-to-frame reuse (see ``detect``).
+        self._ref_grey: np.ndarray | None = None
+        self._last: Detections | None = None
+        self._since_full = 0
         # Widen the ring outward by the largest apparent top-face shift over the board.
         corners = np.array([[0.0, 0.0], [half, half], [-half, half], [half, -half], [-half, -half]])
         s, k = self.pose.top_shift(corners, self.thickness)
         for kind, r in self.kinds:
             extra = 0.5 * float(np.linalg.norm(s, axis=1).max()) + (float(k.max()) - 1.0) * r
+            self._ring_px[kind] = (r / self.mm_per_px, extra / self.mm_per_px)
             self._filters[kind] = RingFilter.build((self.view.height, self.view.width),
-                                                   r / self.settings.mm_per_px, 1.5,
-                                                   extra / self.settings.mm_per_px)
+                                                   r / self.mm_per_px, 1.5, extra / self.mm_per_px)
         self.background_lab: np.ndarray | None = None
         if background is not None:
             self.set_background(background)
@@ -133,15 +148,54 @@ class DiscDetector:
         return IN_POCKET if b.pocket_of(x, y, r) is not None else ON_SURFACE
 
     # ------------------------------------------------------------------ detection
-    def candidates(self, lab: np.ndarray, kind: int, radius: float) -> tuple[np.ndarray, np.ndarray]:
-        """Coarse centres (N, 2) in mm and their coherence (N,)."""
+    def candidates(self, lab: np.ndarray, kind: int, radius: float,
+                   region: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """Coarse centres (N, 2) in mm and their coherence (N,), only inside ``region`` (a mask of
+        the view) when given; the filter then runs on the region's bounding box only."""
         st = self.settings
-        rr = ring_response(lab, self._filters[kind])
-        valid = self._valid & (rr.coherence >= st.min_coherence) & (rr.score >= st.min_flux)
-        uv = peaks(rr.score, 0.9 * radius / st.mm_per_px, 0.0, valid, st.max_candidates)
-        coh = rr.coherence[np.clip(np.round(uv[:, 1]).astype(int), 0, lab.shape[0] - 1),
-                           np.clip(np.round(uv[:, 0]).astype(int), 0, lab.shape[1] - 1)]
-        return self.view.to_mm(uv), coh
+        valid = self._valid if region is None else self._valid & region
+        y0, x0 = 0, 0
+        sub = lab
+        filt = self._filters[kind]
+        if region is not None:
+            ys, xs = np.nonzero(valid)
+            if len(ys) == 0:
+                return np.zeros((0, 2)), np.zeros(0)
+            m = filt.half + 2
+            y0, y1 = max(int(ys.min()) - m, 0), min(int(ys.max()) + m + 1, lab.shape[0])
+            x0, x1 = max(int(xs.min()) - m, 0), min(int(xs.max()) + m + 1, lab.shape[1])
+            if (y1 - y0) * (x1 - x0) < 0.5 * lab.shape[0] * lab.shape[1]:
+                hb, wb = -(-(y1 - y0) // 32) * 32, -(-(x1 - x0) // 32) * 32
+                key = (kind, hb, wb)
+                if key not in self._crop_filters:
+                    rp, ep = self._ring_px[kind]
+                    self._crop_filters[key] = RingFilter.build((hb, wb), rp, 1.5, ep)
+                filt = self._crop_filters[key]
+                sub = cv2.copyMakeBorder(lab[y0:y1, x0:x1], 0, hb - (y1 - y0), 0, wb - (x1 - x0),
+                                         cv2.BORDER_REPLICATE)
+                valid = np.pad(valid[y0:y1, x0:x1], ((0, hb - (y1 - y0)), (0, wb - (x1 - x0))))
+            else:
+                y0 = x0 = 0
+        rr = ring_response(sub, filt)
+        ok = valid & (rr.coherence >= st.min_coherence) & (rr.score >= st.min_flux)
+        uv = peaks(rr.score, 0.9 * radius / self.mm_per_px, 0.0, ok, st.max_candidates)
+        coh = rr.coherence[np.clip(np.round(uv[:, 1]).astype(int), 0, sub.shape[0] - 1),
+                           np.clip(np.round(uv[:, 0]).astype(int), 0, sub.shape[1] - 1)]
+        return self.view.to_mm(uv + np.array([x0, y0])), coh
+
+    def _changed(self, view: np.ndarray) -> tuple[np.ndarray | None, np.ndarray]:
+        """Where the view changed since the last detection (dilated by a disc), or None for a
+        full pass (first frame, periodic refresh, reuse off); and the view's grey image."""
+        grey = cv2.GaussianBlur(cv2.cvtColor(view, cv2.COLOR_BGR2GRAY), (0, 0), 1.0)
+        st = self.settings
+        if self._ref_grey is None or self._last is None or not st.reuse or self._since_full >= st.refresh_frames:
+            return None, grey
+        moved = ((cv2.absdiff(grey, self._ref_grey) > st.change_level) & self._valid).astype(np.uint8)
+        moved = cv2.morphologyEx(moved, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        r = max(rad for _, rad in self.kinds)
+        k = 2 * int(np.ceil(1.6 * r / self.mm_per_px)) + 1
+        moved = cv2.dilate(moved, np.ones((k, k), np.uint8))  # square: separable, fast
+        return moved.astype(bool), grey
 
     def _is_empty_hole(self, frame: np.ndarray, guess: np.ndarray, fit: Fit, radius: float) -> bool:
         """The empty 20-hole is a circle whose rim lies on the surface, a little larger than a disc:
@@ -159,9 +213,10 @@ class DiscDetector:
         st = self.settings
         if fit.coverage < st.min_coverage or fit.quarter_coverage < st.min_quarter_coverage:
             return False
-        if fit.residual > st.max_residual:
+        # At low resolution (a disc a few pixels across) the fit is only good to a pixel or so.
+        if fit.residual > max(st.max_residual, 0.5 * fit.mm_per_px):
             return False
-        if abs(fit.radius / radius - 1.0) > st.radius_tolerance:
+        if abs(fit.radius - radius) > max(st.radius_tolerance * radius, 0.8 * fit.mm_per_px):
             return False
         if isinstance(self.board, CrokinoleBoard):
             # The empty 20-hole: a dark circle, centred, larger than a disc.
@@ -173,18 +228,55 @@ class DiscDetector:
                 return False
         return True
 
+    def _accept_colors(self, fit: Fit) -> bool:
+        st = self.settings
+        # Edges all round but the inside the same colour as the outside: a patch of board framed
+        # by something else (fingers, a neighbour's shadow), not a disc.
+        if fit.surround is not None and fit.color is not None:
+            dc = (fit.color - fit.surround) * np.array([1.0, 1.6, 1.6])
+            if float(np.linalg.norm(dc)) < st.min_color_step:
+                return False
+        return True
+
     def detect(self, frame_bgr: np.ndarray) -> Detections:
-        """All discs in the frame (see the module docstring for the stages)."""
+        """All discs in the frame (see the module docstring for the stages).
+
+        Successive calls reuse work: discs found earlier whose surroundings have not changed in
+        the coarse view are kept without refitting, and candidates are searched only where the
+        view changed (a full pass every ``refresh_frames`` calls). A still frame costs a remap and
+        a difference. Call ``reset()`` after a cut or a camera move.
+        """
         view = self.rectify(frame_bgr)
+        region, grey = self._changed(view)
+        if region is not None and not region.any():
+            self._since_full += 1
+            assert self._last is not None
+            return self._with_streaks(self._last[np.arange(len(self._last))], view)
         lab = self._lab(view)
-        parts: list[Detections] = []
-        taken: list[tuple[np.ndarray, float]] = []
+        kept = Detections.empty()
+        if region is not None and self._last is not None and len(self._last):
+            uv = np.round(self.view.to_px(self._last.xy)).astype(int)
+            inside = (uv[:, 0] >= 0) & (uv[:, 1] >= 0) & (uv[:, 0] < self.view.width) & (uv[:, 1] < self.view.height)
+            hit = np.ones(len(uv), bool)
+            hit[inside] = region[uv[inside, 1], uv[inside, 0]]
+            kept = self._last[~hit]
+            self._since_full += 1
+        else:
+            self._since_full = 0
+        parts: list[Detections] = [kept]
+        taken: list[tuple[np.ndarray, float]] = [(p, float(r)) for p, r in zip(kept.xy, kept.radius, strict=True)]
         for kind, radius in sorted(self.kinds, key=lambda kr: -kr[1]):
-            centres, coh = self.candidates(lab, kind, radius)
+            centres, coh = self.candidates(lab, kind, radius, region)
             fits: list[tuple[Fit, float]] = []
             for c, q in zip(centres, coh, strict=True):
-                fit = self.refiner.refine(frame_bgr, c, radius)
-                if self._accept(fit, radius) and not self._is_empty_hole(frame_bgr, c, fit, radius):
+                if any(np.hypot(*(c - p)) < 0.8 * (radius + pr) for p, pr in taken):
+                    continue
+                fit = self.refiner.refine(frame_bgr, c, radius, with_colors=False)
+                if not self._accept(fit, radius):
+                    continue
+                if not self._accept_colors(self.refiner.add_colors(frame_bgr, fit)):
+                    continue
+                if not self._is_empty_hole(frame_bgr, c, fit, radius):
                     fits.append((fit, float(q)))
             fits.sort(key=lambda fq: -(fq[0].coverage + fq[1]))
             xy, rad, col, conf, wh, sur = [], [], [], [], [], []
@@ -194,8 +286,9 @@ class DiscDetector:
                 taken.append((fit.centre, radius))
                 xy.append(fit.centre)
                 rad.append(fit.radius)
+                assert fit.color is not None and fit.surround is not None
                 col.append(_cie(fit.color))
-                sur.append(_cie(fit.surround if fit.surround is not None else fit.color))
+                sur.append(_cie(fit.surround))
                 conf.append(float(np.clip(0.5 * fit.coverage + 0.5 * min(q / 0.6, 1.0), 0, 1)))
                 wh.append(self.where_of(float(fit.centre[0]), float(fit.centre[1]), radius))
             if xy:
@@ -203,11 +296,19 @@ class DiscDetector:
                                         confidence=np.array(conf), kind=np.full(len(xy), kind),
                                         where=np.array(wh), surround=np.array(sur)))
         dets = Detections.merge(parts)
-        if self.background_lab is not None:
-            from tracker.detect.streaks import find_streaks
+        self._ref_grey, self._last = grey, dets
+        return self._with_streaks(dets, view, lab)
 
-            dets = find_streaks(self, lab, dets)
-        return dets
+    def _with_streaks(self, dets: Detections, view: np.ndarray, lab: np.ndarray | None = None) -> Detections:
+        if self.background_lab is None:
+            return dets
+        from tracker.detect.streaks import find_streaks
+
+        return find_streaks(self, self._lab(view) if lab is None else lab, dets)
+
+    def reset(self) -> None:
+        """Forget the previous frames: the next call is a full pass."""
+        self._ref_grey, self._last, self._since_full = None, None, 0
 
 
 def _cie(lab8: np.ndarray) -> np.ndarray:

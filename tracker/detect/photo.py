@@ -144,23 +144,28 @@ def draw_overlay(image: np.ndarray, result: PhotoResult) -> np.ndarray:
     r = board.disc_radius
     close = {id(d) for d in result.close_calls}
     for d in result.discs:
-        pts = calib.to_image(np.array([d.x, d.y]) + ring * r)
-        color = _hex_bgr(result.team_colors[d.team])
+        pts = np.round(calib.to_image(np.array([d.x, d.y]) + ring * r)).astype(np.int32)
+        team = _hex_bgr(result.team_colors[d.team])
         edge = (255, 0, 255) if id(d) in close else (0, 255, 0) if d.where != "ditch" else (160, 160, 160)
-        cv2.polylines(out, [np.round(pts).astype(np.int32)], True, edge, thick + 1, cv2.LINE_AA)
+        # Outer ring: on the surface / close call / ditch; inner ring: the team's colour.
+        cv2.polylines(out, [pts], True, edge, thick + 1, cv2.LINE_AA)
+        inner = np.round(calib.to_image(np.array([d.x, d.y]) + ring * (r - 2.5))).astype(np.int32)
+        cv2.polylines(out, [inner], True, team, thick + 1, cv2.LINE_AA)
         c = calib.to_image(np.array([[d.x, d.y]]))[0]
         label = f"{d.points}" if d.where != "ditch" else "x"
         if id(d) in close:
             label += f" ({d.gap:+.1f}mm {d.line})"
         org = (int(c[0] - 10 * scale), int(c[1] + 8 * scale))
-        cv2.putText(out, label, org, cv2.FONT_HERSHEY_SIMPLEX, 0.8 * scale, (0, 0, 0), thick + 2, cv2.LINE_AA)
-        cv2.putText(out, label, org, cv2.FONT_HERSHEY_SIMPLEX, 0.8 * scale, color, thick, cv2.LINE_AA)
+        cv2.putText(out, label, org, cv2.FONT_HERSHEY_SIMPLEX, 0.8 * scale, (0, 0, 0), thick + 3, cv2.LINE_AA)
+        cv2.putText(out, label, org, cv2.FONT_HERSHEY_SIMPLEX, 0.8 * scale, (255, 255, 255), thick, cv2.LINE_AA)
     y = int(40 * scale)
     for t in range(result.sides):
         text = f"team {t} {result.team_colors[t]}: {result.team_points(t)} points, {result.team_twenties(t)} x 20"
-        cv2.putText(out, text, (int(20 * scale), y), cv2.FONT_HERSHEY_SIMPLEX, 1.0 * scale, (0, 0, 0), thick + 3, cv2.LINE_AA)
-        cv2.putText(out, text, (int(20 * scale), y), cv2.FONT_HERSHEY_SIMPLEX, 1.0 * scale,
-                    _hex_bgr(result.team_colors[t]), thick, cv2.LINE_AA)
+        cv2.rectangle(out, (int(8 * scale), y - int(28 * scale)), (int(60 * scale), y + int(8 * scale)),
+                      _hex_bgr(result.team_colors[t]), -1)
+        cv2.putText(out, text, (int(70 * scale), y), cv2.FONT_HERSHEY_SIMPLEX, 1.0 * scale, (0, 0, 0), thick + 3, cv2.LINE_AA)
+        cv2.putText(out, text, (int(70 * scale), y), cv2.FONT_HERSHEY_SIMPLEX, 1.0 * scale,
+                    (255, 255, 255), thick, cv2.LINE_AA)
         y += int(40 * scale)
     return out
 

@@ -40,7 +40,8 @@ class Fit:
     quarter_coverage: float  # the same in the worst quarter of the outline
     residual: float  # RMS of inlier residuals, mm
     contrast: float  # median edge strength (Lab units per mm)
-    color: np.ndarray  # (3,) median Lab of the top face (OpenCV 8-bit Lab scale)
+    mm_per_px: float  # image resolution at the disc (tolerances scale with it)
+    color: np.ndarray | None  # (3,) median Lab of the top face (8-bit scale); None until sampled
     surround: np.ndarray | None = None  # (3,) median Lab of the board around the disc (8-bit scale)
     top_centre: np.ndarray | None = None  # (2,) mm, fitted top-rim circle as seen on z = 0
     top_radius: float = 0.0
@@ -82,8 +83,9 @@ def _edge_in_window(strength: np.ndarray, rho_mid: np.ndarray, rho_exp: np.ndarr
 class Refiner:
     """Refines coarse centres against one frame."""
 
-    def __init__(self, calib: Calibration, pose: CameraPose, thickness: float) -> None:
+    def __init__(self, calib: Calibration, pose: CameraPose, thickness: float, bevel: float = 0.0) -> None:
         self.calib = calib
+        self.bevel = bevel  # the flat top face is this much smaller in radius than the disc
         self.pose = pose
         self.thickness = thickness
         a = np.linspace(0, 2 * np.pi, N_RAYS, endpoint=False)
@@ -102,6 +104,11 @@ class Refiner:
         lab = lab * np.array([255.0 / 100.0, 1.0, 1.0], np.float32) + np.array([0.0, 128.0, 128.0], np.float32)
         return lab.reshape(*shape, 3)
 
+    def _mm_per_image_px(self, xy: np.ndarray) -> float:
+        """Board millimetres per image pixel near ``xy``."""
+        px = self.calib.to_image(np.array([xy, xy + [1.0, 0.0], xy + [0.0, 1.0]]))
+        return 1.0 / max(float(np.sqrt(abs(np.linalg.det(np.stack([px[1] - px[0], px[2] - px[0]]))))), 1e-6)
+
     def top_of(self, P: np.ndarray) -> np.ndarray:
         return P + (P - self.pose.centre[:2]) * self.f
 
@@ -109,22 +116,31 @@ class Refiner:
         return (T + self.f * self.pose.centre[:2]) / (1.0 + self.f)
 
     def refine(self, image: np.ndarray, guess_mm: np.ndarray, radius: float,
-               step_mm: float = 0.25) -> Fit:
-        """Fit one disc near ``guess_mm`` (the coarse centre of its silhouette)."""
+               step_mm: float | None = None, with_colors: bool = True) -> Fit:
+        """Fit one disc near ``guess_mm`` (the coarse centre of its silhouette). Samples along
+        the rays are ``step_mm`` apart: by default a third of an image pixel, at least 0.2 mm."""
         guess = np.asarray(guess_mm, float)
+        px = self._mm_per_image_px(guess)  # tolerances scale with the image's resolution
+        if step_mm is None:
+            step_mm = float(np.clip(0.33 * px, 0.2, 0.6))
         k = 1.0 + self.f
         # The coarse peak sits near the silhouette's middle, half-way from P to T.
         P0 = guess - 0.5 * (guess - self.contact_of(guess))
         o = self.top_of(P0)
         R = k * radius
-        rho = np.arange(0.45 * R, 1.55 * R + 2.0, step_mm)
+        rho = np.arange(max(0.45 * R - 2 * px, 0.2 * R), 1.55 * R + 2.0 + 2 * px, step_mm)
         pts = o[None, None, :] + rho[None, :, None] * self.dirs[:, None, :]
         lab = self._sample(image, pts)  # (rays, samples, 3)
         w = np.asarray(CHANNEL_WEIGHTS, np.float32)
         sm = cv2.GaussianBlur(lab, (0, 0), sigmaX=max(0.5 / step_mm, 1.0), sigmaY=0.01)
         strength = (np.abs(np.diff(sm, axis=1)) * w).sum(2) / step_mm
         rho_mid = 0.5 * (rho[1:] + rho[:-1])
-        base = np.median(strength, axis=1) + 0.5
+        # Texture level of each ray: the median strength away from where the rim is expected (at
+        # low resolution the edge blur covers much of the ray).
+        blur_mm = max(1.5, 2.0 * px)
+        away = np.abs(rho_mid - R) > blur_mm + 1.5
+        salient = 3.0 if px < 2.0 else 2.0
+        base = np.median(strength[:, away], axis=1) + 0.5 if away.sum() >= 6 else np.median(strength, axis=1) + 0.5
         f = self.f
         C = self.pose.centre[:2]
         P = P0.copy()
@@ -134,66 +150,62 @@ class Refiner:
         E = np.zeros((N_RAYS, 2))
         peak = np.zeros(N_RAYS)
         covered = np.zeros(N_RAYS, bool)
-        for it, win in enumerate((6.0, 3.5, 2.0, 1.2, 1.0)):
+        for it, win in enumerate((max(6.0, 2.0 * px), max(3.0, 1.2 * px), max(1.5, 0.8 * px), max(1.0, 0.6 * px))):
             T = self.top_of(P)
             # Top rim on every ray; the bottom edge where the bottom circle is the silhouette
             # (the near side) and lies clear of the top rim.
-            rt, pt = _edge_in_window(strength, rho_mid, _ray_to_circle(o, self.dirs, T, k * r), win, step_mm,
-                                     first=it > 0)
+            rt_exp = _ray_to_circle(o, self.dirs, T, k * (r - self.bevel))
+            rtop, pt = _edge_in_window(strength, rho_mid, rt_exp, win, step_mm, first=it > 0)
             rb_exp = _ray_to_circle(o, self.dirs, P, r)
             B = o[None] + rb_exp[:, None] * self.dirs
-            s_vec = T - P
-            near = ((B - P) @ s_vec) / r < -(k - 1) * r
-            rt_exp = _ray_to_circle(o, self.dirs, T, k * r)
+            near = ((B - P) @ (T - P)) / r < -(k - 1) * r
             sep = rb_exp - rt_exp
             use_b = near & (sep > 2.0)
             # Where the two edges are too close to tell apart, the near side is ambiguous.
             use_t = ~(near & (sep > 0.3) & (sep <= 2.0))
             # The bottom edge's window stops half-way to the top rim; take the innermost edge (a
             # contact shadow lies just outside it).
-            rb, pb = _edge_in_window(strength, rho_mid, rb_exp, min(win, 0.5 * float(np.median(sep[use_b])) if use_b.any() else win),
-                                     step_mm, first=it > 0)
-            Et = o[None] + rt[:, None] * self.dirs
-            Eb = o[None] + rb[:, None] * self.dirs
+            wb = min(win, 0.5 * float(np.median(sep[use_b]))) if use_b.any() else win
+            rbot, pb = _edge_in_window(strength, rho_mid, rb_exp, wb, step_mm, first=it > 0)
+            Et = o[None] + rtop[:, None] * self.dirs
+            Eb = o[None] + rbot[:, None] * self.dirs
             pts = np.concatenate([Et, Eb[use_b]])
             pk = np.concatenate([pt, pb[use_b]])
             is_top = np.concatenate([np.ones(N_RAYS, bool), np.zeros(int(use_b.sum()), bool)])
             ray = np.concatenate([np.arange(N_RAYS), np.nonzero(use_b)[0]])
-            good = (pk > 0.35 * np.median(pt)) & (pk > 3.0 * base[ray])
+            good = (pk > 0.35 * np.median(pt)) & (pk > salient * base[ray])
             good[:N_RAYS] &= use_t
-            P_new, r_new = P, r
-            for _ in range(3):
-                Tn = P_new + (P_new - C) * f
-                cen = np.where(is_top[:, None], Tn[None], P_new[None])
-                rad = np.where(is_top, k * r_new, r_new)
+            Pn, rn = P, r
+            sel = good
+            for _ in range(2):
+                Tn = Pn + (Pn - C) * f
+                cen = np.where(is_top[:, None], Tn[None], Pn[None])
                 dvec = pts - cen
                 dist = np.maximum(np.linalg.norm(dvec, axis=1), 1e-9)
-                res = dist - rad
+                res = dist - np.where(is_top, k * (rn - self.bevel), rn)
                 med = np.median(np.abs(res[good])) if good.any() else 1.0
-                sel = good & (np.abs(res) <= max(3.0 * 1.4826 * med, 0.5 if it >= 3 else 1.5))
+                sel = good & (np.abs(res) <= max(3.0 * 1.4826 * med, max(0.5, 0.35 * px) if it >= 3 else max(1.5, 0.7 * px)))
                 if sel.sum() < 8:
                     break
-                scale = np.where(is_top, 1.0 + f, 1.0)
-                J = np.concatenate([-(dvec / dist[:, None]) * scale[:, None], -np.where(is_top, k, 1.0)[:, None]], 1)
+                u = dvec / dist[:, None]
+                J = np.concatenate([-u * np.where(is_top, 1.0 + f, 1.0)[:, None],
+                                    -np.where(is_top, k, 1.0)[:, None]], 1)
+                cols = [0, 1] if it < 2 else [0, 1, 2]  # radius held until the centre settles
                 sw = np.sqrt(np.sqrt(pk[sel]))
-                if it < 2:  # radius held at the nominal one until the centre has settled
-                    J = J[:, :2]
-                sol, *_ = np.linalg.lstsq(J[sel] * sw[:, None], -res[sel] * sw, rcond=None)
-                sol = np.append(sol, 0.0) if it < 2 else sol
-                P_new = P_new + sol[:2]
-                r_new = float(np.clip(r_new + sol[2], 0.7 * radius, 1.3 * radius))
-                Tn = P_new + (P_new - C) * f
-                cen = np.where(is_top[:, None], Tn[None], P_new[None])
-                rad = np.where(is_top, k * r_new, r_new)
-                res = np.linalg.norm(pts - cen, axis=1) - rad
+                sol_c, *_ = np.linalg.lstsq(J[sel][:, cols] * sw[:, None], -res[sel] * sw, rcond=None)
+                sol = np.zeros(3)
+                sol[cols] = sol_c
+                Pn = Pn + sol[:2]
+                rn = float(np.clip(rn + sol[2], 0.7 * radius, 1.3 * radius))
+                Tn = Pn + (Pn - C) * f
+                cen = np.where(is_top[:, None], Tn[None], Pn[None])
+                res = np.linalg.norm(pts - cen, axis=1) - np.where(is_top, k * (rn - self.bevel), rn)
                 resid_rms = float(np.sqrt(np.mean(res[sel] ** 2)))
                 if np.abs(sol).max() < 1e-3:
                     break
-            else:
-                pass
             if sel.sum() < 8:
                 break
-            P, r = P_new, r_new
+            P, r = Pn, rn
             inl = np.zeros(N_RAYS, bool)
             inl[ray[sel]] = True
             # Ambiguous near-side rays do not enter the fit, but they must show an edge (either
@@ -201,19 +213,28 @@ class Refiner:
             amb = ~use_t & ~use_b
             span = (rho_mid[None, :] >= (rt_exp - 1.0)[:, None]) & (rho_mid[None, :] <= (rb_exp + 1.0)[:, None])
             amb_peak = np.where(span, strength, 0.0).max(axis=1)
-            covered = inl | (amb & (amb_peak > 3.0 * base) & (amb_peak > 0.35 * np.median(pt)))
+            covered = inl | (amb & (amb_peak > salient * base) & (amb_peak > 0.35 * np.median(pt)))
             E = Et
             peak = pt
+        rt = k * (r - self.bevel)
         T = self.top_of(P)
-        R = k * r
+        R = rt
         coverage = float(covered.mean())
         quarter = covered.reshape(4, -1).mean(axis=1).min()
         contrast = float(np.median(peak[inl])) if inl.any() else 0.0
-        color, surround = self._colors(image, P, T, R)
-        return Fit(centre=P, radius=r, coverage=coverage, quarter_coverage=float(quarter), residual=resid_rms, contrast=contrast,
+        color = surround = None
+        if with_colors:
+            color, surround = self.colors(image, P, T, R)
+        return Fit(centre=P, radius=r, mm_per_px=px, coverage=coverage, quarter_coverage=float(quarter), residual=resid_rms, contrast=contrast,
                    color=color, surround=surround, top_centre=T, top_radius=R, edges=E, inliers=inl)
 
-    def _colors(self, image: np.ndarray, P: np.ndarray, T: np.ndarray, R: float
+    def add_colors(self, image: np.ndarray, fit: Fit) -> Fit:
+        """Sample the fit's top-face and surround colours (done only for fits worth keeping)."""
+        assert fit.top_centre is not None
+        fit.color, fit.surround = self.colors(image, fit.centre, fit.top_centre, fit.top_radius)
+        return fit
+
+    def colors(self, image: np.ndarray, P: np.ndarray, T: np.ndarray, R: float
                 ) -> tuple[np.ndarray, np.ndarray]:
         """Median Lab of the top face, and of the board in a ring around the silhouette."""
         a = np.linspace(0, 2 * np.pi, 24, endpoint=False)

@@ -7,8 +7,9 @@ Two kinds of evidence, because frames are coarse (a fast disc moves 3 diameters 
    frames there are: it needs only the paths, not velocities.
 2. A moving disc whose velocity turns sharply between two frames hit something. The polyline
    through the samples cuts the corner of a bounce, so it passes within contact distance of the
-   obstacle (a peg, the rim, another disc); the nearest such obstacle is named. A sharp turn with
-   no obstacle nearby is noise (or the hole, or the ditch) and is dropped.
+   obstacle (a peg, the rim, another moving disc); the nearest such obstacle is named. A disc
+   that never moved was never hit (equal-ish masses: a hit always moves it), so it is never a
+   candidate. A sharp turn with no obstacle nearby is noise (or the hole, the ditch): dropped.
 
 Contacts are returned in time order, each pair once within a short window.
 """
@@ -36,12 +37,27 @@ def motion_start(path: Path, rest: tuple[float, float], tol: float = 3.0) -> int
     return int(idx[0]) if len(idx) else None
 
 
-def _seg_dist(q: np.ndarray, a: np.ndarray, b: np.ndarray) -> tuple[float, float]:
-    """Distance from q to segment ab and the segment parameter of the nearest point."""
-    ab = b - a
-    L = float(ab @ ab)
-    s = 0.0 if L < 1e-12 else min(max(float((q - a) @ ab) / L, 0.0), 1.0)
-    return float(np.hypot(*(q - (a + s * ab)))), s
+def _corner(p: Path, i: int) -> tuple[np.ndarray, float] | None:
+    """Where and when a disc bounced between samples i and i+1, from the straight motion on
+    either side: c = p_i + v_in * s and p_{i+1} = c + v_out * (dt - s)."""
+    if i < 1 or i + 2 >= len(p) + 1 or i + 1 >= len(p):
+        return None
+    dt = p[i + 1, 0] - p[i, 0]
+    d_in = p[i, 0] - p[i - 1, 0]
+    if dt <= 0 or d_in <= 0:
+        return None
+    v_in = (p[i, 1:] - p[i - 1, 1:]) / d_in
+    if i + 2 < len(p) and p[i + 2, 0] > p[i + 1, 0]:
+        v_out = (p[i + 2, 1:] - p[i + 1, 1:]) / (p[i + 2, 0] - p[i + 1, 0])
+    else:
+        v_out = np.zeros(2)
+    dv = v_in - v_out
+    n2 = float(dv @ dv)
+    if n2 < 1e-9:
+        return None
+    s = float(dv @ (p[i + 1, 1:] - p[i, 1:] - v_out * dt)) / n2
+    s = min(max(s, 0.0), dt)
+    return p[i, 1:] + v_in * s, float(p[i, 0] + s)
 
 
 def infer_contacts(
@@ -111,34 +127,29 @@ def infer_contacts(
             sp = float(np.hypot(*v0))
             if dv < max(turn_mm_s, 0.35 * sp):
                 continue
-            a0, a1, a2 = p[k - 1, 1:], p[k, 1:], p[k + 1, 1:]
+            a1 = p[k, 1:]
             tol = 3.0
             cands: list[tuple[float, float, int | str]] = []
+            # the bounce point, if it bounced in the interval before or after sample k
+            corners = [c for c in (_corner(p, k - 1), _corner(p, k)) if c is not None]
+            corners.append((a1, float(p[k, 0])))
             for q in pegs:
-                d1, s1 = _seg_dist(q, a0, a1)
-                d2, s2 = _seg_dist(q, a1, a2)
-                d, tt = (d1, p[k - 1, 0] + s1 * dt0) if d1 <= d2 else (d2, p[k, 0] + s2 * dt1)
-                if d <= ra + peg_r + tol:
+                d, tt = min(((float(np.hypot(*(c - q))), tc) for c, tc in corners), key=lambda x: x[0])
+                if d <= ra + peg_r + tol + 2.0:
                     cands.append((d - ra - peg_r, tt, "peg"))
             if isinstance(board, KoronaBoard):
                 lim = board.half - ra - tol
-                if max(abs(a1[0]), abs(a1[1])) >= lim:
-                    cands.append((board.half - ra - max(abs(a1[0]), abs(a1[1])), float(p[k, 0]), "rim"))
-            for c, pc in paths.items():
-                if c == a:
+                for c, tc in corners:
+                    if max(abs(c[0]), abs(c[1])) >= lim:
+                        cands.append((board.half - ra - max(abs(c[0]), abs(c[1])), tc, "rim"))
+                        break
+            for other, pc in paths.items():
+                if other == a:
                     continue
                 xy = _interp(pc, np.array([p[k, 0]]))[0]
-                d = float(np.hypot(*(a1 - xy))) - ra - radius[c]
+                d = float(np.hypot(*(a1 - xy))) - ra - radius[other]
                 if d <= tol + 0.5 * sp * dt0:
-                    cands.append((d, float(p[k, 0]), c))
-            for c, q in rest.items():
-                if c == a or c in paths:
-                    continue
-                d1, _ = _seg_dist(np.asarray(q), a0, a1)
-                d2, _ = _seg_dist(np.asarray(q), a1, a2)
-                d = min(d1, d2) - ra - radius.get(c, ra)
-                if d <= tol:
-                    cands.append((d, float(p[k, 0]), c))
+                    cands.append((d, float(p[k, 0]), other))
             if cands:
                 d, tt, what = min(cands, key=lambda c: c[0])
                 found.append(Contact(tt, a, what))
@@ -151,8 +162,7 @@ def _dedupe(contacts: Sequence[Contact], window: float = 0.12) -> list[Contact]:
         key = frozenset((c.a, c.b))
         if any(frozenset((o.a, o.b)) == key and abs(o.t - c.t) < window for o in out):
             continue
-        if c.b == "peg" or c.b == "rim":
-            if any(o.a == c.a and o.b == c.b and abs(o.t - c.t) < window / 3 for o in out):
-                continue
+        if c.b in ("peg", "rim") and any(o.a == c.a and o.b == c.b and abs(o.t - c.t) < window / 3 for o in out):
+            continue
         out.append(c)
     return out

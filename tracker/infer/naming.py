@@ -33,7 +33,7 @@ class Namer:
         self.names: dict[int, str] = {}
         self._count: Counter[str] = Counter()
         self.cls_seat: dict[int, Counter[str]] = {}
-        self.strikers = {s: s[0].upper() for s in self.seats}
+        self.strikers: dict[str, str] = {str(s): s[0].upper() for s in self.seats}
 
     def seat_of_start(self, start: tuple[float, float], expected: str | None = None) -> str:
         x, y = start
@@ -59,16 +59,8 @@ class Namer:
         """The korona setup line of a new game: every target disc at rest, named by owner."""
         self.names = {k: v for k, v in self.names.items() if k == striker}
         self._count = Counter()
-        owner_of_cls: dict[int, str] = {}
-        votes: dict[int, Counter[str]] = {}
-        for tid, xy in before.items():
-            tr = tracks.get(tid)
-            if tr is None or tid == striker or tr.kind != 0:
-                continue
-            votes.setdefault(tr.cls, Counter())[self.board.seat_of(*xy)] += 1
-        for c, v in votes.items():
-            if c >= 0:
-                owner_of_cls[c] = v.most_common(1)[0][0]
+        # colour class i belongs to the i-th occupied seat (classes are ordered lightest first)
+        owner_of_cls = {i: seat for i, seat in enumerate(self.seats)}
         discs: dict[str, tuple[str, tuple[float, float]]] = {}
         for tid, xy in sorted(before.items(), key=lambda kv: (kv[1][1], kv[1][0])):
             tr = tracks.get(tid)
@@ -103,6 +95,10 @@ class Namer:
             if e == "lifted":
                 continue
             end[nm(tid)] = _end(e)
+        if self.game == "korona":  # discs the rules never met (not in the setup) are left out
+            known = set(self.names.values()) | set(self.strikers.values())
+            contacts = tuple(c for c in contacts if all(x in known or x in ("peg", "rim") for x in c))
+            end = {k: v for k, v in end.items() if k in known}
         return Shot(seat=seat, disc=disc, start=(round(rec.start[0], 2), round(rec.start[1], 2)),
                     contacts=contacts, end=end)
 

@@ -44,7 +44,8 @@ class ShotSegmenter:
         self._before: dict[int, tuple[float, float]] = {}
         self._before_state: dict[int, str] = {}
         self._moved: set[int] = set()
-        self._known: dict[int, str] = {}  # last reported state per track (for hand events)
+        self._known: dict[int, str] = {}
+        self._shot_before: set[int] = set()  # last reported state per track (for hand events)
         self.t = 0.0
 
     # ------------------------------------------------------------------ per frame
@@ -85,6 +86,15 @@ class ShotSegmenter:
         if record is not None:
             shots.append(record)
         return shots, hands
+
+    def flush(self, tracks: Sequence[Track], t: float, frame: int) -> list[ShotRecord]:
+        """The input ended: close a shot still in progress (discs still moving end where seen)."""
+        if not self.in_shot:
+            return []
+        self.in_shot = False
+        self.t = t + self.settle
+        record = self._finish(tracks, t + self.settle, frame)
+        return [record] if record is not None else []
 
     # ------------------------------------------------------------------ helpers
     def _prev_rest(self, tr: Track) -> tuple[float, float]:
@@ -132,19 +142,26 @@ class ShotSegmenter:
         candidates = [tr for tr in movers if tr.id in self._before and tr.id in paths]
         if isinstance(self.board, KoronaBoard):
             candidates = [tr for tr in candidates if tr.kind == STRIKER] or candidates
+        else:  # a crokinole disc is shot once: the shot disc is one never shot before
+            candidates = [tr for tr in candidates if tr.id not in self._shot_before] or candidates
         if not candidates:
             return None
-        shooter = min(candidates, key=lambda tr: starts.get(tr.id, float("inf")))
+        # earliest to move; within a frame, the fastest (the hit disc starts slower or later)
+        shooter = min(candidates, key=lambda tr: (round(starts.get(tr.id, float("inf")), 4),
+                                                  -_peak_speed(paths[tr.id])))
         p = paths[shooter.id]
-        peak = _peak_speed(p)
+        # the shot disc may stop at once against another (a frame may hold all its motion):
+        # judge the flick by the fastest disc of the episode
+        peak = max(_peak_speed(q) for q in paths.values())
         start = self._before[shooter.id]
         if peak < self.shot_speed or not self._may_start(start, shooter):
             return None
         if shooter.state == "lifted":
             return None  # carried away by a hand
+        self._shot_before.add(shooter.id)
         radius = {tr.id: tr.radius for tr in tracks}
-        rest = {i: xy for i, xy in self._before.items() if i in by_id}
-        contacts = infer_contacts(paths, rest, radius, shooter.id, self.board)
+        before = {i: xy for i, xy in self._before.items() if i in by_id}
+        contacts = infer_contacts(paths, before, radius, shooter.id, self.board)
         ends: dict[int, End] = {}
         for tr in movers:
             if tr.id not in self._before and tr.born < self._t0:

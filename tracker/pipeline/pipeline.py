@@ -30,9 +30,9 @@ import numpy as np
 
 from tracker import events as ev
 from tracker.boards import CrokinoleBoard, KoronaBoard
-from tracker.calibration import Calibration
+from tracker.calibration import Calibration, DriftMonitor
 from tracker.detect.datatypes import Detections
-from tracker.errors import CalibrationError
+from tracker.errors import CalibrationError, TrackerError
 from tracker.infer import HandEvent, Namer, ShotRecord, ShotSegmenter
 from tracker.pipeline.stillness import StillnessGate
 from tracker.rules import engine_for, outcome_events, shot_flags
@@ -87,9 +87,12 @@ class Pipeline:
         self.calibration_error: str | None = None
         self._buffer: list[tuple[int, float, np.ndarray]] = []
         self._pending_lift: dict[int, str] = {}  # track id -> reason the rules gave
+        self._expect_place: list[tuple[str, tuple[float, float] | None]] = []
         self._round_over = False
         self._need_setup = game == "korona"
         self._last_drift_t = 0.0
+        self._bumped = False
+        self._bump_tries = 0
         self._last_dets = Detections.empty()
         self.frames_seen = 0
         self.frames_detected = 0
@@ -98,23 +101,28 @@ class Pipeline:
 
     # ------------------------------------------------------------------ calibration
     def _start(self, calib: Calibration, t: float, index: int) -> None:
-        from tracker.detect import DiscDetector
+        from tracker.detect.detector import DiscDetector
 
         if calib.board.game != self.game:
             raise CalibrationError(f"the calibration is for a {calib.board.game} board, not {self.game}")
         first = self.calib is None
         self.calib = calib
-        self.board = calib.board
         self.detector = DiscDetector(calib, self.game)
         if first:
-            self.tracker = Tracker(self.board)
-            self.segmenter = ShotSegmenter(self.board)
-            self.namer = Namer(self.game, self.players, self.board)
+            self.start_tracking(calib.board)
         else:
+            self.board = calib.board
             self.tracker.board = self.board
         self.gate = StillnessGate()
-        self.drift = None
+        self.drift: DriftMonitor | None = None
         self.events.append(ev.calibrated(t, index, calib.homography.tolist(), round(float(calib.rms_mm), 3)))
+
+    def start_tracking(self, board: CrokinoleBoard | KoronaBoard) -> None:
+        """Set up the stages after the detector (also used alone, fed with detections)."""
+        self.board = board
+        self.tracker = Tracker(board)
+        self.segmenter = ShotSegmenter(board)
+        self.namer = Namer(self.game, self.players, board)
 
     def _try_calibrate(self) -> bool:
         from tracker.calibration import calibrate_image
@@ -125,14 +133,14 @@ class Pipeline:
         for img in (median, frames[-1]):
             try:
                 calib = calibrate_image(img, self.game, board=self.board_hint, south=self.south)
-            except CalibrationError as e:
+            except TrackerError as e:  # CalibrationError, or InputError for a blank frame
                 self.calibration_error = str(e)
                 continue
             self._start(calib, t, idx)
             self._reference = img
             self._set_drift(img)
-            if self.game == "crokinole" or True:
-                self.detector.set_background(img) if self._empty_enough(img) else None
+            if self._empty_enough(img):
+                self.detector.set_background(img)
             return True
         return False
 
@@ -141,8 +149,6 @@ class Pipeline:
         return len(self.detector.detect(img)) == 0
 
     def _set_drift(self, img: np.ndarray) -> None:
-        from tracker.calibration import DriftMonitor
-
         assert self.calib is not None
         try:
             self.drift = DriftMonitor(self.calib, img)
@@ -150,23 +156,31 @@ class Pipeline:
             self.drift = None
 
     def _check_drift(self, frame: np.ndarray, t: float, index: int) -> None:
-        if self.drift is None or t - self._last_drift_t < self.drift_every:
+        """Every ``drift_every`` seconds (between shots) check the board has not moved; once it
+        has, hold tracking still and try to fit the board again every few frames."""
+        if self.drift is None:
             return
-        self._last_drift_t = t
-        if self.segmenter.in_shot:
-            return
-        report = self.drift.check(frame)
-        if not getattr(report, "drifted", False):
+        if not self._bumped:
+            cut = self.gate.changed > 0.4  # most of the picture changed at once: look now
+            if not cut and (t - self._last_drift_t < self.drift_every or self.segmenter.in_shot):
+                return
+            self._last_drift_t = t
+            if not self.drift.check(frame).bumped:
+                return
+            self._bumped = True
+            self.warnings.append(f"camera moved at t = {t:.2f} s")
+        if (index - self._bump_tries) % 5:
             return
         from tracker.calibration import calibrate_image
 
         try:
             calib = calibrate_image(frame, self.game, board=self.board_hint, south=self.south)
-        except CalibrationError:
-            return  # a hand over the board: try again at the next check
+        except TrackerError:
+            return  # a hand over the board: try again in a few frames
         self._start(calib, t, index)
         self._set_drift(frame)
-        self.warnings.append(f"camera moved at t = {t:.2f} s: board fitted again")
+        self._bumped = False
+        self.warnings.append(f"board fitted again at t = {t:.2f} s")
 
     # ------------------------------------------------------------------ per frame
     def process(self, frame: np.ndarray, t: float, index: int) -> list[FrameResult]:
@@ -185,10 +199,16 @@ class Pipeline:
         return [self._step(frame, t, index)]
 
     def _step(self, frame: np.ndarray, t: float, index: int) -> FrameResult:
+        still = self.gate.still(frame)
         self._check_drift(frame, t, index)
+        if self._bumped:  # the board moved and is not found again yet: nothing to track
+            res = FrameResult(index, t, list(self.tracker.tracks), Detections.empty(), detected=False)
+            if self.on_frame is not None:
+                self.on_frame(frame, res)
+            return res
         moving = any(tr.state == "moving" for tr in self.tracker.tracks) or bool(self.tracker._tentative)
         detected = True
-        if not moving and self.gate.still(frame):
+        if not moving and still:
             dets = self._last_dets
             detected = False
         else:
@@ -196,30 +216,57 @@ class Pipeline:
             self.gate.remember(frame)
             self.frames_detected += 1
         self._last_dets = dets
+        res = self.process_detections(dets, t, index)
+        res.detected = detected
+        if self.on_frame is not None:
+            self.on_frame(frame, res)
+        return res
+
+    def process_detections(self, dets: Detections, t: float, index: int) -> FrameResult:
+        """Everything after the detector, for one frame (tests and benchmarks feed this)."""
         tracks = self.tracker.update(dets, t)
-        res = FrameResult(index, t, tracks, dets, detected=detected)
+        res = FrameResult(index, t, tracks, dets)
         shots, hands = self.segmenter.update(tracks, t, index)
         for h in hands:
             self._hand(h, res)
         for rec in shots:
             self._shot(rec, res)
-        if self.on_frame is not None:
-            self.on_frame(frame, res)
         return res
 
     # ------------------------------------------------------------------ events and rules
     def _hand(self, h: HandEvent, res: FrameResult) -> None:
+        if h.kind == "placed":
+            self._placed(h)
+            return
         if h.kind != "lifted":
             return
-        if h.track in self._pending_lift:
-            self._pending_lift.pop(h.track)
+        if h.track in self._pending_lift or self._round_over:
+            self._pending_lift.pop(h.track, None)
+            self.tracker.retire(h.track)
             return
-        if h.where == "surface" and not self._round_over and h.track in self.namer.names:
+        # (korona: players take discs out of pockets all game; only crokinole lifts are news)
+        if self.game == "crokinole" and h.where == "surface" and not self._round_over and h.track in self.namer.names:
             e = ev.removed(h.t, h.frame, self.namer.name(h.track), "by_hand", expected=False)
             self._emit(e, res)
 
-    def _apply(self, entry: Entry, res: FrameResult, t: float, frame: int) -> Outcome:
-        out = self.engine.apply(entry)
+    def _placed(self, h: HandEvent) -> None:
+        """A disc put down: if the rules asked for a disc to be placed, this is that disc."""
+        if h.track in self.namer.names or not self._expect_place:
+            return
+        def cost(item: tuple[str, tuple[float, float] | None]) -> float:
+            at = item[1]
+            return 0.0 if at is None else float(np.hypot(h.at[0] - at[0], h.at[1] - at[1]))
+        best = min(self._expect_place, key=cost)
+        self._expect_place.remove(best)
+        self.namer.names[h.track] = best[0]
+
+    def _apply(self, entry: Entry, res: FrameResult, t: float, frame: int) -> Outcome | None:
+        try:
+            out = self.engine.apply(entry)
+        except TrackerError as e:  # an observation the rules cannot take: skip it, say so
+            self.warnings.append(f"t = {t:.2f} s: shot not scored: {e}")
+            self._emit(ev.Event("unscored", t, frame, {"why": str(e)}), res)
+            return None
         self.entries.append(entry)
         self.outcomes.append(out)
         res.entries.append(entry)
@@ -239,14 +286,16 @@ class Pipeline:
         if self._need_setup:
             self._classify_colours(tracks, rec)
             setup = self.namer.setup(tracks, {k: v for k, v in rec.before.items() if k in tracks}, rec.disc)
-            self._apply(setup, res, rec.t_start, rec.frame_start)
-            self._need_setup = False
+            if self._apply(setup, res, rec.t_start, rec.frame_start) is not None:
+                self._need_setup = False
         expected = self.outcomes[-1].next_seat if self.outcomes else None
         shot = self.namer.shot(rec, tracks, expected)
         for c in rec.contacts:
             a, b = shot_name(self.namer, shot, c.a), shot_name(self.namer, shot, c.b)
             self._emit(ev.collision(c.t, self._frame_of(c.t), a, b), res)
         out = self._apply(shot, res, rec.t_end, rec.frame_end)
+        if out is None:
+            return
         hit, foul = shot_flags(out)
         self._emit(ev.shot(rec.t_end, rec.frame_end, shot.seat, shot.disc, round(rec.t_start, 3),
                            round(rec.t_end, 3), hit, foul), res)
@@ -259,13 +308,17 @@ class Pipeline:
             self._emit(e, res)
         ids = {v: k for k, v in self.namer.names.items()}
         for act in out.actions:
-            tid = ids.get(act.disc)
-            if tid is None:
+            found = ids.get(act.disc)
+            if found is None:
                 continue
+            tid = found
             if act.kind == "lift_out":
                 self._pending_lift[tid] = act.reason
-            elif act.at is not None and act.kind.startswith("place"):
-                self.tracker.expect(tid, act.at)
+                self.tracker.leaving(tid)
+            elif act.kind.startswith("place"):
+                self._expect_place.append((act.disc, act.at))
+                if act.at is not None:
+                    self.tracker.expect(tid, act.at)
         if out.round_over or out.game_over:
             self._round_over = True
             if self.game == "korona":
@@ -277,7 +330,12 @@ class Pipeline:
         return {"s": "south", "w": "west", "n": "north", "e": "east"}.get(name[:1], shot.seat)
 
     def _classify_colours(self, tracks: dict[int, Track], rec: ShotRecord) -> None:
-        """Korona: learn the players' disc colours from the discs at rest before the first shot."""
+        """Korona: learn the players' disc colours from the discs at rest before the first shot.
+
+        Which colour is whose cannot be seen on a scattered table; the convention is the
+        lightest colour for south, then clockwise (``ColorModel`` orders classes lightest
+        first), and the namer gives class i to the i-th occupied seat.
+        """
         from tracker.detect.color import ColorModel
 
         discs = [tracks[k] for k in rec.before if k in tracks and tracks[k].kind == 0 and tracks[k].color_n]
@@ -297,7 +355,15 @@ class Pipeline:
 
     # ------------------------------------------------------------------ end
     def finish(self) -> None:
-        """End of the input: calibrate what is buffered if not done yet (or say why not)."""
+        """End of the input: calibrate what is buffered if not done yet (or say why not), and
+        close a shot still in progress."""
+        if self.calib is not None or hasattr(self, "segmenter"):
+            if hasattr(self, "segmenter") and self.segmenter.in_shot:
+                last = self.segmenter.t
+                res = FrameResult(-1, last)
+                for rec in self.segmenter.flush(self.tracker.tracks, last, self._frame_of(last)):
+                    self._shot(rec, res)
+            return
         if self.calib is None:
             if self._buffer and self._try_calibrate():
                 held, self._buffer = self._buffer, []

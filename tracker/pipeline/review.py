@@ -104,7 +104,7 @@ def score_table(summary: dict[str, Any]) -> str:
     """A plain-text table of the rounds (crokinole) or games (korona) and the totals."""
     totals: dict[str, Any] = summary.get("totals", {})
     sides = list(totals) or sorted({k for r in summary.get("rounds", []) for k in r.get("points", r.get("pocketed", {}))})
-    rows = []
+    rows: list[list[str]] = []
     game = summary.get("game", "")
     for r in summary.get("rounds", []):
         if game == "korona":

@@ -21,6 +21,7 @@ class StillnessGate:
         self.max_skip = max_skip
         self._ref: np.ndarray | None = None
         self._skipped = 0
+        self.changed = 0.0
 
     def _thumb(self, frame: np.ndarray) -> np.ndarray:
         import cv2
@@ -33,10 +34,13 @@ class StillnessGate:
 
     def still(self, frame: np.ndarray) -> bool:
         """True when ``frame`` may reuse the last detections."""
-        if self._ref is None or self._skipped >= self.max_skip:
+        self.changed = 0.0
+        if self._ref is None:
             return False
         diff = np.abs(self._thumb(frame) - self._ref)
-        if int(diff.max()) > self.threshold:
+        # share of the picture that changed a lot: near 1 on a cut or a camera bump
+        self.changed = float((diff > 4 * self.threshold).mean())
+        if self._skipped >= self.max_skip or int(diff.max()) > self.threshold:
             return False
         self._skipped += 1
         return True

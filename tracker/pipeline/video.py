@@ -25,6 +25,9 @@ class VideoSource:
     whether the file ended before the frame count its container claims (a truncated file)."""
 
     def __init__(self, path: str | Path) -> None:
+        import os
+
+        os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")  # our one-line errors, not FFmpeg's
         import cv2
 
         p = Path(path)
@@ -34,7 +37,7 @@ class VideoSource:
             raise InputError(f"video {p} is not a file")
         self._cap = cv2.VideoCapture(str(p))
         if not self._cap.isOpened():
-            raise InputError(f"video {p}: cannot be read (not a video, or a codec OpenCV lacks)")
+            raise InputError(f"video {p}: cannot be read (not a video, a damaged or truncated file, or a codec OpenCV lacks)")
         fps = float(self._cap.get(cv2.CAP_PROP_FPS) or 0.0)
         if not (1.0 <= fps <= 1000.0):
             fps = 30.0

@@ -41,6 +41,8 @@ class BoardArt:
     env_mm_per_px: float
     env_half: float
     table_half: float  # the table is the square [-T, T]^2 at z_table
+    table: np.ndarray  # uint8 BGR texture of the table top with its clutter, covers [-T, T]^2
+    table_mm_per_px: float
     z_floor: float
 
     def texel(self, x: np.ndarray, y: np.ndarray, level: int = 0) -> tuple[np.ndarray, np.ndarray]:
@@ -142,7 +144,7 @@ def _environment(look: Look, extent: float, rng: np.random.Generator
     env_half = 3000.0
     s = 6.0
     n = int(2 * env_half / s)
-    table_half = extent + float(rng.uniform(120.0, 450.0))
+    table_half = extent + float(rng.uniform(40.0, 420.0))
     x, y = _grid(n, s, env_half)
     table = textures.paint((n, n), s, rng, look.table_color, unevenness=0.06, grain_through=0.0)
     floor = textures.paint((n, n), s, rng, look.floor_color, unevenness=0.04, grain_through=0.0)
@@ -158,6 +160,54 @@ def _environment(look: Look, extent: float, rng: np.random.Generator
     return np.clip(img, 0, 255).astype(np.uint8), s, env_half, table_half
 
 
+def _table(look: Look, table_half: float, extent: float, s: float,
+           rng: np.random.Generator) -> np.ndarray:
+    """The table top at ``s`` mm per texel, with clutter beside the board: score sheets with
+    ruled lines, a pencil, cups or coasters (rings that a disc detector must not take for
+    discs)."""
+    n = int(math.ceil(2 * table_half / s))
+    tex = textures.paint((n, n), s, rng, look.table_color, unevenness=0.05, grain_through=0.0,
+                         detail_mm=max(s, 2.0))
+    img = np.clip(tex, 0, 255).astype(np.uint8)
+
+    def px(x: float, y: float) -> tuple[int, int]:
+        return int(round((x + table_half) / s * 16)), int(round((table_half - y) / s * 16))
+
+    margin = table_half - extent
+    for _ in range(int(rng.integers(0, 4))):
+        # a sheet of paper in a corner of the table, rotated
+        cx = float(rng.choice([-1, 1])) * float(rng.uniform(extent * 0.75, table_half - 60))
+        cy = float(rng.choice([-1, 1])) * float(rng.uniform(extent * 0.75, table_half - 60))
+        ang = float(rng.uniform(0, math.pi))
+        rect = cv2.boxPoints(((cx, cy), (216.0, 279.0), math.degrees(ang)))
+        poly = np.array([px(float(a), float(b)) for a, b in rect], np.int32)
+        paper = tuple(int(v) for v in rng.integers(225, 250, 3))
+        cv2.fillPoly(img, [poly], paper, cv2.LINE_AA, 4)
+        ux, uy = math.cos(ang), math.sin(ang)
+        for k in range(12):
+            off = -110.0 + 20.0 * k
+            ax, ay = cx - uy * off + ux * -90, cy + ux * off + uy * -90
+            bx, by = cx - uy * off + ux * 90, cy + ux * off + uy * 90
+            cv2.line(img, px(ax, ay), px(bx, by), (150, 140, 130), 1, cv2.LINE_AA, 4)
+    if margin > 80 and rng.uniform() < 0.6:
+        # a cup or coaster: a ring
+        r = float(rng.uniform(35, 50))
+        cx = float(rng.choice([-1, 1])) * float(rng.uniform(extent, table_half - r))
+        cy = float(rng.uniform(-table_half + r, table_half - r))
+        col = tuple(int(v) for v in rng.integers(20, 230, 3))
+        cv2.circle(img, px(cx, cy), int(r / s * 16), col, -1, cv2.LINE_AA, 4)
+        cv2.circle(img, px(cx, cy), int((r - 5) / s * 16), tuple(int(c * 0.6) for c in col), -1,
+                   cv2.LINE_AA, 4)
+    if rng.uniform() < 0.5:
+        cx = float(rng.choice([-1, 1])) * float(rng.uniform(extent * 0.8, table_half - 80))
+        cy = float(rng.uniform(-table_half + 80, table_half - 80))
+        ang = float(rng.uniform(0, 180))
+        rect = cv2.boxPoints(((cx, cy), (150.0, 7.0), ang))
+        poly = np.array([px(float(a), float(b)) for a, b in rect], np.int32)
+        cv2.fillPoly(img, [poly], (40, 190, 230), cv2.LINE_AA, 4)
+    return img
+
+
 def build_art(board: CrokinoleBoard | KoronaBoard, look: Look, mm_per_px: float,
               rng: np.random.Generator) -> BoardArt:
     """Draw the board's texture, height map and surroundings."""
@@ -170,9 +220,12 @@ def build_art(board: CrokinoleBoard | KoronaBoard, look: Look, mm_per_px: float,
         tex, height, z_top, z_table = _korona(board, look, mm_per_px, extent, rng)
     levels, wall_shade = _shade_and_pyramid(tex, height, look, mm_per_px, rng)
     env, env_s, env_half, table_half = _environment(look, extent, rng)
+    table_s = max(1.5, 2.0 * mm_per_px)
+    table = _table(look, table_half, extent, table_s, rng)
     return BoardArt(mm_per_px=mm_per_px, half_extent=extent, levels=levels, height=height,
                     wall_shade=wall_shade, z_top=z_top, z_table=z_table, env=env,
                     env_mm_per_px=env_s, env_half=env_half, table_half=table_half,
+                    table=table, table_mm_per_px=table_s,
                     z_floor=z_table - 700.0)
 
 
@@ -260,7 +313,7 @@ def _korona(b: KoronaBoard, look: Look, s: float, extent: float,
     for px, py in b.pocket_centres().values():
         d = np.hypot(x - px, y - py)
         _over(tex, np.clip((b.pocket_radius - d) / s + 0.5, 0.0, 1.0),
-              tuple(int(c * 0.45) for c in look.hole_color))  # a deep hole with a net: dark
+              np.asarray(look.hole_color, np.float32) * 0.45)  # a deep hole with a net: dark
         pocket |= d < b.pocket_radius
     # rims, with a mark halfway along each
     rim_a = np.clip((cheb - b.half) / s + 0.5, 0.0, 1.0) * (~pocket)

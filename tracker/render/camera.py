@@ -6,9 +6,10 @@ W x H image is ((W - 1) / 2, (H - 1) / 2). Distortion is radial only (k1, k2).
 
 The pose follows the docstring of :class:`tracker.render.scene.Camera`: the camera stands
 ``height`` mm above the playing surface, displaced horizontally from ``target`` toward the
-azimuth direction by ``height * tan(tilt)``, and looks at ``target``. Azimuth counts in the seat
-order (clockwise seen from above): 0 puts the camera south of the target (south at the bottom of
-the image), 90 west, 180 north, 270 east. ``roll`` turns the image about the optical axis.
+azimuth direction by ``height * tan(tilt)``, and looks at ``target``. Azimuth counts
+counter-clockwise seen from above, like every angle in the board frame: 0 puts the camera south
+of the target (south at the bottom of the image), 90 east, 180 north, 270 west. ``roll`` turns
+the image about the optical axis.
 
 Everything here is pure numpy so the renderer's remap grid and ``project`` agree to rounding.
 """
@@ -26,7 +27,7 @@ def camera_pose(camera: Camera) -> tuple[np.ndarray, np.ndarray]:
     """``(R, C)``: rotation board -> camera frame (rows are the camera axes) and centre in mm."""
     tilt = math.radians(camera.tilt)
     az = math.radians(camera.azimuth)
-    a = np.array([-math.sin(az), -math.cos(az), 0.0])  # horizontal direction toward the camera
+    a = np.array([math.sin(az), -math.cos(az), 0.0])  # horizontal direction toward the camera
     target = np.array([camera.target[0], camera.target[1], 0.0])
     centre = target + a * camera.height * math.tan(tilt) + np.array([0.0, 0.0, camera.height])
     fwd = target - centre
@@ -59,16 +60,43 @@ def distort_normalized(xy: np.ndarray, k1: float, k2: float) -> np.ndarray:
     return xy * f[..., None]
 
 
-def undistort_normalized(xy: np.ndarray, k1: float, k2: float, iterations: int = 12) -> np.ndarray:
-    """Invert :func:`distort_normalized` by fixed-point iteration (as OpenCV does)."""
+def monotonic_radius(k1: float, k2: float) -> float:
+    """The undistorted radius up to which the lens model is one-to-one (inf if everywhere).
+
+    r_d = r (1 + k1 r^2 + k2 r^4) turns back where its derivative 1 + 3 k1 r^2 + 5 k2 r^4 = 0;
+    beyond that a real lens shows nothing, so cameras are sampled to stay inside it.
+    """
+    roots = np.roots([5.0 * k2, 3.0 * k1, 1.0]) if k2 != 0.0 else (
+        np.array([-1.0 / (3.0 * k1)]) if k1 != 0.0 else np.array([]))
+    pos = [float(x.real) for x in np.atleast_1d(roots) if abs(x.imag) < 1e-12 and x.real > 0]
+    return math.sqrt(min(pos)) if pos else math.inf
+
+
+def undistort_normalized(xy: np.ndarray, k1: float, k2: float, iterations: int = 10) -> np.ndarray:
+    """Invert :func:`distort_normalized`: Newton's method on the radius.
+
+    Radii beyond the lens model's one-to-one range (see :func:`monotonic_radius`) are clamped
+    to its edge instead of folding back.
+    """
     if k1 == 0.0 and k2 == 0.0:
         return xy.copy()
-    u = xy.copy()
+    rd = np.hypot(xy[..., 0], xy[..., 1])
+    r_max = monotonic_radius(k1, k2)
+    r = rd.copy()
+    if math.isfinite(r_max):
+        r = np.minimum(r, r_max)
     for _ in range(iterations):
-        r2 = u[..., 0] ** 2 + u[..., 1] ** 2
-        f = 1.0 + k1 * r2 + k2 * r2 * r2
-        u = xy / f[..., None]
-    return u
+        r2 = r * r
+        f = r * (1.0 + k1 * r2 + k2 * r2 * r2) - rd
+        df = 1.0 + 3.0 * k1 * r2 + 5.0 * k2 * r2 * r2
+        r = r - f / np.where(np.abs(df) < 1e-6, 1e-6, df)
+        r = np.maximum(r, 0.0)
+        if math.isfinite(r_max):
+            r = np.minimum(r, r_max)
+        if float(np.abs(f).max()) < 1e-12:
+            break
+    scale = np.where(rd > 1e-12, r / np.maximum(rd, 1e-12), 1.0)
+    return xy * scale[..., None]
 
 
 def project(camera: Camera, size: tuple[int, int], pts_xyz_mm: np.ndarray) -> np.ndarray:

@@ -90,7 +90,8 @@ def drift_gains(look: Look, fx: CameraFx, frame_index: int) -> np.ndarray:
                    + 0.3 * math.sin(2 * math.pi * f / 41.0 + p[1]))
     wb_b = 1.0 + 0.4 * a * math.sin(2 * math.pi * f / 233.0 + p[2])
     wb_r = 1.0 + 0.4 * a * math.sin(2 * math.pi * f / 199.0 + p[3])
-    return np.array([e * wb_b, e, e * wb_r], np.float32)
+    cast = np.asarray(look.white_balance, np.float32)
+    return np.array([e * wb_b, e, e * wb_r], np.float32) * cast
 
 
 def apply_fx(frame: np.ndarray, fx: CameraFx, look: Look, seed: int, frame_index: int
@@ -104,6 +105,9 @@ def apply_fx(frame: np.ndarray, fx: CameraFx, look: Look, seed: int, frame_index
     sigma = look.blur_sigma * h / 720.0
     if sigma > 0.2:
         img = cv2.GaussianBlur(img, (0, 0), sigma)
+    if look.sharpen > 0:
+        soft = cv2.GaussianBlur(img, (0, 0), max(1.0, 1.5 * h / 720.0))
+        img = cv2.addWeighted(img, 1.0 + look.sharpen, soft, -look.sharpen, 0.0)
     if fx.noise is not None:
         r = np.random.default_rng([seed & 0xFFFFFFFF, frame_index, 7])
         oy, ox = (int(v) for v in r.integers(0, NOISE_PAD, 2))

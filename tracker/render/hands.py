@@ -1,4 +1,5 @@
-"""Hands and forearms: a shaded tube from the shoulder, outside the board, to the fingertips.
+"""Players: hands and forearms (a shaded tube from a shoulder outside the board to the
+fingertips), and the shoulders and head they belong to.
 
 The arm's centre line runs from the fingertips ``(x, y, z)`` of a :class:`HandSprite` toward a
 shoulder beyond the board edge in the ``from_angle`` direction, rising toward it. Its half width
@@ -6,7 +7,9 @@ follows a per-pose profile in millimetres (a finger, the fist or palm, the wrist
 elbow). The silhouette is filled with a dark base tone and three lighter bands shifted toward the
 light, then blurred inside the silhouette so the bands merge into a rounded, 3D-looking limb. A
 sleeve covers the arm from the wrist (long sleeves) or the elbow (short ones). The same outline
-pushed along the light onto the surface is the soft shadow.
+pushed along the light onto the surface is the soft shadow. Thumb and fingers are small capsules
+placed per pose. The hand's width lies flat, while the forearm's silhouette width is taken
+across the line of sight (a tube looks as thick from the side as from above).
 """
 
 from __future__ import annotations
@@ -36,10 +39,20 @@ DIGITS: dict[str, tuple[tuple[float, float, float, float, float], ...]] = {
 }
 
 
+def _shoulder(hand: HandSprite, reach: float) -> np.ndarray:
+    """The shoulder the arm hangs from: the right or left one of the player's torso, whichever
+    is on the side of the fingertips."""
+    a = hand.from_angle
+    out = np.array([math.cos(a), math.sin(a), 0.0])
+    tan = np.array([-math.sin(a), math.cos(a), 0.0])
+    lat = hand.x * tan[0] + hand.y * tan[1]
+    side = 1.0 if lat >= 0 else -1.0
+    return out * (reach + 110.0) + tan * side * 150.0 + np.array([0.0, 0.0, hand.z + 330.0])
+
+
 def _centre_line(hand: HandSprite, reach: float) -> tuple[np.ndarray, np.ndarray, float]:
     """Sample points (N, 3) along the arm, their distances from the tip, and the arm length."""
-    a = hand.from_angle
-    shoulder = np.array([reach * math.cos(a), reach * math.sin(a), hand.z + 330.0])
+    shoulder = _shoulder(hand, reach)
     tip = np.array([hand.x, hand.y, hand.z])
     d = shoulder[:2] - tip[:2]
     length = max(float(np.linalg.norm(d)), 300.0)
@@ -51,21 +64,35 @@ def _centre_line(hand: HandSprite, reach: float) -> tuple[np.ndarray, np.ndarray
 
 
 def _outline(pts: np.ndarray, s: np.ndarray, widths: np.ndarray, start: float = 0.0,
-             scale: float = 1.0, shift: float = 0.0) -> np.ndarray:
-    """Closed outline (M, 3) of the arm from ``start`` mm on, with a rounded tip cap."""
+             scale: float = 1.0, shift: float = 0.0, eye: np.ndarray | None = None) -> np.ndarray:
+    """Closed outline (M, 3) of the arm from ``start`` mm on, with a rounded tip cap.
+
+    The hand is flat, so its width lies in the horizontal plane; the forearm is a tube, so its
+    silhouette width is taken across the line of sight from ``eye`` (when given): an arm seen
+    from the side still looks as thick as from above.
+    """
     keep = s >= start
-    p, w = pts[keep], widths[keep] * scale
+    p, w, sk = pts[keep], widths[keep] * scale, s[keep]
     if len(p) < 2:
         return np.zeros((0, 3))
     d = p[-1, :2] - p[0, :2]
     d /= np.linalg.norm(d) + 1e-9
-    side = np.array([-d[1], d[0], 0.0])
+    side_h = np.array([-d[1], d[0], 0.0])
+    side = np.repeat(side_h[None, :], len(p), axis=0)
+    if eye is not None:
+        tang = np.gradient(p, axis=0)
+        bb = np.cross(tang, eye[None, :] - p)
+        bb /= np.linalg.norm(bb, axis=1, keepdims=True) + 1e-9
+        bb *= np.sign(bb @ side_h + 1e-9)[:, None]
+        alpha = np.clip((sk - 150.0) / 100.0, 0.0, 1.0)[:, None]
+        side = (1 - alpha) * side_h[None, :] + alpha * bb
+        side /= np.linalg.norm(side, axis=1, keepdims=True) + 1e-9
     centre = p + side * (shift * w)[:, None]
     left = centre + side * w[:, None]
     right = centre - side * w[:, None]
     back = np.array([d[0], d[1], 0.0])
     phi = np.linspace(math.pi, 0.0, 9)[1:-1]
-    tip = centre[0] + w[0] * (np.cos(phi)[:, None] * side - 0.9 * np.sin(phi)[:, None] * back)
+    tip = centre[0] + w[0] * (np.cos(phi)[:, None] * side[0] - 0.9 * np.sin(phi)[:, None] * back)
     return np.concatenate([left, right[::-1], tip])
 
 
@@ -115,7 +142,9 @@ def draw_hand(img: np.ndarray, proj: Projector, hand: HandSprite, look: Look, re
     d /= np.linalg.norm(d) + 1e-9
     side = np.array([-d[1], d[0], 0.0])
     lit = float(side @ light)  # > 0: the left flank faces the light
-    outer = _clip(proj(np.concatenate([_outline(pts, s, widths)] + _digits(hand, pts, s))),
+    eye = proj.C
+    outer = _clip(proj(np.concatenate([_outline(pts, s, widths, eye=eye)]
+                                      + _digits(hand, pts, s))),
                   (w, h))
     x0, y0 = np.floor(outer.min(axis=0)).astype(int) - 4
     x1, y1 = np.ceil(outer.max(axis=0)).astype(int) + 4
@@ -129,7 +158,7 @@ def draw_hand(img: np.ndarray, proj: Projector, hand: HandSprite, look: Look, re
 
     def fill(target: np.ndarray, start: float, scale: float, shift: float,
              col: tuple[float, ...] | int) -> None:
-        out = _outline(pts, s, widths, start, scale, shift)
+        out = _outline(pts, s, widths, start, scale, shift, eye)
         if len(out) < 3:  # e.g. a forearm shorter than the sleeve's start: no sleeve
             return
         p = np.round((_clip(proj(out), (w, h)) - off) * ONE).astype(np.int32)
@@ -177,3 +206,56 @@ def _flatten(pts: np.ndarray, light: np.ndarray) -> np.ndarray:
     """Points pushed along the light onto the surface z = 0."""
     k = pts[:, 2] / max(light[2], 0.05)
     return np.column_stack([pts[:, :2] - light[None, :2] * k[:, None], np.zeros(len(pts))])
+
+
+HAIR: tuple[tuple[int, int, int], ...] = ((20, 25, 30), (30, 50, 80), (60, 110, 160),
+                                          (150, 150, 150), (15, 15, 15))
+
+
+def _ellipse(c: np.ndarray, u: np.ndarray, v: np.ndarray, a: float, b: float,
+             n: int = 28) -> np.ndarray:
+    t = np.linspace(0, 2 * math.pi, n, endpoint=False)
+    return c[None, :] + np.cos(t)[:, None] * u[None, :] * a + np.sin(t)[:, None] * v[None, :] * b
+
+
+def draw_body(img: np.ndarray, proj: Projector, hand: HandSprite, look: Look, reach: float,
+              light: np.ndarray) -> None:
+    """The player behind a hand: shoulders and head beyond the board edge (seen from above,
+    as in overhead tournament footage; round heads are good distractors for a disc detector)."""
+    h, w = img.shape[:2]
+    a = hand.from_angle
+    out = np.array([math.cos(a), math.sin(a), 0.0])
+    tan = np.array([-math.sin(a), math.cos(a), 0.0])
+    z = hand.z + 330.0
+    torso_c = out * (reach + 140.0) + np.array([0.0, 0.0, z])
+    head_c = out * (reach + 170.0) + np.array([0.0, 0.0, z + 170.0])
+    sleeve = look.sleeve_colors[hand.sleeve % len(look.sleeve_colors)]
+    hair = HAIR[(hand.skin * 7 + hand.sleeve * 3) % len(HAIR)]
+    lit = 0.5 * float(np.array([light[0], light[1], 0.0]) @ tan)
+    layers = []
+    for frac, k in ((1.0, 0.5), (0.75, 0.7), (0.45, 0.85)):
+        c = torso_c + tan * lit * (1 - frac) * 200.0
+        layers.append((_ellipse(c, tan, out, 230.0 * frac, 120.0 * frac), sleeve, k))
+    for frac, k in ((1.0, 0.55), (0.6, 0.85)):
+        c = head_c + tan * lit * (1 - frac) * 80.0
+        layers.append((_ellipse(c, tan, out, 80.0 * frac, 95.0 * frac), hair, k))
+    polys = [_clip(proj(p), (w, h)) for p, _, _ in layers]
+    allp = np.concatenate(polys)
+    x0, y0 = np.floor(allp.min(axis=0)).astype(int) - 4
+    x1, y1 = np.ceil(allp.max(axis=0)).astype(int) + 4
+    x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
+    if x1 <= x0 or y1 <= y0:
+        return
+    off = np.array([x0, y0], float)
+    canvas = np.zeros((y1 - y0, x1 - x0, 3), np.uint8)
+    alpha = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    for i, (px, (_, base, k)) in enumerate(zip(polys, layers, strict=True)):
+        q = np.round((px - off) * ONE).astype(np.int32)
+        if i in (0, 3):
+            cv2.fillPoly(alpha, [q], 255, cv2.LINE_AA, SHIFT)
+        cv2.fillPoly(canvas, [q], tuple(min(255.0, c * k) for c in base), cv2.LINE_AA, SHIFT)
+    size = float(np.linalg.norm(polys[0].max(axis=0) - polys[0].min(axis=0)))
+    canvas_f = cv2.GaussianBlur(canvas.astype(np.float32), (0, 0), max(1.0, size / 25.0))
+    al = cv2.GaussianBlur(alpha.astype(np.float32), (0, 0), 0.8)[..., None] / 255.0
+    roi = img[y0:y1, x0:x1].astype(np.float32)
+    img[y0:y1, x0:x1] = np.clip(roi * (1.0 - al) + canvas_f * al, 0, 255).astype(np.uint8)

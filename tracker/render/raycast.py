@@ -34,6 +34,7 @@ class StaticView:
     centre: np.ndarray  # camera centre (3,) mm
     surface: np.ndarray  # float32 H x W, 1 where the ray meets the glossy playing surface
     hit_xy: np.ndarray  # float32 H x W x 2: board point (mm) each pixel sees (table/floor too)
+    hit_z: np.ndarray  # float32 H x W: height (mm) of that point; walls give their hit height
 
 
 def _sample_height(art: BoardArt, x: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -135,9 +136,20 @@ def render_static(art: BoardArt, camera: Camera, size: tuple[int, int],
     wall_all = np.zeros(d.shape[0], bool)
     idx = np.nonzero(cand)[0]
     if idx.size:
-        t_hit, wall = _march(art, C, d[idx], dz_step)
-        t_all[idx] = t_hit
-        wall_all[idx] = wall
+        # Fast path: a ray that is over the flat playing surface both at the rail-top height and
+        # at z = 0 meets the surface at z = 0 (the flat region is convex but for pits, which lie
+        # below it), so only the rays near rails, walls and pits are marched.
+        di = d[idx]
+        t0 = C[2] / -dz[idx]
+        tt = (C[2] - art.z_top - 0.5) / -dz[idx]
+        flat = (_sample_height(art, C[0] + t0 * di[:, 0], C[1] + t0 * di[:, 1]) == 0.0) & (
+            _sample_height(art, C[0] + tt * di[:, 0], C[1] + tt * di[:, 1]) == 0.0)
+        t_all[idx[flat]] = t0[flat]
+        rest = idx[~flat]
+        if rest.size:
+            t_hit, wall = _march(art, C, d[rest], dz_step)
+            t_all[rest] = t_hit
+            wall_all[rest] = wall
     hx = C[0] + t_all * d[:, 0]
     hy = C[1] + t_all * d[:, 1]
     hz = C[2] + t_all * d[:, 2]
@@ -167,10 +179,16 @@ def render_static(art: BoardArt, camera: Camera, size: tuple[int, int],
     env_col = cv2.remap(art.env, em_x, em_y, cv2.INTER_LINEAR,
                         borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
     env_col *= np.where(under, 0.35, 1.0).reshape(h, w, 1).astype(np.float32)
+    tx = ((ex + art.table_half) / art.table_mm_per_px - 0.5).reshape(h, w).astype(np.float32)
+    ty = ((art.table_half - ey) / art.table_mm_per_px - 0.5).reshape(h, w).astype(np.float32)
+    table_col = cv2.remap(art.table, tx, ty, cv2.INTER_LINEAR,
+                          borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+    env_col = np.where(on_table.reshape(h, w, 1), table_col, env_col)
     ob = on_board.reshape(h, w, 1)
     img = np.where(ob, board_col * shade, env_col)
     surface = (on_board & ~wall_all & (np.abs(hz) < 0.5)).reshape(h, w).astype(np.float32)
     return StaticView(image=np.clip(img, 0, 255).astype(np.uint8),
                       depth=t_all.reshape(h, w).astype(np.float32),
                       rays=rays.astype(np.float32), centre=C, surface=surface,
-                      hit_xy=np.stack([bx, by], axis=-1).astype(np.float32))
+                      hit_xy=np.stack([bx, by], axis=-1).astype(np.float32),
+                      hit_z=np.where(on_board, hz, art.z_table).reshape(h, w).astype(np.float32))

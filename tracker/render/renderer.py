@@ -34,12 +34,13 @@ from tracker.boards import CrokinoleBoard, KoronaBoard
 from tracker.render.board_art import BoardArt, build_art
 from tracker.render.camera import Projector, mm_per_pixel_at
 from tracker.render.fx import CameraFx, apply_fx, build_fx
-from tracker.render.hands import draw_hand, hand_shadow
+from tracker.render.hands import draw_body, draw_hand, hand_shadow
 from tracker.render.raycast import StaticView, render_static
 from tracker.render.scene import Camera, DiscSprite, Look, SceneFrame
 from tracker.render.sprites import (
     cue_shadow,
     cylinder_shadow,
+    disc_grain_tile,
     draw_cue,
     draw_cylinder,
     light_vector,
@@ -65,6 +66,24 @@ def _tint(key: str, amount: float = 0.06) -> float:
     return 1.0 + amount * ((zlib.crc32(key.encode()) % 1000) / 500.0 - 1.0)
 
 
+def _cylinder_depth(rays: np.ndarray, C: np.ndarray, disc: DiscSprite) -> np.ndarray:
+    """Distance along each ray to the disc's top face or side wall (infinite where it misses,
+    so the anti-aliasing fringe of a hidden part does not leave an outline)."""
+    dx, dy, dz = rays[..., 0], rays[..., 1], np.minimum(rays[..., 2], -1e-6)
+    z_top = disc.z + disc.thickness
+    t_top = (C[2] - z_top) / -dz
+    ox, oy = C[0] - disc.x, C[1] - disc.y
+    a = dx * dx + dy * dy + 1e-12
+    b = 2.0 * (dx * ox + dy * oy)
+    c = ox * ox + oy * oy - disc.radius ** 2
+    disc_ = b * b - 4 * a * c
+    t_side = (-b - np.sqrt(np.maximum(disc_, 0.0))) / (2 * a)
+    z_side = C[2] + t_side * dz
+    on_top = (ox + t_top * dx) ** 2 + (oy + t_top * dy) ** 2 <= disc.radius ** 2
+    on_side = (disc_ >= 0) & (z_side <= z_top) & (z_side >= disc.z)
+    return np.where(on_top, t_top, np.where(on_side, t_side, np.inf))
+
+
 class Renderer:
     """Renders :class:`SceneFrame` s of one board and look at one image size."""
 
@@ -82,6 +101,8 @@ class Renderer:
         self.art: BoardArt = build_art(board, look, tex_mm, np.random.default_rng(self.seed))
         self.light = light_vector(look.light_azimuth, look.light_elevation)
         self._cams: OrderedDict[Camera, _CameraState] = OrderedDict()
+        grng = np.random.default_rng([self.seed, 2])
+        self._grain = [disc_grain_tile(grng) for _ in range(4)]
 
     # ------------------------------------------------------------------ per camera
     def _camera(self, camera: Camera) -> _CameraState:
@@ -145,6 +166,9 @@ class Renderer:
             draw_cue(img, st.proj, cue.x0, cue.y0, cue.x1, cue.y1, cue.z,
                      tuple(float(c) for c in self.look.cue_color), self.light)  # type: ignore[arg-type]
         reach = self._reach()
+        bodies = {(round(hd.from_angle, 1), hd.skin, hd.sleeve): hd for hd in sf.hands}
+        for hand in bodies.values():
+            draw_body(img, st.proj, hand, self.look, reach, self.light)
         for hand in sorted(sf.hands, key=lambda hd: hd.z):
             draw_hand(img, st.proj, hand, self.look, reach, self.light)
         return img
@@ -178,10 +202,12 @@ class Renderer:
         side, top = self._disc_colors(disc)
         groove = 0.62 if disc.kind == "striker" else 0.0
         bevel = min(2.0, disc.thickness * 0.2)
+        grain = self._grain[zlib.crc32(disc.id.encode()) % len(self._grain)]
         sunk = disc.z < -0.5 or disc.state in ("hole", "ditch", "pocket")
         if not sunk:
             draw_cylinder(img, st.proj, disc.x, disc.y, disc.z, disc.thickness, disc.radius,
-                          side, top, self.light, self.look.gloss, bevel, groove)  # type: ignore[arg-type]
+                          side, top, self.light, self.look.gloss, bevel, groove,  # type: ignore[arg-type]
+                          grain, disc.angle)
             return
         # Depth test against the static scene: only where the board lies beyond the disc top.
         ring = np.array([[disc.x + disc.radius * math.cos(a), disc.y + disc.radius * math.sin(a),
@@ -196,41 +222,55 @@ class Renderer:
             return
         before = img[y0:y1, x0:x1].copy()
         draw_cylinder(img, st.proj, disc.x, disc.y, disc.z, disc.thickness, disc.radius,
-                      side, top, self.light, self.look.gloss, bevel, groove)  # type: ignore[arg-type]
-        rays = st.static.rays[y0:y1, x0:x1]
-        z_top = disc.z + disc.thickness
-        t_top = (st.static.centre[2] - z_top) / np.maximum(-rays[..., 2], 1e-6)
-        visible = st.static.depth[y0:y1, x0:x1] >= t_top - 1.0
+                      side, top, self.light, self.look.gloss, bevel, groove,  # type: ignore[arg-type]
+                      grain, disc.angle)
+        t_disc = _cylinder_depth(st.static.rays[y0:y1, x0:x1], st.static.centre, disc)
+        visible = st.static.depth[y0:y1, x0:x1] >= t_disc - 0.5
         img[y0:y1, x0:x1] = np.where(visible[..., None], img[y0:y1, x0:x1], before)
 
     def _shadows(self, img: np.ndarray, sf: SceneFrame, st: _CameraState) -> None:
+        """Shadows: hard ones grouped by the level they fall on, then the soft ones of hands.
+
+        A hard shadow is cast onto the plane its object stands on (the surface, the ditch floor,
+        the bottom of the hole) and is kept only where the static scene shows that plane, so the
+        shadow of a disc in the ditch does not darken the rail in front of it.
+        """
         h, w = img.shape[:2]
-        hard = np.zeros((h, w), np.uint8)
-        soft = np.zeros((h, w), np.uint8)
+        groups: dict[float, np.ndarray] = {}
+
+        def mask_for(level: float) -> np.ndarray:
+            key = round(level * 2.0) / 2.0
+            if key not in groups:
+                groups[key] = np.zeros((h, w), np.uint8)
+            return groups[key]
+
         if isinstance(self.board, CrokinoleBoard):
             b = self.board
             for px, py in b.peg_positions():
-                cylinder_shadow(hard, st.proj, px, py, 0.0, b.peg_height, b.peg_diameter / 2,
-                                self.light, 0.0)
+                cylinder_shadow(mask_for(0.0), st.proj, px, py, 0.0, b.peg_height,
+                                b.peg_diameter / 2, self.light, 0.0)
         for disc in sf.discs:
             if disc.state in ("off", "pocket"):
                 continue
             ground = min(disc.z, 0.0) if disc.state in ("hole", "ditch") or disc.z < 0 else 0.0
-            cylinder_shadow(hard, st.proj, disc.x, disc.y, disc.z, disc.thickness, disc.radius,
-                            self.light, ground)
+            cylinder_shadow(mask_for(ground), st.proj, disc.x, disc.y, disc.z, disc.thickness,
+                            disc.radius, self.light, ground)
         for cue in sf.cues:
-            cue_shadow(hard, st.proj, cue.x0, cue.y0, cue.x1, cue.y1, cue.z, self.light)
-        reach = self._reach()
-        max_z = 0.0
-        for hand in sf.hands:
-            hand_shadow(soft, st.proj, hand, reach, self.light)
-            max_z = max(max_z, hand.z)
+            cue_shadow(mask_for(0.0), st.proj, cue.x0, cue.y0, cue.x1, cue.y1, cue.z, self.light)
         k = self.look.shadow_strength
-        self._apply_shadow(img, hard, st.px_per_mm * 1.5, k)
-        self._apply_shadow(img, soft, st.px_per_mm * (8.0 + 0.25 * max_z), k * 0.85)
+        for level, mask in groups.items():
+            self._apply_shadow(img, mask, st.px_per_mm * 1.5, k, st.static.hit_z, level)
+        if sf.hands:
+            soft = np.zeros((h, w), np.uint8)
+            reach = self._reach()
+            for hand in sf.hands:
+                hand_shadow(soft, st.proj, hand, reach, self.light)
+            max_z = max(hand.z for hand in sf.hands)
+            self._apply_shadow(img, soft, st.px_per_mm * (8.0 + 0.25 * max_z), k * 0.85)
 
     @staticmethod
-    def _apply_shadow(img: np.ndarray, mask: np.ndarray, sigma: float, strength: float) -> None:
+    def _apply_shadow(img: np.ndarray, mask: np.ndarray, sigma: float, strength: float,
+                      hit_z: np.ndarray | None = None, level: float = 0.0) -> None:
         x, y, bw, bh = cv2.boundingRect(mask)
         if bw == 0 or bh == 0:
             return
@@ -240,5 +280,7 @@ class Renderer:
         m: np.ndarray = mask[y0:y1, x0:x1].astype(np.float32) * (strength / 255.0)
         if sigma > 0.3:
             m = cv2.GaussianBlur(m, (0, 0), sigma)
+        if hit_z is not None:
+            m *= np.abs(hit_z[y0:y1, x0:x1] - level) < 1.5
         roi = img[y0:y1, x0:x1].astype(np.float32) * (1.0 - m[..., None])
         img[y0:y1, x0:x1] = np.clip(roi, 0, 255).astype(np.uint8)

@@ -62,8 +62,8 @@ def korona_scene(board: KoronaBoard, rng: np.random.Generator) -> SceneFrame:
     discs.append(DiscSprite("N", -120.0, d, board.striker_radius, board.disc_thickness, 1,
                             kind="striker"))
     cue = CueSprite(40.0, -d - board.striker_radius - 3, 10.0, -d - 900.0, z=8.0)
-    hand = HandSprite(20.0, -d - 520, from_angle=math.radians(-95), skin=1, sleeve=1, z=40.0,
-                      pose="pinch")
+    hand = HandSprite(18.0, -board.outer_size / 2 - 40.0, from_angle=math.radians(-80), skin=1,
+                      sleeve=1, z=30.0, pose="pinch")
     return SceneFrame(t=0.0, discs=tuple(discs), cues=(cue,), hands=(hand,))
 
 

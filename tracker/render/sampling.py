@@ -18,7 +18,7 @@ from typing import Literal
 import numpy as np
 
 from tracker.boards import CrokinoleBoard, KoronaBoard, board_for
-from tracker.render.camera import camera_pose, distort_normalized
+from tracker.render.camera import camera_pose, distort_normalized, monotonic_radius
 from tracker.render.scene import Camera, Finish, Look
 
 Preset = Literal["easy", "hard"]
@@ -43,6 +43,13 @@ FLOORS: tuple[BGR, ...] = ((80, 85, 90), (60, 90, 120), (120, 125, 130), (40, 45
 
 def _pick(rng: np.random.Generator, options: tuple | list) -> object:  # type: ignore[type-arg]
     return options[int(rng.integers(0, len(options)))]
+
+
+def _cast(rng: np.random.Generator, amount: float) -> tuple[float, float, float]:
+    """BGR gains of a colour cast: warm (tungsten) to cool (daylight, fluorescent)."""
+    t = float(rng.uniform(-1.0, 1.0)) * amount
+    g = float(rng.uniform(-0.3, 0.3)) * amount
+    return (1.0 - t, 1.0 + g, 1.0 + t)
 
 
 def _check_preset(preset: str) -> None:
@@ -116,6 +123,8 @@ def sample_look(preset: Preset | str, rng: np.random.Generator, game: str) -> Lo
         light_elevation=float(u(35.0, 75.0) if hard else u(55.0, 85.0)),
         gloss=float(u(0.2, 0.6) if hard else u(0.15, 0.35)),
         blur_sigma=float(u(0.6, 1.4) if hard else u(0.4, 0.7)),
+        sharpen=float(u(0.0, 0.8) if hard else u(0.0, 0.3)),
+        white_balance=_cast(rng, 0.18 if hard else 0.05),
     )
 
 
@@ -162,5 +171,17 @@ def sample_camera(preset: Preset | str, rng: np.random.Generator, size: tuple[in
                      target=(float(u(-80, 80)), float(u(-80, 80))))
         fill = float(u(0.7, 0.97))
     focal = fit_focal(cam, size, board_outline(board), fill)
+    # keep the lens one-to-one out to the image corners (a real lens does not fold back)
+    for _ in range(20):
+        corner_d = math.hypot(size[0] / 2.0, size[1] / 2.0) / focal
+        r_max = monotonic_radius(cam.k1, cam.k2)
+        if not math.isfinite(r_max):
+            break
+        rd_max = r_max * (1 + cam.k1 * r_max**2 + cam.k2 * r_max**4)
+        if rd_max > 1.1 * corner_d:
+            break
+        cam = Camera(height=cam.height, tilt=cam.tilt, azimuth=cam.azimuth, roll=cam.roll,
+                     k1=cam.k1 * 0.8, k2=cam.k2 * 0.8, target=cam.target)
+        focal = fit_focal(cam, size, board_outline(board), fill)
     return Camera(height=cam.height, tilt=cam.tilt, azimuth=cam.azimuth, roll=cam.roll,
                   focal=focal, k1=cam.k1, k2=cam.k2, target=cam.target)

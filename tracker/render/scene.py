@@ -68,7 +68,8 @@ class Camera:
 
     The camera stands at ``height`` mm above the surface, looking down with ``tilt`` degrees from
     vertical toward the board centre, from the direction ``azimuth`` degrees (0 = camera sits to
-    the south of the centre, so south is at the bottom of the image), rolled by ``roll`` degrees
+    the south of the centre, so south is at the bottom of the image; counted counter-clockwise
+    seen from above like every board-frame angle, so 90 = camera to the east), rolled by ``roll`` degrees
     about its optical axis. ``focal`` is in pixels for the rendered size; ``k1``, ``k2`` are
     OpenCV radial distortion coefficients. ``target`` is the board point at the image centre.
     """
@@ -115,3 +116,5 @@ class Look:
     light_elevation: float = 60.0  # degrees above the horizon
     gloss: float = 0.3  # surface gloss: strength of specular highlights on discs and varnish
     blur_sigma: float = 0.5  # lens softness in pixels (at 720 px image height)
+    sharpen: float = 0.0  # the webcam's unsharp masking (halos at edges), 0..1
+    white_balance: tuple[float, float, float] = (1.0, 1.0, 1.0)  # BGR gains: a colour cast

@@ -101,8 +101,12 @@ def _shade_many(base: np.ndarray, normals: np.ndarray, light: np.ndarray, view: 
 def draw_cylinder(img: np.ndarray, proj: Projector, x: float, y: float, z0: float,
                   height: float, radius: float, side_color: Color, top_color: Color,
                   light: np.ndarray, gloss: float, bevel: float = 1.5,
-                  groove: float = 0.0) -> None:
+                  groove: float = 0.0, grain: np.ndarray | None = None,
+                  angle: float = 0.0) -> None:
     """A vertical cylinder standing at (x, y) with its bottom at ``z0``.
+
+    ``grain`` (a square float32 tile of brightness factors around 1, covering the top face) is
+    mapped onto the top through the affine that fits the projected face, turned by ``angle``.
 
     All rings are projected in one call and rounded once; the sector polygons index into them.
     """
@@ -152,11 +156,53 @@ def draw_cylinder(img: np.ndarray, proj: Projector, x: float, y: float, z0: floa
                      SHIFT)
     top = shade(top_color, np.array([0.0, 0.0, 1.0]), light, view, gloss * 0.3, 0.5)
     cv2.fillPoly(img, [pi], top, aa, SHIFT)
+    if grain is not None and r_px >= 4.0:
+        _texture_top(img, proj, pi, grain, x, y, zt, radius - bevel, angle)
     if groove > 0:
         g = proj(ring(x, y, zt, radius * groove, n))
         if np.all(np.isfinite(g)):
             cv2.polylines(img, [np.round(g * ONE).astype(np.int32)], True,
                           tuple(c * 0.6 for c in top), max(1, int(r_px * 0.06)), aa, SHIFT)
+
+
+def _texture_top(img: np.ndarray, proj: Projector, poly: np.ndarray, tile: np.ndarray,
+                 x: float, y: float, z: float, r: float, angle: float) -> None:
+    """Multiply ``tile`` into the top face ``poly`` (fixed-point image polygon) of a disc."""
+    h, w = img.shape[:2]
+    x0, y0 = (int(v) >> SHIFT for v in poly.min(axis=0))
+    x1, y1 = ((int(v) >> SHIFT) + 2 for v in poly.max(axis=0))
+    x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
+    if x1 - x0 < 2 or y1 - y0 < 2:
+        return
+    ca, sa = math.cos(angle), math.sin(angle)
+    src_pts = np.array([[x, y, z], [x + r * ca, y + r * sa, z], [x - r * sa, y + r * ca, z]])
+    dst = proj(src_pts) - np.array([x0, y0])
+    n = tile.shape[0]
+    c = (n - 1) / 2.0
+    src = np.array([[c, c], [c + c, c], [c, c - c]], np.float32)  # tile up = the face's +y
+    M = cv2.getAffineTransform(src, dst.astype(np.float32))
+    warped = cv2.warpAffine(tile, M, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR,
+                            borderMode=cv2.BORDER_CONSTANT, borderValue=1.0)
+    mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    shifted = poly - np.array([x0 << SHIFT, y0 << SHIFT], np.int32)
+    cv2.fillPoly(mask, [shifted], 255, cv2.LINE_AA, SHIFT)
+    f = 1.0 + (warped - 1.0) * (mask.astype(np.float32) / 255.0)
+    roi = img[y0:y1, x0:x1].astype(np.float32) * f[..., None]
+    img[y0:y1, x0:x1] = np.clip(roi, 0, 255).astype(np.uint8)
+
+
+def disc_grain_tile(rng: np.random.Generator, size: int = 48) -> np.ndarray:
+    """Brightness factors for a wooden disc's top: end-grain-free face grain and lathe rings."""
+    from tracker.render.textures import smooth_noise
+
+    yy, xx = np.mgrid[0:size, 0:size].astype(np.float32)
+    c = (size - 1) / 2.0
+    rho = np.hypot(xx - c, yy - c) / c
+    warp = xx + 3.0 * smooth_noise((size, size), size / 3.0, rng)
+    grain = np.cos(warp * (2 * math.pi / rng.uniform(5.0, 9.0))) ** 2
+    lathe = np.cos(rho * 2 * math.pi * rng.uniform(5.0, 9.0))
+    f = 1.0 + 0.10 * (grain - 0.5) + 0.025 * lathe + 0.04 * smooth_noise((size, size), 8.0, rng)
+    return f.astype(np.float32)
 
 
 def shadow_polygon(points: np.ndarray, light: np.ndarray, z_ground: float) -> np.ndarray:

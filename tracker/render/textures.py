@@ -28,6 +28,8 @@ WOOD_TONES: dict[str, tuple[BGR, BGR]] = {
     "birch": ((160, 205, 230), (110, 165, 205)),  # pale birch
     "dark": ((45, 75, 110), (20, 35, 60)),  # walnut / dark stain
 }
+# How strongly the growth rings show, per wood finish.
+FIGURE: dict[str, float] = {"natural": 0.45, "birch": 0.25, "dark": 0.35}
 PAINT_COLORS: dict[str, BGR] = {
     "blue": (150, 95, 35),
     "red": (40, 40, 165),
@@ -100,7 +102,8 @@ def _wood(shape: tuple[int, int], mm_per_px: float, rng: np.random.Generator, fi
     fr = idx - i0
     fib = prof[i0] * (1 - fr) + prof[i0 + 1] * fr
     drift = smooth_noise(shape, 250.0 / mm_per_px, rng)
-    t = np.clip(0.32 + 0.28 * rings + 0.12 * fib + 0.35 * drift, 0.0, 1.0)
+    k = FIGURE.get(finish, 0.3)
+    t = np.clip(0.3 + k * rings + 0.12 * fib + 0.35 * drift, 0.0, 1.0)
     lt = np.array(light, np.float32)
     dk = np.array(dark, np.float32)
     out = lt[None, None, :] * (1 - t[..., None]) + dk[None, None, :] * t[..., None]

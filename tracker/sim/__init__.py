@@ -5,3 +5,8 @@ truth beside the video, so every other stage can be measured against known answe
 """
 
 from __future__ import annotations
+
+from tracker.sim.match import Match, MatchConfig, run_match
+from tracker.sim.output import write_match
+
+__all__ = ["Match", "MatchConfig", "run_match", "write_match"]

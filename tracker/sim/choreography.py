@@ -118,7 +118,8 @@ def place_and_cue(
     R = tl.discs[striker_id].disc.radius
     ux, uy = direction
     cue = CueTrack(direction=(ux, uy), length=board.outer_size * 0.8)
-    far = outside_radius(board) * 1.2
+    # The cue slides in from just off the board's edge behind the striker.
+    far = R + board.striking_line_offset + board.rim_width + 100.0
     cue.key(t_set, start[0] - ux * far, start[1] - uy * far)
     ready = (start[0] - ux * (R + 15.0), start[1] - uy * (R + 15.0))
     cue.key(t_set + 0.4, *ready)
@@ -172,6 +173,30 @@ def place_and_flick_hand_only(
     h.key(t2 + REACH, out[0], out[1], HAND_Z, "open")
     tl.hands.append(h)
     return t2 + 0.2
+
+
+def idle_hand(
+    tl: Timeline,
+    board: CrokinoleBoard | KoronaBoard,
+    hands: Hands,
+    seat: str,
+    t: float,
+    hold: float,
+) -> None:
+    """A waiting player's hand rests on the board's edge for ``hold`` seconds (it occludes the
+    rail and sometimes an outer disc, as real hands do). Runs beside the other tracks."""
+    h = hands.new(seat, spread=0.5)
+    out = _outside(board, h.from_angle)
+    if isinstance(board, CrokinoleBoard):
+        rest = board.ditch_outer_radius + board.rail_width * 0.5
+    else:
+        rest = board.half + board.rim_width * 0.5
+    x, y = rest * math.cos(h.from_angle), rest * math.sin(h.from_angle)
+    h.key(t, out[0], out[1], HAND_Z, "open")
+    h.key(t + REACH * 1.5, x, y, HAND_Z, "open")
+    h.key(t + REACH * 1.5 + hold, x, y, HAND_Z, "open")
+    h.key(t + REACH * 3.0 + hold, out[0], out[1], HAND_Z, "open")
+    tl.hands.append(h)
 
 
 def sunk_z(board: CrokinoleBoard | KoronaBoard, state: str, thickness: float) -> float:

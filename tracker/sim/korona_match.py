@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from tracker import events as ev
 from tracker.seats import next_seat
 from tracker.shotlog import RoundEnd, Setup
 from tracker.sim import choreography as ch
@@ -70,9 +69,7 @@ def play_korona(d: Director, setup: Setup | None = None) -> None:
             stop = cfg.max_shots is not None and d.shots >= cfg.max_shots
             if not out.round_over and shots >= MAX_SHOTS_PER_GAME:
                 out = d.apply(RoundEnd(line=len(m.entries) + 1))
-            if out.round_over:
-                winner = next((x.seat for x in out.decisions if x.kind == "game_over"), None)
-                d.m.events.append(ev.game_end(d.t, -1, winner))
+            if out.round_over:  # the game's game_end event comes from the rules' outcome
                 break
             if stop:
                 break

@@ -13,7 +13,6 @@ frame numbers once the frame rate is known.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -29,7 +28,7 @@ from tracker.shotlog import Announced, Entry, Setup, Shot
 from tracker.sim import choreography as ch
 from tracker.sim.datatypes import ShotResult, SimDisc
 from tracker.sim.physics import PhysicsParams, Table
-from tracker.sim.players import CrokinolePlayer, KoronaPlayer, ShotPlan, Skill, perturb
+from tracker.sim.players import ShotPlan, Skill
 from tracker.sim.timeline import Timeline
 
 PRESETS = ("easy", "hard")
@@ -37,6 +36,8 @@ PRESETS = ("easy", "hard")
 SKILLS = {"easy": Skill(0.6, 0.04), "hard": Skill(1.2, 0.07)}
 # Chance that the camera gets bumped part way through the match.
 BUMP_CHANCE = {"easy": 0.25, "hard": 0.7}
+# Chance, per shot, that a waiting player's hand rests on the board's edge meanwhile.
+IDLE_HAND_CHANCE = {"easy": 0.0, "hard": 0.35}
 
 Planner = Callable[["Match", str, str], ShotPlan | None]
 
@@ -81,7 +82,24 @@ def _sample_view(cfg: MatchConfig, rng: np.random.Generator) -> tuple[Look, Came
         return Look(), Camera()
     look = sample_look(cfg.preset, rng, cfg.game)
     camera = sample_camera(cfg.preset, rng, cfg.size, cfg.game)
-    return look, camera
+    return _enough_colours(look, cfg), camera
+
+
+# Extra disc colours (BGR) for a side the look has no colour for (3-player crokinole).
+_EXTRA_COLOURS = ((45, 45, 175), (170, 100, 40), (60, 140, 60), (40, 170, 200))
+
+
+def _enough_colours(look: Look, cfg: MatchConfig) -> Look:
+    """Give every side its own colour: the renderer's crokinole looks have a pair, but three
+    players each play their own colour."""
+    sides = cfg.players if (cfg.game == "korona" or cfg.players == 3) else 2
+    colours = list(look.disc_colors)
+    for c in _EXTRA_COLOURS:
+        if len(colours) >= sides:
+            break
+        if all(sum(abs(a - b) for a, b in zip(c, o, strict=True)) > 150 for o in colours):
+            colours.append(c)
+    return replace(look, disc_colors=tuple(colours))
 
 
 def bumped(camera: Camera, rng: np.random.Generator) -> Camera:
@@ -187,6 +205,11 @@ class Director:
         d = self.table.discs[disc_id]
         tl = self.m.timeline
         direction = plan.direction
+        chance = IDLE_HAND_CHANCE[self.cfg.preset]
+        if chance > 0 and self.rng.random() < chance:
+            others = [s for s in self.seats if s != seat]
+            waiting = others[int(self.rng.integers(len(others)))]
+            ch.idle_hand(tl, self.board, self.hands, waiting, self.t, float(self.rng.uniform(1.0, 3.0)))
         if place == "flick":
             t_shot = ch.place_and_flick(tl, self.board, self.hands, seat, disc_id, plan.start, direction, self.t)
         else:
@@ -282,10 +305,3 @@ def run_match(cfg: MatchConfig, planner: Planner | None = None, engine: RulesEng
         play_korona(d, setup)
     m.timeline.end = d.t + 0.6
     return m
-
-
-def angle_of(seat: str) -> float:
-    return math.degrees(ch.SEAT_ANGLE[seat])
-
-
-__all__ = ["Match", "MatchConfig", "Director", "run_match", "perturb", "CrokinolePlayer", "KoronaPlayer"]

@@ -249,6 +249,8 @@ class KoronaPlayer:
             fwd = self.forward()
             return ShotPlan(start, (fwd[0] * 800.0, fwd[1] * 800.0), "safety")
         fwd = self.forward()
+        R = self.board.striker_radius
+        pts = [s for s in pts if all(math.hypot(o.x - s[0], o.y - s[1]) > R + o.radius + 1.0 for o in on)] or pts
         cands = []
         for d in mine:
             for s in pts:

@@ -15,7 +15,15 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from tracker.boards import CrokinoleBoard, KoronaBoard
-from tracker.detect.datatypes import DISC, IN_DITCH, IN_HOLE, IN_POCKET, ON_SURFACE, STRIKER, Detections
+from tracker.detect.datatypes import (
+    DISC,
+    IN_DITCH,
+    IN_HOLE,
+    IN_POCKET,
+    ON_SURFACE,
+    STRIKER,
+    Detections,
+)
 
 
 @dataclass
@@ -59,6 +67,8 @@ class World:
     def __post_init__(self) -> None:
         self.rng = np.random.default_rng(self.seed)
         self.frames: list[tuple[float, Detections]] = []
+        # true positions of the bodies on the board at each frame time
+        self.truth_at: dict[float, dict[str, tuple[float, float]]] = {}
 
     # -------------------------------------------------------------- scripting
     def place(self, id: str, x: float, y: float, cls: int = 0, kind: int = DISC) -> Body:
@@ -162,6 +172,7 @@ class World:
 
     # -------------------------------------------------------------- camera
     def _frame(self) -> None:
+        self.truth_at[self.t] = {b.id: (b.x, b.y) for b in self.bodies.values() if b.present}
         rows = []
         for b in self.bodies.values():
             if not b.present:
@@ -179,7 +190,8 @@ class World:
             order = self.rng.permutation(len(a))
             a = a[order]
             det = Detections(xy=a[:, :2], radius=a[:, 2], cls=a[:, 3].astype(int), kind=a[:, 4].astype(int),
-                             where=a[:, 5].astype(int), streak=a[:, 6:8])
+                             where=a[:, 5].astype(int), streak=a[:, 6:8],
+                             color=np.repeat(90.0 - a[:, 3:4] * 25.0, 3, axis=1))
         else:
             det = Detections.empty()
         self.frames.append((self.t, det))
@@ -199,3 +211,47 @@ class World:
             else:
                 out[b.id] = (b.x, b.y)
         return out
+
+
+_WHERE = {"surface": ON_SURFACE, "hole": IN_HOLE, "ditch": IN_DITCH, "pocket": IN_POCKET}
+
+
+def detections_from_truth(rows: list[dict], noise_mm: float = 0.3, dropout: float = 0.0,
+                          seed: int = 0) -> list[tuple[float, Detections]]:
+    """Detections from a rendered match's per-frame truth (``frames.jsonl`` rows of ``tracker
+    synth``): every disc on the board, in the hole, ditch or a pocket mouth, with noise; discs
+    lifted by a hand or gone are not seen. Streaks are the motion to the next frame.
+
+    This isolates tracking, events and rules from the detector: a benchmark of the downstream
+    stages on the simulation's real choreography (hands, lifts, bumps).
+    """
+    rng = np.random.default_rng(seed)
+    out: list[tuple[float, Detections]] = []
+    for k, row in enumerate(rows):
+        nxt = {d["id"]: d for d in rows[k + 1]["discs"]} if k + 1 < len(rows) else {}
+        items = []
+        for d in row["discs"]:
+            if d.get("state") not in _WHERE:
+                continue
+            if dropout and rng.random() < dropout:
+                continue
+            n = nxt.get(d["id"])
+            sx, sy = (n["x_mm"] - d["x_mm"], n["y_mm"] - d["y_mm"]) if n and d.get("moving") else (0.0, 0.0)
+            sigma = noise_mm * (1.0 + 0.05 * float(np.hypot(sx, sy)))
+            kind = STRIKER if d.get("kind") == "striker" else DISC
+            items.append((d["x_mm"] + rng.normal(0, sigma), d["y_mm"] + rng.normal(0, sigma), kind,
+                          _WHERE[d["state"]], sx, sy, _side(d)))
+        if items:
+            a = np.array(items, dtype=float)
+            det = Detections(xy=a[:, :2], kind=a[:, 2].astype(int), where=a[:, 3].astype(int),
+                             streak=a[:, 4:6], cls=a[:, 6].astype(int),
+                             color=np.repeat(90.0 - a[:, 6:7] * 25.0, 3, axis=1))
+        else:
+            det = Detections.empty()
+        out.append((float(row["t"]), det))
+    return out
+
+
+def _side(d: dict) -> int:
+    seat = d.get("seat") or d.get("owner") or ""
+    return {"south": 0, "north": 1, "west": 2, "east": 3}.get(seat, -1)

@@ -44,7 +44,7 @@ class TrackerConfig:
     move_mm: float = 2.5  # displacement from the rest anchor that counts as motion (2 frames)
     rest_mm: float = 1.5  # spread of positions that counts as rest
     rest_time: float = 0.15  # seconds of still positions before a disc is at rest
-    lift_after: float = 2.0  # seconds a resting disc may stay unseen before it counts as lifted
+    lift_after: float = 4.0  # seconds a resting disc may stay unseen before it counts as lifted
     lost_after: float = 0.3  # seconds a moving disc may stay unseen before its fate is decided
     v_max: float = 6000.0  # mm/s, fastest plausible disc
     decel: float = 1500.0  # mm/s^2, friction used to coast an unseen moving disc
@@ -64,6 +64,8 @@ class Tracker:
         self._next_id = 1
         self._t: float | None = None
         self._expected: dict[int, np.ndarray] = {}
+        self._retired: set[int] = set()
+        self._leaving: set[int] = set()
         self.det_track: np.ndarray = np.zeros(0, int)  # track id per detection of the last frame
         if isinstance(board, CrokinoleBoard):
             self._pegs = np.array(board.peg_positions(), float).reshape(-1, 2)
@@ -75,6 +77,17 @@ class Tracker:
     def expect(self, track_id: int, xy: tuple[float, float]) -> None:
         """Tell the tracker a lifted disc will be put back near ``xy`` (e.g. a rules action)."""
         self._expected[track_id] = np.asarray(xy, float)
+
+    def leaving(self, track_id: int) -> None:
+        """The rules said this disc must be lifted out: once unseen for a moment it is lifted
+        (no long wait), and it is never revived."""
+        self._leaving.add(track_id)
+        self._retired.add(track_id)
+
+    def retire(self, track_id: int) -> None:
+        """This disc left the game for good (the rules removed it): never revive it when a new
+        disc is put down where it lay."""
+        self._retired.add(track_id)
 
     def get(self, track_id: int) -> Track | None:
         for tr in self.tracks:
@@ -235,7 +248,12 @@ class Tracker:
         self._where(tr, int(dets.where[j]))
 
     def _maybe_rest(self, tr: Track, t: float) -> None:
-        recent = [s for s in tr.path if s.measured and s.t >= t - self.cfg.rest_time - 1e-6]
+        """At rest when the last ``rest_time`` seconds (and at least 3 samples) of measured
+        positions lie within ``rest_mm`` of their mean."""
+        measured = [s for s in tr.path[-64:] if s.measured]
+        recent = [s for s in measured if s.t >= t - self.cfg.rest_time - 1e-6]
+        if len(recent) < 3:
+            recent = measured[-3:]
         if len(recent) < 3:
             return
         pts = np.array([(s.x, s.y) for s in recent])
@@ -260,16 +278,20 @@ class Tracker:
             if tr.state in ("rest", "moving") and ((where == IN_HOLE and count >= 2) or
                                                   (tr.state == "rest" and b.in_hole(x, y, tr.radius))):
                 tr.state = "hole"
-            elif tr.state in ("rest", "moving") and where == IN_DITCH and count >= 2:
-                tr.state = "off"
-            elif tr.state in ("rest", "moving") and np.hypot(x, y) > b.surface_radius + 2.0:
+            elif tr.state in ("rest", "moving") and where == IN_DITCH and count >= 2 or tr.state in ("rest", "moving") and np.hypot(x, y) > b.surface_radius + 2.0:
                 tr.state = "off"
         else:
-            if tr.state in ("rest", "moving") and where == IN_POCKET and count >= 2:
+            at_rest_in_pocket = tr.state == "rest" and b.pocket_of(x, y, tr.radius) is not None
+            if tr.state in ("rest", "moving") and ((where == IN_POCKET and count >= 2) or at_rest_in_pocket):
                 tr.state = "pocket"
                 tr.pocket = b.pocket_of(x, y) or _nearest_pocket(b, x, y)
             elif tr.state in ("rest", "moving") and not b.on_surface(x, y) and count >= 2:
-                tr.state = "off"
+                # past the playing area in a corner: down a pocket (its mouth is wider than the
+                # pocket circle of the board model); elsewhere: over the rim, off the board
+                corner = min(abs(x), abs(y)) > b.half - b.pocket_inset - b.pocket_radius
+                tr.state = "pocket" if corner else "off"
+                if corner:
+                    tr.pocket = _nearest_pocket(b, x, y)
 
     def _miss(self, tr: Track, t: float, dt: float) -> None:
         cfg = self.cfg
@@ -278,7 +300,8 @@ class Tracker:
         if tr.state == "rest":
             tr.occluded = True
             tr.displaced_frames = 0
-            if t - tr.last_seen > cfg.lift_after:
+            wait = 0.2 if tr.id in self._leaving else cfg.lift_after
+            if t - tr.last_seen > wait:
                 tr.state = "lifted"
                 tr.occluded = False
         elif tr.state == "moving":
@@ -327,7 +350,7 @@ class Tracker:
         z = dets.xy[j]
         best, best_d = None, BIG
         for tr in self.tracks:
-            if tr.state != "lifted" or tr.kind != int(dets.kind[j]):
+            if tr.state != "lifted" or tr.kind != int(dets.kind[j]) or tr.id in self._retired:
                 continue
             target = self._expected.get(tr.id, tr.anchor)
             reach = 3 * tr.radius if tr.id in self._expected else tr.radius
@@ -362,18 +385,35 @@ class Tracker:
 
     def _promote(self, t: float, dt: float) -> None:
         keep: list[Track] = []
+        ready = [tr for tr in self._tentative if tr.hits >= self.cfg.confirm_hits]
+        # born-moving tracks claim their donors first: their line back is the better evidence
+        ready.sort(key=lambda tr: not self._born_moving(tr))
+        for tr in ready:
+            self._confirm(tr, t, dt)
         for tr in self._tentative:
-            if tr.hits >= self.cfg.confirm_hits:
-                self._confirm(tr, t)
-            elif t - tr.born <= 2.5 * dt:
+            if tr.hits < self.cfg.confirm_hits and t - tr.born <= 2.5 * dt:
                 keep.append(tr)
         self._tentative = keep
 
-    def _confirm(self, tr: Track, t: float) -> None:
+    def _born_moving(self, tr: Track) -> bool:
         first, last = tr.path[0], tr.path[-1]
         moved = float(np.hypot(last.x - first.x, last.y - first.y))
-        born_moving = moved > 2 * self.cfg.move_mm or tr.first_streak > tr.radius / 2
-        if born_moving and tr.state in ("rest", "moving"):
+        return moved > 2 * self.cfg.move_mm or tr.first_streak > tr.radius / 2
+
+    def _confirm(self, tr: Track, t: float, dt: float) -> None:
+        first, last = tr.path[0], tr.path[-1]
+        if not self._born_moving(tr) and tr.state == "rest":
+            nudged = self._nudged(tr, first, dt)
+            if nudged is not None:  # a disc knocked a short way within one frame
+                nudged.rest_xy = nudged.position()
+                # "moving" until its positions settle again, so the shot sees it moved
+                nudged.xy, nudged.anchor_n, nudged.v = tr.xy.copy(), 0, np.zeros(2)
+                nudged.state, nudged.occluded, nudged.last_seen = "moving", False, t
+                nudged.hits += tr.hits
+                nudged.path.extend(tr.path)
+                self._label(tr, nudged.id)
+                return
+        if self._born_moving(tr) and tr.state in ("rest", "moving"):
             v = np.array([last.x - first.x, last.y - first.y]) / max(last.t - first.t, 1e-3)
             donor = self._donor(tr, v, first)
             if donor is not None:
@@ -397,6 +437,20 @@ class Tracker:
         j = self._tent_det.get(id(tent))
         if j is not None:
             self.det_track[j] = track_id
+
+    def _nudged(self, tr: Track, first: Sample, dt: float) -> Track | None:
+        """A resting disc that vanished the frame this one appeared, within 3 radii of it."""
+        cands = []
+        for d in self.tracks:
+            if d.kind != tr.kind or d.state != "rest" or not d.occluded:
+                continue
+            if not (0 < first.t - d.last_seen <= 1.5 * dt):
+                continue
+            p = d.anchor if d.anchor_n else d.xy
+            dist = float(np.hypot(first.x - p[0], first.y - p[1]))
+            if dist <= 3 * d.radius:
+                cands.append((dist, d))
+        return min(cands, key=lambda c: c[0])[1] if len(cands) == 1 else None
 
     def _donor(self, tr: Track, v: np.ndarray, first: Sample) -> Track | None:
         """The vanished disc a track born moving came from.

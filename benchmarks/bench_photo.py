@@ -1,0 +1,77 @@
+"""`tracker photo` on real photos: scores against the labels, and time per photo.
+
+Reads ``../shared/real/crokinole/photos/`` (photos and ``labels.csv``: light_points, dark_points,
+light_twenties, dark_twenties per photo) next to the repository; skips when it is absent. Each photo
+goes through the whole path (automatic calibration, detection, colour classes, scoring). Run:
+``python benchmarks/bench_photo.py [--overlays DIR]`` (DIR outside the repository).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+REAL = ROOT.parent / "shared" / "real" / "crokinole" / "photos"
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--overlays", help="write overlay PNGs to this folder (keep it out of the repository)")
+    ap.add_argument("--quick", action="store_true", help="only the first three photos")
+    args = ap.parse_args()
+    labels_path = REAL / "labels.csv"
+    if not labels_path.exists():
+        print(f"bench_photo: {labels_path} not found; skipped")
+        return 0
+    import cv2
+
+    from tracker.calibration import calibrate_image
+    from tracker.detect.detector import DiscDetector
+    from tracker.detect.photo import draw_overlay, score_detections
+    from tracker.errors import TrackerError
+
+    rows = list(csv.DictReader(labels_path.open()))
+    if args.quick:
+        rows = rows[:3]
+    out = Path(args.overlays) if args.overlays else None
+    if out:
+        out.mkdir(parents=True, exist_ok=True)
+    print(f"{'photo':18} {'light':>11} {'dark':>11} {'20s l/d':>9} {'exact':>6} {'close':>6} "
+          f"{'calib s':>8} {'detect s':>9}")
+    exact = 0
+    for row in rows:
+        img = cv2.imread(str(REAL / row["image"]))
+        if img is None:
+            print(f"{row['image']:18} cannot be read")
+            continue
+        t0 = time.perf_counter()
+        try:
+            calib = calibrate_image(img, "crokinole")
+        except TrackerError as e:
+            print(f"{row['image']:18} calibration failed: {e}")
+            continue
+        t1 = time.perf_counter()
+        dets = DiscDetector(calib, "crokinole").detect(img)
+        result = score_detections(calib, dets)
+        t2 = time.perf_counter()
+        got = (result.team_points(0), result.team_points(1), result.team_twenties(0), result.team_twenties(1))
+        want = (int(row["light_points"]), int(row["dark_points"]), int(row["light_twenties"]), int(row["dark_twenties"]))
+        ok = got == want
+        exact += ok
+        print(f"{row['image']:18} {got[0]:>4} ({want[0]:>3}) {got[1]:>4} ({want[1]:>3}) "
+              f"{got[2]}/{got[3]} ({want[2]}/{want[3]}) {'yes' if ok else 'NO':>5} {len(result.close_calls):>6} "
+              f"{t1 - t0:>8.1f} {t2 - t1:>9.2f}")
+        if out:
+            cv2.imwrite(str(out / (Path(row["image"]).stem + "_overlay.png")), draw_overlay(img, result))
+    print(f"exact for both colours: {exact} of {len(rows)}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,210 @@
+"""Benchmark of ``tracker review`` on rendered matches with known truth, and its speed.
+
+    python benchmarks/bench_review.py [MATCH_DIR ...] [--speed VIDEO] [--truth-dets] [--real]
+
+Each MATCH_DIR holds what ``tracker synth`` writes (video.mp4, truth.json, shots.jsonl,
+events.jsonl, frames.jsonl). Without arguments: the fixtures in fixtures/videos/. Figures:
+
+* rounds scored exactly (per round: points, awarded and 20s; korona games: pocketed, fouls, winner);
+* event recall / precision for shot, twenty, pocketed, removed (matched by type and time, +-1.5 s);
+* position error at rest (mm): each shot's end positions against the truth's, nearest within 15 mm;
+* identity switches per 100 shots: a reviewed disc name that maps to another true disc than before;
+* with ``--truth-dets`` the same on detections made from the per-frame truth (no detector: the
+  tracking, events and rules alone);
+* ``--speed VIDEO``: frames per second of review against a decode-only loop of the same video,
+  and the peak memory of the process;
+* ``--real``: review the real clips in ../shared/real/crokinole/video/ with --annotate and write
+  PNG frames of the annotated output to /tmp/bench_review_real/ for a person to look at.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tracker.boards import board_for  # noqa: E402
+from tracker.pipeline import Pipeline, review_video  # noqa: E402
+from tracker.pipeline.compare import Match, match_events, rounds_exact  # noqa: E402
+from tracker.shotlog import Shot, parse_shot_log  # noqa: E402
+from tracker.track.synthetic import detections_from_truth  # noqa: E402
+
+EVENT_KEYS = {"shot": "seat", "twenty": "seat", "pocketed": "owner", "removed": "reason", "off_board": None}
+
+
+def read_jsonl(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(x) for x in path.read_text().splitlines() if x.strip()] if path.exists() else []
+
+
+def shots_of(path: Path) -> list[Shot]:
+    return [e for e in parse_shot_log(path.read_text().splitlines()) if isinstance(e, Shot)] if path.exists() else []
+
+
+def end_errors_and_switches(mine: list[Shot], truth: list[Shot]) -> tuple[list[float], int]:
+    """Position errors of matched end points, and identity switches, shot by shot in order."""
+    errors: list[float] = []
+    m2t: dict[str, str] = {}
+    switches = 0
+    for a, b in zip(mine, truth, strict=False):
+        tp = {k: v for k, v in b.end.items() if isinstance(v, tuple)}
+        for name, v in a.end.items():
+            if not isinstance(v, tuple) or not tp:
+                continue
+            tname = min(tp, key=lambda k: float(np.hypot(tp[k][0] - v[0], tp[k][1] - v[1])))
+            d = float(np.hypot(tp[tname][0] - v[0], tp[tname][1] - v[1]))
+            if d > 15.0:
+                continue
+            errors.append(d)
+            if name in m2t and m2t[name] != tname:
+                switches += 1
+            m2t[name] = tname
+    return errors, switches
+
+
+def evaluate(folder: Path, summary: dict[str, Any], events: list[dict[str, Any]], shots: list[Shot]) -> dict[str, Any]:
+    truth = json.loads((folder / "truth.json").read_text())
+    ok, n = rounds_exact(summary, truth)
+    tev = read_jsonl(folder / "events.jsonl")
+    ev = {k: match_events(events, tev, k, key=key) for k, key in EVENT_KEYS.items()}
+    true_shots = shots_of(folder / "shots.jsonl")
+    errors, switches = end_errors_and_switches(shots, true_shots)
+    return {"rounds_ok": ok, "rounds": n, "events": ev, "errors": errors, "switches": switches,
+            "shots": len(true_shots)}
+
+
+def review_folder(folder: Path, annotate: bool = False) -> tuple[dict[str, Any], float, int]:
+    truth = json.loads((folder / "truth.json").read_text())
+    with tempfile.TemporaryDirectory() as tmp:
+        t0 = time.perf_counter()
+        r = review_video(folder / "video.mp4", truth["game"], int(truth["players"]), Path(tmp), annotate=annotate)
+        dt = time.perf_counter() - t0
+        res = evaluate(folder, r.summary, read_jsonl(Path(tmp) / "events.jsonl"), shots_of(Path(tmp) / "shots.jsonl"))
+    return res, dt, r.frames
+
+
+def truth_dets_folder(folder: Path) -> dict[str, Any]:
+    truth = json.loads((folder / "truth.json").read_text())
+    rows = read_jsonl(folder / "frames.jsonl")
+    p = Pipeline(truth["game"], int(truth["players"]))
+    p.start_tracking(board_for(truth["game"]))
+    for i, (t, det) in enumerate(detections_from_truth(rows, noise_mm=0.3, dropout=0.02, seed=1)):
+        p.process_detections(det, t, i)
+    return evaluate(folder, p.summary(), [e.to_json() for e in p.sorted_events()],
+                    [e for e in p.entries if isinstance(e, Shot)])
+
+
+def table(rows: list[tuple[str, dict[str, Any]]], title: str) -> None:
+    print(f"\n{title}")
+    head = f"{'match':28} {'rounds':>7} {'shots R/P':>10} {'20s R/P':>10} {'pockets R/P':>12} {'removed R/P':>12} {'pos med/p95 mm':>15} {'switch/100':>10}"
+    print(head)
+    print("-" * len(head))
+    tot: dict[str, Match] = {k: Match() for k in EVENT_KEYS}
+    errs: list[float] = []
+    r_ok = r_n = sw = shots = 0
+
+    def rp(m: Match) -> str:
+        return f"{m.recall:4.0%}/{m.precision:4.0%}" if m.tp + m.fn + m.fp else "   -"
+
+    for name, res in rows:
+        for k in EVENT_KEYS:
+            tot[k] += res["events"][k]
+        errs += res["errors"]
+        r_ok, r_n, sw, shots = r_ok + res["rounds_ok"], r_n + res["rounds"], sw + res["switches"], shots + res["shots"]
+        e = np.array(res["errors"]) if res["errors"] else np.array([np.nan])
+        print(f"{name:28} {res['rounds_ok']:>3}/{res['rounds']:<3} {rp(res['events']['shot']):>10} "
+              f"{rp(res['events']['twenty']):>10} {rp(res['events']['pocketed']):>12} {rp(res['events']['removed']):>12} "
+              f"{np.median(e):6.2f}/{np.percentile(e, 95):<7.2f} {100 * res['switches'] / max(res['shots'], 1):>9.1f}")
+    e = np.array(errs) if errs else np.array([np.nan])
+    print("-" * len(head))
+    print(f"{'ALL':28} {r_ok:>3}/{r_n:<3} {rp(tot['shot']):>10} {rp(tot['twenty']):>10} {rp(tot['pocketed']):>12} "
+          f"{rp(tot['removed']):>12} {np.median(e):6.2f}/{np.percentile(e, 95):<7.2f} {100 * sw / max(shots, 1):>9.1f}")
+
+
+def speed(video: Path, game: str, players: int) -> None:
+    import cv2
+
+    cap = cv2.VideoCapture(str(video))
+    n = 0
+    t0 = time.perf_counter()
+    while True:
+        ok, _ = cap.read()
+        if not ok:
+            break
+        n += 1
+    decode = n / (time.perf_counter() - t0)
+    with tempfile.TemporaryDirectory() as tmp:
+        t0 = time.perf_counter()
+        r = review_video(video, game, players, Path(tmp))
+        review = r.frames / (time.perf_counter() - t0)
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    w, h = int(cap.get(cv2.CAP_PROP_FRAME_WIDTH)), int(cap.get(cv2.CAP_PROP_FRAME_HEIGHT))
+    print(f"\nspeed on {video} ({w}x{h}, {n} frames)")
+    print(f"{'decode only':>14} {decode:8.1f} fps")
+    print(f"{'review':>14} {review:8.1f} fps   ({review / decode:.0%} of decode; detector ran on "
+          f"{r.frames_detected}/{r.frames} frames)")
+    print(f"{'peak memory':>14} {peak:8.0f} MB")
+
+
+def real(out: Path) -> None:
+    import cv2
+
+    clips = sorted((ROOT.parent / "shared" / "real" / "crokinole" / "video").glob("*.mp4"))
+    if not clips:
+        print("\nreal clips: ../shared/real/crokinole/video/ not found, skipped")
+        return
+    out.mkdir(parents=True, exist_ok=True)
+    print("\nreal clips (look at the PNGs):")
+    for clip in clips:
+        dest = out / clip.stem
+        try:
+            r = review_video(clip, "crokinole", 2, dest, annotate=True)
+            print(f"  {clip.name}: {r.frames} frames, {len(shots_of(dest / 'shots.jsonl'))} shots, warnings {r.warnings}")
+        except Exception as e:  # a bench reports, it does not stop
+            print(f"  {clip.name}: {type(e).__name__}: {e}")
+            continue
+        cap = cv2.VideoCapture(str(dest / "annotated.mp4"))
+        total = int(cap.get(cv2.CAP_PROP_FRAME_COUNT))
+        for k in np.linspace(0, max(total - 1, 0), 6).astype(int):
+            cap.set(cv2.CAP_PROP_POS_FRAMES, int(k))
+            ok, frame = cap.read()
+            if ok:
+                cv2.imwrite(str(out / f"{clip.stem}_{k:04d}.png"), frame)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("folders", nargs="*", type=Path)
+    ap.add_argument("--speed", type=Path, help="a 1280x720 video.mp4 with truth.json beside it")
+    ap.add_argument("--truth-dets", action="store_true", help="also run on detections from the per-frame truth")
+    ap.add_argument("--no-video", action="store_true", help="skip the video reviews")
+    ap.add_argument("--real", action="store_true")
+    args = ap.parse_args()
+    folders = args.folders or sorted(p.parent for p in (ROOT / "fixtures" / "videos").glob("*/video.mp4"))
+    if args.truth_dets:
+        table([(f.name, truth_dets_folder(f)) for f in folders], "tracking + events + rules on detections from truth (no detector)")
+    if not args.no_video:
+        rows = []
+        for f in folders:
+            res, dt, frames = review_folder(f)
+            rows.append((f.name, res))
+            print(f"  reviewed {f.name}: {frames} frames in {dt:.1f} s", file=sys.stderr)
+        table(rows, "tracker review on the videos (detector included)")
+    if args.speed:
+        truth = json.loads((args.speed.parent / "truth.json").read_text())
+        speed(args.speed, truth["game"], int(truth["players"]))
+    if args.real:
+        real(Path("/tmp/bench_review_real"))
+
+
+if __name__ == "__main__":
+    main()
