@@ -87,6 +87,8 @@ def test_calibration_for_another_image_size_is_refused(photo: tuple[Path, Path],
                                                        capsys: pytest.CaptureFixture[str]) -> None:
     img, calib = photo
     small = tmp_path / "small.png"
-    cv2.imwrite(str(small), cv2.resize(cv2.imread(str(img)), (320, 240)))
+    original = cv2.imread(str(img))
+    assert original is not None
+    cv2.imwrite(str(small), cv2.resize(original, (320, 240)))
     assert main(["photo", str(small), "--game", "crokinole", "--calib", str(calib)]) == 2
     assert "is for 640x480 images" in capsys.readouterr().err

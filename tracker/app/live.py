@@ -121,6 +121,7 @@ class LiveSession:
     def status(self) -> dict[str, Any]:
         return {
             "running": not self._stop.is_set() and not self.source.finished,
+            "paused": self.source.paused,
             "camera": self.source_spec,
             "connected": self.source.connected,
             "message": self.error or self.source.message,
@@ -131,6 +132,14 @@ class LiveSession:
             "frames_dropped": self.source.dropped,
             "latency_ms": round(self.last_latency_ms, 1),
         }
+
+    def pause(self) -> None:
+        self.source.pause()
+        self._publish({"type": "status", **self.status()})
+
+    def resume(self) -> None:
+        self.source.resume()
+        self._publish({"type": "status", **self.status()})
 
     def jpeg(self, view: str) -> bytes | None:
         return self._jpeg.get(view)

@@ -247,6 +247,20 @@ def create_app(
 
         return StreamingResponse(gen(), media_type="multipart/x-mixed-replace; boundary=frame")
 
+    @app.post("/api/live/pause", dependencies=[Depends(referee)])
+    def live_pause() -> dict[str, Any]:
+        if live is None:
+            raise HTTPException(404, "no camera session")
+        live.pause()
+        return live.status()
+
+    @app.post("/api/live/resume", dependencies=[Depends(referee)])
+    def live_resume() -> dict[str, Any]:
+        if live is None:
+            raise HTTPException(404, "no camera session")
+        live.resume()
+        return live.status()
+
     @app.post("/api/live/calibrate", dependencies=[Depends(referee)])
     def live_calibrate(body: ClickPoints) -> dict[str, Any]:
         if live is None:

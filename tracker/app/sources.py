@@ -39,7 +39,20 @@ class FrameSource:
         self._slot: Frame | None = None
         self._cond = threading.Condition()
         self._stop = threading.Event()
+        self._running = threading.Event()  # cleared while paused
+        self._running.set()
         self._thread = threading.Thread(target=self._run, name=f"source {spec}", daemon=True)
+
+    @property
+    def paused(self) -> bool:
+        return not self._running.is_set()
+
+    def pause(self) -> None:
+        """A file stops where it is; a camera keeps being read, and its frames are dropped."""
+        self._running.clear()
+
+    def resume(self) -> None:
+        self._running.set()
 
     @property
     def is_file(self) -> bool:
@@ -55,6 +68,7 @@ class FrameSource:
 
     def stop(self) -> None:
         self._stop.set()
+        self._running.set()
         with self._cond:
             self._cond.notify_all()
         self._thread.join(timeout=5)
@@ -99,9 +113,16 @@ class FrameSource:
             start_wall = time.monotonic()
             n_file = 0
             while not self._stop.is_set():
+                if self.is_file and self.paused:
+                    self._running.wait(0.1)
+                    start_wall = time.monotonic() - n_file / self.fps
+                    continue
                 ok, img = cap.read()
                 if not ok:
                     break
+                if self.paused:
+                    self.dropped += 1
+                    continue
                 if self.is_file:
                     t = n_file / self.fps
                     n_file += 1

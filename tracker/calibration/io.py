@@ -52,7 +52,7 @@ def read_image(path: str | Path) -> np.ndarray:
     return check_frame(image, str(p))
 
 
-def read_video_frames(path: str | Path, count: int = 7, span_s: float = 3.0) -> list[np.ndarray]:
+def read_video_frames(path: str | Path, count: int = 7, span_s: float = 1.5) -> list[np.ndarray]:
     """Up to ``count`` frames spread over the first ``span_s`` seconds of a video."""
     import cv2
 

@@ -91,36 +91,64 @@ def _refine_sides(grey: np.ndarray, q: np.ndarray, strength: list[float] | None 
     return np.array(corners), rms
 
 
-def _fit_square(grey: np.ndarray, board: KoronaBoard) -> tuple[np.ndarray, list[float]]:
-    """Corners (TL, TR, BR, BL on screen) of the playing area and each side's line-fit rms px."""
+def _pocket_score(grey: np.ndarray, corners: np.ndarray, board: KoronaBoard) -> float:
+    """How much a square looks like the playing area: its four corner pockets are dark holes
+    against the surface. (A table mat or the outer rim is also a big square; only the playing
+    area has a pocket in each corner.)"""
     import cv2
 
+    h = board.half
+    mm = np.array([[-h, h], [h, h], [h, -h], [-h, -h]])
+    H, _ = cv2.findHomography(mm, corners, 0)
+    if H is None:
+        return -math.inf
+    pockets = np.array(list(board.pocket_centres().values()))
+    ring = np.array([[0.5 * h, 0.3 * h], [-0.3 * h, 0.5 * h], [-0.5 * h, -0.3 * h], [0.3 * h, -0.5 * h],
+                     [0.6 * h, -0.6 * h], [-0.6 * h, 0.6 * h]])
+
+    def sample(pts_mm: np.ndarray) -> np.ndarray:
+        p = apply_h(H, pts_mm).astype(np.float32)
+        return cv2.remap(grey, p[:, 0].reshape(-1, 1), p[:, 1].reshape(-1, 1), cv2.INTER_LINEAR,
+                         borderMode=cv2.BORDER_CONSTANT, borderValue=255).ravel().astype(np.float64)
+
+    surface = float(np.median(sample(ring)))
+    dark = sample(pockets)
+    return float(np.min(surface - dark))  # every pocket must be darker than the surface
+
+
+def _fit_square(grey: np.ndarray, board: KoronaBoard) -> tuple[np.ndarray, list[float]]:
+    """Corners (TL, TR, BR, BL on screen) of the playing area and each side's line-fit rms px.
+
+    Candidates are the big quadrilaterals of the edge map, each taken as the playing area
+    itself or as the board's outer edge (shrunk by the rim); the one whose corners hold four
+    dark pockets wins, then its sides are refined on the image gradient.
+    """
     quads = _quads(grey)
     if not quads:
         raise CalibrationError("no board found: no large square (korona board) in the image")
-    play = quads[0]
     ratio = board.outer_size / (2 * board.half)
-    a0 = cv2.contourArea(play.astype(np.float32))
-    o0 = _order(play)
-    for q in quads[1:]:
-        r = math.sqrt(a0 / max(cv2.contourArea(q.astype(np.float32)), 1.0))
-        oq = _order(q)
-        # the playing area sits centred in the outer square with its sides parallel
-        same_centre = np.linalg.norm(oq.mean(axis=0) - o0.mean(axis=0)) < 0.03 * math.sqrt(a0)
-        d0, dq = o0[1] - o0[0], oq[1] - oq[0]
-        parallel = abs(math.atan2(d0[0] * dq[1] - d0[1] * dq[0], d0 @ dq)) < math.radians(3)
-        if abs(r - ratio) < 0.04 and same_centre and parallel:
-            play = q
-            break
-    corners, side_rms = _refine_sides(grey, _order(play))
-    # Was that the board's outer edge? Then the rim's inner edge runs parallel just inside, at
-    # the rim width: shrink the square by the playing area / outer ratio and look there.
+    best: tuple[float, np.ndarray] | None = None
+    for q in quads[:8]:
+        o = _order(q)
+        c0 = o.mean(axis=0)
+        for cand in (o, c0 + (o - c0) / ratio):
+            sc = _pocket_score(grey, cand, board)
+            if best is None or sc > best[0]:
+                best = (sc, cand)
+    assert best is not None
+    if best[0] < 15.0:
+        raise CalibrationError(
+            f"no board found: {len(quads)} large squares in the image but none with four dark "
+            f"corner pockets (best contrast {best[0]:.0f} grey levels)")
+    corners, side_rms = _refine_sides(grey, best[1])
+    # the rim's inner edge may run just inside what was found: shrink and look there
     outer_s: list[float] = []
     _refine_sides(grey, corners, outer_s)
     c0 = corners.mean(axis=0)
     inner_s: list[float] = []
     inner, inner_rms = _refine_sides(grey, c0 + (corners - c0) / ratio, inner_s)
-    if min(inner_s) > 0.4 * float(np.median(outer_s)) and max(inner_rms) < 1.5:
+    if (min(inner_s) > 0.4 * float(np.median(outer_s)) and max(inner_rms) < 1.5
+            and _pocket_score(grey, inner, board) > 0.8 * _pocket_score(grey, corners, board)):
         corners, side_rms = inner, inner_rms
     return corners, side_rms
 

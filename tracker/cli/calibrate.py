@@ -25,7 +25,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     add_game(p, required=False)
     p.add_argument("--out", help="output JSON (default calib.json; overlay.png is written beside it)")
     p.add_argument("--points", help='clicked points "x,y=bx,by;x,y=name;..." (image px = board mm or feature)')
-    p.add_argument("--south", choices=("top", "left", "right", "bottom"), help="image side of the south seat")
+    p.add_argument("--south", choices=("top", "left", "right", "bottom"), help="image side of the south seat (automatic mode; --points fix the seats themselves)")
     p.add_argument("--intrinsics", metavar="FILE", help="camera intrinsics JSON from a --chessboard run")
     p.add_argument("--markers", metavar="FILE", help="ArUco marker map JSON (id -> board mm corners)")
     p.add_argument("--board", metavar="PROFILE", help="board profile JSON with the nominal figures")
@@ -59,7 +59,6 @@ def run(args: argparse.Namespace) -> int:
         calibrate_points,
         parse_points,
     )
-    from tracker.calibration.geometry import orient
     from tracker.calibration.intrinsics import calibrate_intrinsics, load_intrinsics, parse_pattern
     from tracker.calibration.io import read_source
     from tracker.calibration.overlay import draw_overlay
@@ -90,13 +89,12 @@ def run(args: argparse.Namespace) -> int:
         if intr is not None:
             px = cv2.undistortPoints(px.reshape(-1, 1, 2), intr["camera_matrix"], intr["dist_coeffs"],
                                      P=intr["camera_matrix"]).reshape(-1, 2)
+        # the board positions given with the points already fix the seats: --south is not needed
         calib = calibrate_points(px, mm, (w, h), game=args.game, board=board)
-        if args.south:
-            calib.homography = orient(calib.homography, (w, h), args.south,
-                                      symmetry_deg=90.0)
-            calib.south = args.south
     elif args.markers:
-        calib = calibrate_markers(image, args.markers, game=args.game, board=board)
+        # with intrinsics the homography maps undistorted pixels: find the markers in those
+        work = image if intr is None else cv2.undistort(image, intr["camera_matrix"], intr["dist_coeffs"])
+        calib = calibrate_markers(work, args.markers, game=args.game, board=board)
     else:
         calib = calibrate_image(image, args.game, board=board, south=args.south, intrinsics=intr)
     if intr is not None:

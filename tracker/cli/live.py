@@ -18,6 +18,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--players", type=players_type, default=2)
     p.add_argument("--variant", choices=("fi", "ru"), help="korona rules variant (default fi)")
     p.add_argument("--fast", action="store_true", help="play a file as fast as it can be processed")
+    p.add_argument("--paused", action="store_true",
+                   help="start paused (a referee resumes from the page or POST /api/live/resume)")
     add_server_options(p)
     p.set_defaults(func=run)
 
@@ -37,6 +39,8 @@ def run(args: argparse.Namespace) -> int:
     print(f"{what} match {session.match_id} on camera {args.camera}; scoreboard on "
           f"http://{args.host}:{args.port}/  (database {store.path})", file=sys.stderr)
     print(f"referee token: {token}", file=sys.stderr, flush=True)
+    if args.paused:
+        session.source.pause()
     session.start()
     try:
         serve(app, args.host, args.port)

@@ -2,19 +2,28 @@
 
 Pipeline per frame (each stage cheap, the expensive one only where a disc is likely):
 
-1. Rectify the board region to a top-down view at a modest scale (``mm_per_px``, default 2), with
-   remap tables computed once per calibration.
-2. Coarse candidates: the fixed-radius radial-flux filter of ``candidates.py`` (one radius per disc
-   kind), peaks above a coherence and flux floor.
-3. Refine each candidate in the original image (``refine.py``): edge points on rays, cylinder
-   silhouette fit, so the centre is where the disc touches the board.
-4. Verify: enough of the outline found (coverage), a small residual, the right radius. A hand, an
-   arm, a cue or a shadow does not close a disc-sized circle with edges all round, so it fails here.
-   The empty 20-hole is a circle too, but larger than a disc: rejected by its fitted radius.
-5. Optional background frame (an empty board): discs must differ from it, and a disc-wide,
-   elongated difference blob that no disc explains is reported as a motion-blurred streak
-   (``streaks.py``).
-6. Label ``where`` (surface / hole / ditch / pocket) from the board model.
+1. Rectify the board region to a top-down view at a modest scale (``mm_per_px``, default 2, never
+   finer than the camera sees), with remap tables computed once per calibration.
+2. Reuse: compare with the view of the previous call; discs whose surroundings did not change are
+   kept as they were, and the search below runs only on the changed region's bounding box (a full
+   pass every ``refresh_frames`` calls). A still frame costs a remap and a difference.
+3. Coarse candidates: the fixed-radius four-quadrant ring filter of ``candidates.py`` (one radius
+   per kind: disc, korona striker), peaks above a coherence and strength floor.
+4. Refine each candidate in the original image (``refine.py``): edge points on rays, cylinder
+   silhouette fit, so the centre is where the disc touches the board (height-corrected).
+5. Verify: enough of the outline found in every quarter (coverage), a small residual, the right
+   radius, a top face that differs from the board around it. A hand, an arm, a cue or a shadow
+   does not close a disc-sized circle with edges all round, so it fails here. Openings cut in the
+   surface (the empty 20-hole, korona pockets) are circles too: a flat-circle fit (rim at z = 0,
+   larger than a disc) or their position rules them out.
+6. Kinds: smaller first; a striker-sized ring through neighbouring discs loses to the discs.
+7. Optional background frame (an empty board): a disc-wide, elongated difference blob that no
+   disc explains is reported as a motion-blurred streak (``streaks.py``).
+8. Label ``where`` (surface / hole / ditch / pocket) from the board model.
+
+Tolerances that depend on the image (edge windows, residual, radius) scale with the millimetres
+per image pixel at the disc, so the same detector runs on 4000-pixel phone photos and 480x270
+fixture videos.
 """
 
 from __future__ import annotations
@@ -52,7 +61,7 @@ class DetectorSettings:
     radius_tolerance: float = 0.15  # refined radius within +-15% of the nominal one
     # Discs have a chamfered or rounded top edge: the flat top face (whose rim the fit finds) is
     # this much smaller in radius than the disc.
-    bevel: float = 0.7
+    bevel: float = 0.0  # 0: the fit finds the top face edge itself (drawn and most real discs)
     min_color_step: float = 6.0  # top face vs the board around it, weighted 8-bit Lab units
     max_candidates: int = 120
     reuse: bool = True  # keep unchanged discs from the previous call (video)
@@ -197,17 +206,24 @@ class DiscDetector:
         moved = cv2.dilate(moved, np.ones((k, k), np.uint8))  # square: separable, fast
         return moved.astype(bool), grey
 
+    def _holes(self) -> list[tuple[np.ndarray, float]]:
+        """Circular openings cut in the surface: the crokinole 20-hole, the korona pockets."""
+        b = self.board
+        if isinstance(b, CrokinoleBoard):
+            return [(np.zeros(2), b.hole_radius)]
+        return [(np.asarray(c, float), b.pocket_radius) for c in b.pocket_centres().values()]
+
     def _is_empty_hole(self, frame: np.ndarray, guess: np.ndarray, fit: Fit, radius: float) -> bool:
-        """The empty 20-hole is a circle whose rim lies on the surface, a little larger than a disc:
-        fit it as a flat circle and compare."""
-        if not isinstance(self.board, CrokinoleBoard):
-            return False
-        hole = self.board.hole_radius
-        if np.hypot(*guess) > hole + 12.0:
-            return False
-        flat = self.flat_refiner.refine(frame, guess, hole)
-        return bool(np.hypot(*flat.centre) < 5.0 and flat.radius > 0.5 * (hole + radius)
-                    and flat.coverage >= 0.6 and flat.residual <= fit.residual + 0.15)
+        """An empty hole or pocket is a dark circle whose rim lies on the surface, somewhat larger
+        than a disc: fit it as a flat circle and compare."""
+        for centre, hole in self._holes():
+            if np.hypot(*(guess - centre)) > hole + 12.0:
+                continue
+            flat = self.flat_refiner.refine(frame, guess, hole, with_colors=False)
+            if (np.hypot(*(flat.centre - centre)) < max(5.0, fit.mm_per_px) and flat.radius > 0.5 * (hole + radius)
+                    and flat.coverage >= 0.6 and flat.residual <= fit.residual + 0.15):
+                return True
+        return False
 
     def _accept(self, fit: Fit, radius: float) -> bool:
         st = self.settings
@@ -216,8 +232,31 @@ class DiscDetector:
         # At low resolution (a disc a few pixels across) the fit is only good to a pixel or so.
         if fit.residual > max(st.max_residual, 0.5 * fit.mm_per_px):
             return False
-        if abs(fit.radius - radius) > max(st.radius_tolerance * radius, 0.8 * fit.mm_per_px):
+        # (Dark discs at low resolution look larger: their shadow merges with them.)
+        if abs(fit.radius - radius) > max(st.radius_tolerance * radius, 1.2 * fit.mm_per_px):
             return False
+        if isinstance(self.board, CrokinoleBoard):
+            # A disc cannot stand over a peg (a small bright peg head at low resolution can look
+            # like a disc).
+            cb = self.board
+            pegs = np.asarray(cb.peg_positions())
+            if np.hypot(*(pegs - fit.centre).T).min() < 0.75 * (radius + cb.peg_diameter / 2):
+                return False
+        if isinstance(self.board, KoronaBoard):
+            # A disc lies wholly on the playing area (or over a pocket, which is inside it).
+            lim = self.board.half - radius + max(2.0, fit.mm_per_px)
+            if abs(fit.centre[0]) > lim or abs(fit.centre[1]) > lim:
+                return False
+            # Nothing stays centred over a pocket or in the corner behind it: it falls in. (A
+            # disc at a pocket's mouth, its centre near the edge, is still found.) This also
+            # rejects the empty pockets, dark circles about a striker's size.
+            b = self.board
+            c = b.half - b.pocket_inset + 0.3 * b.pocket_radius
+            if abs(fit.centre[0]) > c and abs(fit.centre[1]) > c:
+                return False
+            for px, py in b.pocket_centres().values():
+                if np.hypot(fit.centre[0] - px, fit.centre[1] - py) < 0.5 * b.pocket_radius:
+                    return False
         if isinstance(self.board, CrokinoleBoard):
             # The empty 20-hole: a dark circle, centred, larger than a disc.
             # Its rim lies on the surface (z = 0), so test the fitted circle as seen, not the
@@ -265,11 +304,12 @@ class DiscDetector:
             self._since_full = 0
         parts: list[Detections] = [kept]
         taken: list[tuple[np.ndarray, float]] = [(p, float(r)) for p, r in zip(kept.xy, kept.radius, strict=True)]
-        for kind, radius in sorted(self.kinds, key=lambda kr: -kr[1]):
+        # Smaller kinds first; overlaps between kinds are settled afterwards by confidence.
+        for kind, radius in sorted(self.kinds, key=lambda kr: kr[1]):
             centres, coh = self.candidates(lab, kind, radius, region)
             fits: list[tuple[Fit, float]] = []
             for c, q in zip(centres, coh, strict=True):
-                if any(np.hypot(*(c - p)) < 0.8 * (radius + pr) for p, pr in taken):
+                if any(np.hypot(*(c - p)) < 1.6 * min(radius, pr) for p, pr in taken):
                     continue
                 fit = self.refiner.refine(frame_bgr, c, radius, with_colors=False)
                 if not self._accept(fit, radius):
@@ -281,7 +321,7 @@ class DiscDetector:
             fits.sort(key=lambda fq: -(fq[0].coverage + fq[1]))
             xy, rad, col, conf, wh, sur = [], [], [], [], [], []
             for fit, q in fits:
-                if any(np.hypot(*(fit.centre - p)) < 0.8 * (radius + pr) for p, pr in taken):
+                if any(np.hypot(*(fit.centre - p)) < 1.6 * min(radius, pr) for p, pr in taken):
                     continue
                 taken.append((fit.centre, radius))
                 xy.append(fit.centre)
@@ -295,7 +335,7 @@ class DiscDetector:
                 parts.append(Detections(xy=np.array(xy), radius=np.array(rad), color=np.array(col),
                                         confidence=np.array(conf), kind=np.full(len(xy), kind),
                                         where=np.array(wh), surround=np.array(sur)))
-        dets = Detections.merge(parts)
+        dets = self._drop_strikers_over_discs(Detections.merge(parts))
         self._ref_grey, self._last = grey, dets
         return self._with_streaks(dets, view, lab)
 
@@ -305,6 +345,27 @@ class DiscDetector:
         from tracker.detect.streaks import find_streaks
 
         return find_streaks(self, self._lab(view) if lab is None else lab, dets)
+
+    def _drop_strikers_over_discs(self, dets: Detections) -> Detections:
+        """Nothing overlaps a striker. A striker-sized ring drawn through neighbouring discs is
+        dropped when a disc at least as confident sits inside it; otherwise the discs found
+        inside a striker (its groove, its shading) are."""
+        strikers = np.nonzero(dets.kind == STRIKER)[0]
+        if len(strikers) == 0 or not np.any(dets.kind == DISC):
+            return dets
+        keep = np.ones(len(dets), bool)
+        discs = np.nonzero(dets.kind == DISC)[0]
+        rs = max(r for k, r in self.kinds if k == STRIKER)
+        for i in strikers:
+            d = np.hypot(*(dets.xy[discs] - dets.xy[i]).T)
+            inside = discs[(d < 0.8 * rs) & keep[discs]]
+            if len(inside) == 0:
+                continue
+            if dets.confidence[inside].max() >= dets.confidence[i] - 0.05:
+                keep[i] = False
+            else:
+                keep[inside] = False
+        return dets[keep]
 
     def reset(self) -> None:
         """Forget the previous frames: the next call is a full pass."""

@@ -45,7 +45,9 @@ class ShotSegmenter:
         self._before_state: dict[int, str] = {}
         self._moved: set[int] = set()
         self._known: dict[int, str] = {}
-        self._shot_before: set[int] = set()  # last reported state per track (for hand events)
+        self._shot_before: set[int] = set()
+        # motions that were not shots, with the reason (for the annotated video and debugging)
+        self.rejected: list[tuple[float, str]] = []  # last reported state per track (for hand events)
         self.t = 0.0
 
     # ------------------------------------------------------------------ per frame
@@ -154,10 +156,15 @@ class ShotSegmenter:
         # judge the flick by the fastest disc of the episode
         peak = max(_peak_speed(q) for q in paths.values())
         start = self._before[shooter.id]
-        if peak < self.shot_speed or not self._may_start(start, shooter):
+        if peak < self.shot_speed:
+            self.rejected.append((t, f"slow motion ({peak:.0f} mm/s): a hand, not a shot"))
+            return None
+        if not self._may_start(start, shooter):
+            self.rejected.append((t, f"motion from ({start[0]:.0f}, {start[1]:.0f}): not where a shot starts"))
             return None
         if shooter.state == "lifted":
-            return None  # carried away by a hand
+            self.rejected.append((t, "the moved disc was carried away by a hand"))
+            return None
         self._shot_before.add(shooter.id)
         radius = {tr.id: tr.radius for tr in tracks}
         before = {i: xy for i, xy in self._before.items() if i in by_id}

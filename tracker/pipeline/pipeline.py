@@ -93,6 +93,8 @@ class Pipeline:
         self._last_drift_t = 0.0
         self._bumped = False
         self._bump_tries = 0
+        self._bump_t = 0.0
+        self._recent: list[np.ndarray] = []
         self._last_dets = Detections.empty()
         self.frames_seen = 0
         self.frames_detected = 0
@@ -168,15 +170,28 @@ class Pipeline:
             if not self.drift.check(frame).bumped:
                 return
             self._bumped = True
+            self._bump_t = t
+            self._recent = []
             self.warnings.append(f"camera moved at t = {t:.2f} s")
+        self._recent = (self._recent + [frame])[-9:]
         if (index - self._bump_tries) % 5:
             return
         from tracker.calibration import calibrate_image
 
-        try:
-            calib = calibrate_image(frame, self.game, board=self.board_hint, south=self.south)
-        except TrackerError:
-            return  # a hand over the board: try again in a few frames
+        median = np.median(np.stack(self._recent), axis=0).astype(np.uint8)
+        calib = None
+        for img in (median, frame):  # the median drops moving hands
+            try:
+                calib = calibrate_image(img, self.game, board=self.board_hint, south=self.south)
+                break
+            except TrackerError:
+                continue
+        if calib is None:
+            if t - self._bump_t > 5.0:  # give up: carry on with the old fit rather than stop
+                self._bumped = False
+                self._last_drift_t = t
+                self.warnings.append(f"board not found again after the camera moved; kept the old fit from t = {t:.2f} s")
+            return
         self._start(calib, t, index)
         self._set_drift(frame)
         self._bumped = False

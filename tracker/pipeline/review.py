@@ -47,6 +47,10 @@ def review_video(
     info = src.info
     writer = None
     out = Path(out)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise InputError(f"cannot create output folder {out}: {e.strerror}") from None
     pipeline = Pipeline(game, players, south=south, rules=rules, fps=info.fps)
     if annotate:
         from tracker.annotate import Annotator

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from tracker.boards import CrokinoleBoard, KoronaBoard
-from tracker.detect.datatypes import IN_DITCH, IN_HOLE, IN_POCKET, Detections
+from tracker.detect.datatypes import Detections
 from tracker.track.association import (
     BIG,
     assign,
@@ -37,6 +37,7 @@ from tracker.track.association import (
     hypothesis_cost,
 )
 from tracker.track.datatypes import Sample, Track
+from tracker.track.fate import resolve_lost, where_verdict
 
 
 @dataclass(frozen=True)
@@ -113,7 +114,12 @@ class Tracker:
         dcols = [j for j in range(len(dets)) if j not in used_d]
         if cand and dcols:
             sub = cost[np.ix_(cand, dcols)]
-            wide = np.array([self.cfg.v_max * max(t - rows[i].last_seen, dt) + 2 * rows[i].radius for i in cand])
+            # as far as the disc could have gone at its speed (a bounce may add some), never
+            # further than the top speed allows
+            wide = np.array([
+                2 * rows[i].radius + max(t - rows[i].last_seen, dt)
+                * (min(self.cfg.v_max, 1.5 * rows[i].speed + 500.0) if rows[i].state == "moving" else self.cfg.v_max)
+                for i in cand])
             for a, b in assign(sub, wide):
                 pairs.append((cand[a], dcols[b]))
                 used_t.add(cand[a])
@@ -267,31 +273,7 @@ class Tracker:
             tr.rest_since = t
 
     def _where(self, tr: Track, where: int) -> None:
-        """Debounced hole / pocket / ditch verdicts (two frames running), plus geometry at rest."""
-        key = where
-        last = next(iter(tr.where_votes), None)
-        count = tr.where_votes.get(key, 0) + 1 if last == key else 1
-        tr.where_votes = {key: count}
-        x, y = tr.position()
-        b = self.board
-        if isinstance(b, CrokinoleBoard):
-            if tr.state in ("rest", "moving") and ((where == IN_HOLE and count >= 2) or
-                                                  (tr.state == "rest" and b.in_hole(x, y, tr.radius))):
-                tr.state = "hole"
-            elif tr.state in ("rest", "moving") and where == IN_DITCH and count >= 2 or tr.state in ("rest", "moving") and np.hypot(x, y) > b.surface_radius + 2.0:
-                tr.state = "off"
-        else:
-            at_rest_in_pocket = tr.state == "rest" and b.pocket_of(x, y, tr.radius) is not None
-            if tr.state in ("rest", "moving") and ((where == IN_POCKET and count >= 2) or at_rest_in_pocket):
-                tr.state = "pocket"
-                tr.pocket = b.pocket_of(x, y) or _nearest_pocket(b, x, y)
-            elif tr.state in ("rest", "moving") and not b.on_surface(x, y) and count >= 2:
-                # past the playing area in a corner: down a pocket (its mouth is wider than the
-                # pocket circle of the board model); elsewhere: over the rim, off the board
-                corner = min(abs(x), abs(y)) > b.half - b.pocket_inset - b.pocket_radius
-                tr.state = "pocket" if corner else "off"
-                if corner:
-                    tr.pocket = _nearest_pocket(b, x, y)
+        where_verdict(self.board, tr, where)
 
     def _miss(self, tr: Track, t: float, dt: float) -> None:
         cfg = self.cfg
@@ -314,37 +296,7 @@ class Tracker:
                 self._resolve_lost(tr)
 
     def _resolve_lost(self, tr: Track) -> None:
-        """A moving disc vanished: into the hole, a pocket, off the board, or under a hand."""
-        last = next((s for s in reversed(tr.path) if s.measured), None)
-        lx, ly = (last.x, last.y) if last else (float(tr.xy[0]), float(tr.xy[1]))
-        px, py = float(tr.xy[0]), float(tr.xy[1])
-        b = self.board
-        tr.v = np.zeros(2)
-        if isinstance(b, CrokinoleBoard):
-            if np.hypot(lx, ly) < b.hole_radius + 2 * tr.radius:
-                tr.state, tr.xy = "hole", np.zeros(2)
-                return
-            if np.hypot(px, py) > b.surface_radius - tr.radius or np.hypot(lx, ly) > b.surface_radius - 2 * tr.radius:
-                tr.state = "off"
-                return
-        else:
-            pocket = b.pocket_of(lx, ly) or b.pocket_of(px, py)
-            if pocket is None:
-                c = b.pocket_centres()
-                near = min(c, key=lambda k: np.hypot(lx - c[k][0], ly - c[k][1]))
-                if np.hypot(lx - c[near][0], ly - c[near][1]) < b.pocket_radius + 2 * tr.radius:
-                    pocket = near
-            if pocket is not None:
-                tr.state, tr.pocket = "pocket", pocket
-                return
-            if not b.on_surface(px, py):
-                tr.state = "off"
-                return
-        # Lost mid-board: treat as covered where it was last seen; the lift timer decides.
-        tr.state = "rest"
-        tr.occluded = True
-        tr.xy = np.array([lx, ly])
-        tr.anchor, tr.anchor_n = tr.xy.copy(), 1
+        resolve_lost(self.board, tr)
 
     def _revive(self, dets: Detections, j: int, t: float) -> Track | None:
         z = dets.xy[j]
@@ -476,11 +428,6 @@ class Tracker:
             if cost < best_cost:
                 best, best_cost = d, cost
         return best
-
-
-def _nearest_pocket(b: KoronaBoard, x: float, y: float) -> str:
-    c = b.pocket_centres()
-    return min(c, key=lambda k: np.hypot(x - c[k][0], y - c[k][1]))
 
 
 def _segment_distance(q: np.ndarray, a: np.ndarray, b: np.ndarray) -> float:

@@ -1,0 +1,50 @@
+"""Korona: discs and strikers told apart, empty pockets and the rim are not discs.
+
+Frames come from the project's renderer with the true calibration (its own tests cover it).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tracker.boards import KoronaBoard
+from tracker.calibration.datatypes import Calibration
+from tracker.detect.datatypes import DISC, STRIKER
+from tracker.detect.detector import DiscDetector
+
+render = pytest.importorskip("tracker.render")
+
+SIZE = (800, 600)
+
+
+def _shot(discs: list[tuple[float, float, int, str]]) -> tuple[np.ndarray, Calibration]:
+    board = KoronaBoard()
+    look = render.Look(surface="birch", disc_colors=((40, 40, 40), (170, 110, 40)), noise_sigma=1.0)
+    cam = render.Camera(height=1500.0, tilt=15.0, focal=560.0)
+    sprites = []
+    for i, (x, y, side, kind) in enumerate(discs):
+        r = board.striker_radius if kind == "striker" else board.disc_radius
+        sprites.append(render.DiscSprite(id=f"d{i}", x=x, y=y, radius=r, thickness=board.disc_thickness,
+                                         side=side, kind=kind))  # type: ignore[arg-type]
+    img = render.Renderer(board, look, SIZE, seed=5).render([render.SceneFrame(t=0.0, discs=tuple(sprites))], cam)
+    K, dist = render.intrinsics(cam, SIZE)
+    calib = Calibration(homography=render.true_homography(cam, SIZE), image_size=SIZE, rms_mm=0.0,
+                        board=board, camera_matrix=K, dist_coeffs=dist)
+    return img, calib
+
+
+def test_discs_and_striker_found_pockets_ignored() -> None:
+    truth = [(-150.0, 100.0, 0, "disc"), (60.0, -40.0, 1, "disc"), (200.0, 220.0, 0, "disc"),
+             (-80.0, -200.0, 1, "disc"), (-60.0, -10.0, 0, "disc"), (0.0, -290.0, 0, "striker")]
+    img, calib = _shot(truth)
+    dets = DiscDetector(calib, "korona").detect(img)
+    assert len(dets) == len(truth), dets.xy.round(1).tolist()
+    for x, y, _, kind in truth:
+        e = np.hypot(dets.xy[:, 0] - x, dets.xy[:, 1] - y)
+        i = int(np.argmin(e))
+        assert e[i] < 3.0
+        assert dets.kind[i] == (STRIKER if kind == "striker" else DISC)
+    # Nothing at the (empty) pockets.
+    for px, py in KoronaBoard().pocket_centres().values():
+        assert np.all(np.hypot(dets.xy[:, 0] - px, dets.xy[:, 1] - py) > 40.0)

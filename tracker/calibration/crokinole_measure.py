@@ -1,0 +1,185 @@
+"""Crokinole calibration, steps 3 and 4: the rotation and the measured board.
+
+On the rectified top-down image of a ring fit (north arbitrary), the quadrant lines (45 + k90
+degrees) give the phase of the 4th angular harmonic of line-ness in the 5 zone and the pegs
+(22.5 + k45) the 8th harmonic of darkness on the 15 line; the strongest single peak is a second
+guess when glare pulls the harmonic. ``south`` then picks among the four (see geometry.orient).
+The measurements (line width, playing-surface edge, hole radius, peg circle) are radial profiles
+of the same rectified image, in the scale where the shooting line is 304.8 mm.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from tracker.boards import CrokinoleBoard
+from tracker.calibration.features import lineness, odd, sample_polar
+from tracker.calibration.geometry import apply_h
+from tracker.errors import CalibrationError
+
+
+# ---------------------------------------------------------------------- 3. rotation
+def rectified(image: np.ndarray, G: np.ndarray, extent: float, mm_per_px: float) -> tuple[np.ndarray, np.ndarray]:
+    """Top-down image (north up) and its matrix rectified px -> board mm."""
+    import cv2
+
+    n = int(math.ceil(2 * extent / mm_per_px))
+    M = np.array([[mm_per_px, 0, 0.5 * mm_per_px - extent], [0, -mm_per_px, extent - 0.5 * mm_per_px], [0, 0, 1.0]])
+    top = cv2.warpPerspective(image, G @ M, (n, n), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP)
+    return top, M
+
+
+def _polar(img: np.ndarray, M: np.ndarray, radii: np.ndarray, angles: np.ndarray) -> np.ndarray:
+    Minv = np.linalg.inv(M)
+    A = Minv.copy()
+    return sample_polar(img, A, radii, angles)
+
+
+def fit_rotation(image: np.ndarray, G: np.ndarray, radii: dict[str, float]) -> tuple[float, dict[str, float]]:
+    """Angle (radians) by which the current board frame must turn so the quadrant lines sit at
+    45 + k90 degrees, and quality figures (harmonic strengths, residuals in mm)."""
+    import cv2
+
+    mmpp = 0.5
+    top, M = rectified(image, G, radii["shooting"] + 40, mmpp)
+    grey = cv2.cvtColor(top, cv2.COLOR_BGR2GRAY)
+    ln = lineness(top, odd(4 / mmpp + 1))
+    angles = np.linspace(0, 2 * math.pi, 1440, endpoint=False)
+    r10, r15, rs = radii["ten"], radii["fifteen"], radii["shooting"]
+    band = np.linspace(r10 + 0.12 * (rs - r10), rs - 0.12 * (rs - r10), 24)
+    q = _polar(ln, M, band, angles)
+    q = np.median(q, axis=0)  # a radial line lights every radius; a disc only a few
+    q = q - np.median(q)
+    z4 = np.sum(q * np.exp(-4j * angles))
+    s4 = float(abs(z4) / (np.sum(np.abs(q)) + 1e-9))
+    pg = _polar(grey.astype(np.float32), M, np.linspace(r15 - 3, r15 + 3, 7), angles).mean(axis=0)
+    pg = np.abs(pg - np.median(pg))
+    z8 = np.sum(pg * np.exp(-8j * angles))
+    s8 = float(abs(z8) / (np.sum(pg) + 1e-9))
+    phi4 = (-np.angle(z4) / 4 - math.pi / 4) % (math.pi / 2)  # quadrant lines at 45 + phi4
+    phi8 = (-np.angle(z8) / 8 - math.pi / 8) % (math.pi / 4)  # pegs at 22.5 + phi8
+    noise = 1.4826 * float(np.median(np.abs(q))) + 1e-6
+
+    def line_score(c: float) -> float:
+        """Mean height of the strongest line-ness within 1 degree of the 4 predicted lines."""
+        vals = []
+        for k in range(4):
+            d = (angles - (math.pi / 4 + c + k * math.pi / 2) + math.pi) % (2 * math.pi) - math.pi
+            vals.append(float(q[np.abs(d) < math.radians(2.5)].max()))
+        return float(np.mean(vals)) / noise
+
+    # the harmonic's phase can be pulled by glare or a broad shadow; the strongest single peak
+    # is another guess: keep whichever explains all four lines better
+    phi_peak = (float(angles[int(np.argmax(q))]) - math.pi / 4) % (math.pi / 2)
+    if line_score(phi_peak) > line_score(float(phi4)):
+        phi4 = phi_peak
+    snr4 = line_score(phi4)
+    info = {"quadrant_strength": s4, "quadrant_snr": snr4, "peg_strength": s8}
+    if snr4 >= 4.0:
+        phi = float(phi4)
+        # pegs agree when they sit 22.5 degrees off the lines
+        dpeg = (phi8 - phi4 + math.pi / 8) % (math.pi / 4) - math.pi / 8
+        info["peg_vs_quadrant_deg"] = abs(math.degrees(dpeg))
+    elif s8 >= 0.15:
+        # pegs fix the angle modulo 45 degrees; the quadrant lines pick between the two
+        cands = [float(phi8), float(phi8 + math.pi / 4)]
+        phi = cands[int(np.argmax([line_score(c) for c in cands]))] % (math.pi / 2)
+    else:
+        raise CalibrationError(
+            f"rings found but not the rotation: no quadrant lines (signal {snr4:.1f}) nor pegs "
+            f"(strength {s8:.2f}); give --points or --markers")
+    # refine on the peaks of the quadrant lines: the strongest peak near each predicted line
+    # (a disc or a painted digit can pull the harmonic by a few degrees, not a peak), then a
+    # weighted centroid over +-1.5 degrees of it
+    if line_score(phi) >= 3.0:
+        offs: list[float] = []
+        for k in range(4):
+            a0 = math.pi / 4 + phi + k * math.pi / 2
+            d = (angles - a0 + math.pi) % (2 * math.pi) - math.pi
+            win = np.nonzero(np.abs(d) < math.radians(12))[0]
+            j = win[int(np.argmax(q[win]))]
+            near = np.abs((angles - angles[j] + math.pi) % (2 * math.pi) - math.pi) < math.radians(1.5)
+            wts = np.clip(q[near], 0, None)
+            dd = (angles[near] - a0 + math.pi) % (2 * math.pi) - math.pi
+            offs.append(float(np.sum(wts * dd) / np.sum(wts)) if wts.sum() > 0 else float(d[j]))
+        off = np.array(offs)
+        phi += float(np.median(off))
+        rmid = (r10 + rs) / 2
+        info["quadrant_lines"] = float(np.sqrt(np.mean((off - np.median(off)) ** 2))) * rmid
+    return phi, info
+
+
+# ---------------------------------------------------------------------- 4. measure
+def _edge_radius(profile: np.ndarray, radii: np.ndarray) -> float:
+    g = np.abs(np.gradient(profile))
+    j = int(np.argmax(g))
+    if 0 < j < len(g) - 1:
+        a, b, c = g[j - 1], g[j], g[j + 1]
+        den = a - 2 * b + c
+        frac = 0.5 * (a - c) / den if abs(den) > 1e-9 else 0.0
+        return float(radii[j] + np.clip(frac, -0.5, 0.5) * (radii[1] - radii[0]))
+    return float(radii[j])
+
+
+def measure_board(image: np.ndarray, G: np.ndarray, radii: dict[str, float],
+                  board: CrokinoleBoard) -> tuple[CrokinoleBoard, dict[str, float]]:
+    """The board with measured figures (in the scale where the shooting line is 304.8 mm)."""
+    import cv2
+
+    mmpp = 0.25
+    extent = radii["shooting"] * 1.2
+    top, M = rectified(image, G, extent, mmpp)
+    grey = cv2.cvtColor(top, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    angles = np.linspace(0, 2 * math.pi, 720, endpoint=False)
+    # avoid the quadrant lines and pegs when averaging radial profiles
+    a_deg = np.degrees(angles) % 45.0
+    clean = (np.abs(a_deg - 22.5) > 6) & (a_deg > 4) & (a_deg < 41)
+    ang = angles[clean]
+    out: dict[str, float] = {}
+    figures: dict[str, float] = {"shooting_line_radius": 304.8, "ten_line_radius": radii["ten"],
+                                 "fifteen_line_radius": radii["fifteen"]}
+    # line width: full width at half depth of the shooting line's cross profile
+    rr = np.linspace(304.8 - 6, 304.8 + 6, 97)
+    prof = np.median(_polar(grey, M, rr, ang), axis=1)
+    bg = np.median(np.concatenate([prof[:15], prof[-15:]]))
+    dev = np.abs(prof - bg)
+    peak = dev.max()
+    if peak > 8:
+        above = np.nonzero(dev >= peak / 2)[0]
+        width = float((above[-1] - above[0] + 1) * (rr[1] - rr[0]))
+        # the image blurs the line: remove about one image pixel of blur
+        ppm = float(np.median(np.linalg.norm(apply_h(G, np.array([[305.0, 0.0], [0.0, 305.0]])) - apply_h(G, np.array([[304.0, 0.0], [0.0, 304.0]])), axis=1)))
+        blur_mm = 1.0 / max(ppm, 1e-6)
+        width = math.sqrt(max(width**2 - blur_mm**2, (0.5 * width) ** 2))
+        if 0.5 <= width <= 8:
+            figures["line_width"] = width
+    # playing-surface edge: strongest radial step outside the shooting line
+    rr = np.linspace(304.8 + 8, min(304.8 * 1.16, extent - 2), 120)
+    prof = np.median(_polar(grey, M, rr, ang), axis=1)
+    sr = _edge_radius(cv2.GaussianBlur(prof.reshape(-1, 1), (1, 5), 0).ravel(), rr)
+    if 304.8 + 10 < sr < 304.8 * 1.15:
+        figures["surface_radius"] = sr
+    # hole: darkest disc at the centre, edge = strongest radial step within 8..30 mm
+    rr = np.linspace(6, 30, 97)
+    prof = np.median(_polar(grey, M, rr, angles), axis=1)
+    hr = _edge_radius(prof, rr)
+    if prof[:10].mean() < prof[-10:].mean() - 10 and 8 < hr < 29:
+        figures["hole_radius"] = hr
+    # peg circle: radial position of the darkest/lightest blob at each peg angle
+    r15 = radii["fifteen"]
+    pr: list[float] = []
+    rr = np.linspace(r15 - 8, r15 + 8, 65)
+    for k in range(board.peg_count):
+        a = math.radians(board.peg_angle_offset_deg + 360.0 * k / board.peg_count)
+        col = _polar(grey, M, rr, np.linspace(a - 0.02, a + 0.02, 5)).mean(axis=1)
+        ref = np.median(_polar(grey, M, rr, np.linspace(a + 0.12, a + 0.2, 5)).mean(axis=1))
+        d = np.abs(col - ref)
+        if d.max() > 20:
+            w8 = np.clip(d - d.max() / 2, 0, None)
+            pr.append(float(np.sum(w8 * rr) / np.sum(w8)))
+    if len(pr) >= 4:
+        figures["peg_circle_radius"] = float(np.median(pr))
+        out["pegs"] = float(np.sqrt(np.mean((np.array(pr) - np.median(pr)) ** 2)))
+    return board.with_measured(**figures), out
