@@ -59,11 +59,18 @@ def rendered(n: int, size: tuple[int, int], game: str = "crokinole") -> list[dic
             px = project(cam, size, np.concatenate([pts, np.zeros((len(pts), 1))], axis=1))
             row = {"preset": preset, "seed": seed, "tilt": cam.tilt, "k1": cam.k1,
                    "style": f"{look.surface}/{look.outer_shape}"}
-            # SPEC: south is the seat nearest the image bottom unless told; tell it where the
-            # true south seat is so the figures measure geometry, not the naming of seats
-            c0, s0 = project(cam, size, np.array([[0.0, 0.0, 0.0], [0.0, -300.0, 0.0]]))
-            d = s0 - c0
-            side = ("right" if d[0] > 0 else "left") if abs(d[0]) > abs(d[1]) else ("bottom" if d[1] > 0 else "top")
+            # SPEC: south is the seat nearest the image bottom unless told; tell it the side
+            # of the image the true south seat is nearest *among the four seats* (the side
+            # where south wins by the widest margin), so the figures measure geometry, not the
+            # naming of seats (a side picked from south's direction alone can be one where a
+            # neighbouring seat is nearer still, when south sits nearly diagonal)
+            q = project(cam, size, np.array([[0.0, 0.0, 0.0], [0.0, -300.0, 0.0], [300.0, 0.0, 0.0],
+                                             [0.0, 300.0, 0.0], [-300.0, 0.0, 0.0]]))
+            d = q[1:] - q[0]
+            margins = {}
+            for sd, sc in (("bottom", d[:, 1]), ("top", -d[:, 1]), ("left", -d[:, 0]), ("right", d[:, 0])):
+                margins[sd] = float(sc[0] - sc[1:].max())
+            side = max(margins, key=lambda k: margins[k])
             t0 = time.perf_counter()
             try:
                 calib = calibrate_image(img, game, south=side)

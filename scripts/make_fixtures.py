@@ -51,14 +51,20 @@ FIXTURES = [
             "the camera is bumped part way", 10.0, (480, 270),
             MatchConfig("crokinole", 4, seed=202, preset="hard", max_shots=8, camera_bump=True,
                         size=(480, 270))),
-    Fixture("korona_2p_game", "a whole 2-player korona game (8 discs each, south wins 8-3), easy camera",
+    Fixture("korona_2p_game", "a whole 2-player korona game (8 discs each, north wins 8-7), easy camera; "
+            "a disc flies off the board in shot 2, an announced bank shot pockets in shot 8",
             10.0, (480, 270),
-            MatchConfig("korona", 2, seed=301, preset="easy", rounds=1, camera_bump=False,
+            MatchConfig("korona", 2, seed=1, preset="easy", rounds=1, camera_bump=False,
                         size=(480, 270))),
     Fixture("korona_4p_part", "the first 10 shots of a 4-player korona game (4 disc colours), easy "
             "camera, bumped part way", 10.0, (480, 270),
             MatchConfig("korona", 4, seed=404, preset="easy", max_shots=10, camera_bump=True,
                         size=(480, 270))),
+    Fixture("korona_ru_part", "the first 12 shots of a 2-player korona game under the Russian rules: "
+            "ricochets off the opposite rim, violations with penalty pawns, a striker over the rim",
+            10.0, (480, 270),
+            MatchConfig("korona", 2, seed=501, preset="easy", max_shots=12, camera_bump=False,
+                        size=(480, 270), variant="ru")),
 ] + [
     Fixture(name, clip.description, 15.0, (640, 360), clip=name, preset="easy", seed=7)
     for name, clip in CLIPS.items()
@@ -114,6 +120,7 @@ def main(argv: list[str] | None = None) -> int:
         index[f.name] = {
             "description": f.description,
             "game": m.config.game,
+            **({"variant": m.config.variant or "fi"} if m.config.game == "korona" else {}),
             "players": m.config.players,
             "preset": m.config.preset,
             "size": list(f.size),

@@ -36,6 +36,9 @@ class ScriptedProcessor:
     def calibrate_points(self, image, points, south):
         return {"rms_mm": 0.0}
 
+    def resume(self, shot_log):
+        self.resumed_with = list(shot_log)
+
 
 def wait_until(cond, timeout=20.0):
     end = time.monotonic() + timeout

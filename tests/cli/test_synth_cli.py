@@ -43,6 +43,14 @@ def test_truth_only_korona(tmp_path: Path) -> None:
     assert not (tmp_path / "video.mp4").exists()
 
 
+def test_russian_variant(tmp_path: Path) -> None:
+    rc = main(["synth", "--game", "korona", "--variant", "ru", "--seed", "3", "--out", str(tmp_path),
+               "--no-video", "--max-shots", "2"])
+    assert rc == 0
+    truth = json.loads((tmp_path / "truth.json").read_text())
+    assert truth["game"] == "korona" and truth["variant"] == "ru"
+
+
 @pytest.mark.parametrize(
     "argv, words",
     [
@@ -55,6 +63,8 @@ def test_truth_only_korona(tmp_path: Path) -> None:
         (["--game", "crokinole", "--rounds", "0"], "rounds must be at least 1"),
         (["--game", "crokinole", "--seed", "x"], "seed must be a whole number"),
         (["--game", "crokinole", "--discs", "8"], "--discs is for korona"),
+        (["--game", "crokinole", "--variant", "ru"], "--variant is for korona"),
+        (["--game", "korona", "--variant", "se"], "invalid choice"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(argv: list[str], words: str, tmp_path: Path,

@@ -135,6 +135,8 @@ def test_motion_blur_streak_found_against_background() -> None:
     cos = abs(v @ np.array(blur)) / (np.linalg.norm(v) * np.linalg.norm(blur))
     assert cos > np.cos(np.radians(12))
     assert 0.6 * np.linalg.norm(blur) < np.linalg.norm(v) < 1.4 * np.linalg.norm(blur)
+    # Its colour, un-mixed from the board, is a dark disc's (the board is light wood).
+    assert dets.color[i, 0] < 40.0
     # The resting disc is still a plain detection.
     assert np.any(~moving & (np.hypot(dets.xy[:, 0] + 100, dets.xy[:, 1] + 100) < 1.5))
 
@@ -166,3 +168,44 @@ def test_successive_frames_reuse_still_discs_and_follow_a_moved_one() -> None:
     det.reset()
     fresh = det.detect(b.image)
     assert len(fresh) == len(moved)
+
+
+def test_disc_sunk_in_the_hole_told_from_the_empty_hole_by_the_background() -> None:
+    """In a rendered fixture at 640x360 a disc in the 20-hole has the hole's outline; the empty
+    hole of the background frame tells them apart."""
+    import json
+    from pathlib import Path
+
+    import cv2
+
+    root = Path(__file__).resolve().parents[2] / "fixtures" / "videos" / "crokinole_twenty"
+    if not (root / "frames.jsonl").exists():
+        pytest.skip("fixture crokinole_twenty not present")
+    render = pytest.importorskip("tracker.render")
+    from tracker.boards import CrokinoleBoard
+    from tracker.calibration.datatypes import Calibration
+
+    frames = [json.loads(line) for line in (root / "frames.jsonl").open()]
+    holed = [i for i, f in enumerate(frames) if any(d["state"] == "hole" for d in f["discs"])]
+    if not holed:
+        pytest.skip("no frame with a disc in the hole")
+    cap = cv2.VideoCapture(str(root / "video.mp4"))
+    images = []
+    while True:
+        ok, img = cap.read()
+        if not ok:
+            break
+        images.append(img)
+    i = holed[len(holed) // 2]
+    h, w = images[0].shape[:2]
+    cam = render.Camera(**{k: (tuple(v) if isinstance(v, list) else v) for k, v in frames[i]["camera"].items()})
+    K, dist = render.intrinsics(cam, (w, h))
+    calib = Calibration(homography=np.array(frames[i]["homography"]), image_size=(w, h), rms_mm=0.0,
+                        board=CrokinoleBoard(), camera_matrix=K, dist_coeffs=dist)
+    assert not frames[0]["discs"]
+    det = DiscDetector(calib, "crokinole", background=images[0])
+    assert len(det.detect(images[0])) == 0  # the empty hole is no disc
+    det.reset()
+    dets = det.detect(images[i])
+    assert len(dets) == 1 and dets.where[0] == IN_HOLE
+    assert np.hypot(*dets.xy[0]) < 5.0

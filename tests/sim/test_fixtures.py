@@ -23,7 +23,7 @@ FOLDERS = sorted(p for p in ROOT.iterdir() if (p / "truth.json").exists()) if RO
 def test_fixture_truth_is_rules_of_its_shot_log(folder: Path) -> None:
     truth = json.loads((folder / "truth.json").read_text())
     entries = parse_shot_log((folder / "shots.jsonl").read_text().splitlines())
-    engine = engine_for(truth["game"], truth["players"])
+    engine = engine_for(truth["game"], truth["players"], truth.get("variant"))
     replay(engine, entries)
     assert json.loads(json.dumps(engine.summary())) == truth, (
         f"{folder.name}: truth.json is stale; run scripts/make_fixtures.py {folder.name}")

@@ -110,3 +110,66 @@ def test_three_player_crokinole_has_a_colour_per_player() -> None:
     sides = {tr.disc.seat: tr.disc.side for tr in m.timeline.discs.values()}
     assert sorted(sides.values()) == [0, 1, 2]
     assert len(set(m.look.disc_colors[:3])) == 3
+
+
+@pytest.fixture(scope="module")
+def korona_fi(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, object]:
+    # Seed 1: a disc flies off the board in the second shot; a banked, announced pot later.
+    m = run_match(MatchConfig("korona", 2, seed=1, max_shots=8, camera_bump=False, size=(320, 180)))
+    out = tmp_path_factory.mktemp("korona")
+    write_match(m, out, fps=10.0, video=False)
+    return out, m
+
+
+def test_korona_truth_is_rules_of_log_with_rim_sides_and_announcements(korona_fi: tuple[Path, object]) -> None:
+    out, m = korona_fi
+    entries = parse_shot_log((out / "shots.jsonl").read_text().splitlines())
+    engine = engine_for("korona", 2)
+    outcomes = replay(engine, entries)
+    assert json.loads((out / "truth.json").read_text()) == json.loads(json.dumps(engine.summary()))
+    shots = [(e, o) for e, o in zip(entries, outcomes, strict=True) if isinstance(e, Shot)]
+    rims = [x for e, _ in shots for c in e.contacts for x in c if x.startswith("rim")]
+    assert rims and all(x in ("rim:south", "rim:west", "rim:north", "rim:east") for x in rims)
+    # A bank shot: announced, the striker hit a rim first, then pocketed an own disc: no foul.
+    banked = [(e, o) for e, o in shots if e.announced.indirect
+              and [c for c in e.contacts if e.disc in c][0][1].startswith("rim:")
+              and any(d.kind == "pocketed" and d.seat == e.seat for d in o.decisions)]
+    assert banked and not any(d.kind == "foul" for _, o in banked for d in o.decisions)
+
+
+def test_korona_disc_off_the_board_has_its_truth_and_is_drawn(korona_fi: tuple[Path, object]) -> None:
+    from tracker.sim.physics import TABLE_Z
+
+    out, m = korona_fi
+    entries = parse_shot_log((out / "shots.jsonl").read_text().splitlines())
+    flown = [(e, k) for e in entries if isinstance(e, Shot) for k, v in e.end.items() if v == "off"]
+    assert flown
+    entry, did = flown[0]
+    events = [json.loads(x) for x in (out / "events.jsonl").read_text().splitlines()]
+    off = [e for e in events if e["type"] == "off_board" and e["disc"] == did]
+    assert off
+    frames = [json.loads(x) for x in (out / "frames.jsonl").read_text().splitlines()]
+    # A second after it flew it lies on the table beyond the rim: "off" in the truth, outside
+    # the board, and in the scene the renderer draws (at table level).
+    f = frames[off[0]["frame"] + 10]
+    d = next(x for x in f["discs"] if x["id"] == did)
+    edge = m.board.outer_size / 2.0  # type: ignore[attr-defined]
+    assert d["state"] == "off" and max(abs(d["x_mm"]), abs(d["y_mm"])) > edge
+    scene = m.timeline.scene_at(f["t"])  # type: ignore[attr-defined]
+    sprite = next(s for s in scene.discs if s.id == did)
+    assert sprite.state == "surface" and sprite.z == TABLE_Z
+    assert (sprite.x, sprite.y) == pytest.approx((d["x_mm"], d["y_mm"]), abs=0.01)
+
+
+def test_russian_variant_match_is_refereed_by_the_russian_rules() -> None:
+    m = run_match(MatchConfig("korona", 2, seed=4, max_shots=6, camera_bump=False, variant="ru"))
+    assert m.summary()["variant"] == "ru"
+    engine = engine_for("korona", 2, "ru")
+    replay(engine, m.entries)
+    assert engine.summary() == m.summary()
+    # The pawns of each colour start against the rim on the far side.
+    setup = m.entries[0]
+    assert isinstance(setup, Setup)
+    half = m.board.half  # type: ignore[union-attr]
+    for owner, (_x, y) in setup.discs.values():
+        assert (y > half - 20.0) if owner == "south" else (y < -half + 20.0)

@@ -103,7 +103,7 @@ def test_korona_disc_bounces_off_rim_and_into_pocket() -> None:
     t = Table(KB)
     t.add(disc("s1", 0.0, 0.0, KB))
     res = t.shoot("s1", (0.0, 3000.0))
-    assert res.contacts and res.contacts[0].pair() == ("s1", "rim")
+    assert res.contacts and res.contacts[0].pair() == ("s1", "rim:north")
     assert t.discs["s1"].y < KB.half
 
     cx, cy = KB.pocket_centres()["ne"]
@@ -151,3 +151,56 @@ def test_momentum_conserved_for_any_impact(offset: float, speed: float, big: boo
     assert py == pytest.approx(0.0, abs=2e-3 * ma * speed)
     ke = ma * float(v[0] @ v[0]) + mb * float(v[1] @ v[1])
     assert ke <= ma * speed**2 * 1.001
+
+
+@pytest.mark.parametrize("side, velocity", [("north", (0.0, 2500.0)), ("south", (0.0, -2500.0)),
+                                            ("east", (2500.0, 0.0)), ("west", (-2500.0, 0.0))])
+def test_korona_rim_contact_names_the_side_hit(side: str, velocity: tuple[float, float]) -> None:
+    t = Table(KB)
+    t.add(disc("s1", 30.0, -20.0, KB))
+    res = t.shoot("s1", velocity)
+    assert res.contacts[0].pair() == ("s1", f"rim:{side}")
+
+
+def test_jump_chance_grows_with_the_speed_into_the_rim() -> None:
+    p = PhysicsParams()
+    assert p.jump_chance(0.0) == 0.0 and p.jump_chance(p.jump_speed) == 0.0
+    assert 0.0 < p.jump_chance((p.jump_speed + p.jump_full_speed) / 2) < p.jump_max_chance
+    assert p.jump_chance(p.jump_full_speed) == p.jump_max_chance == p.jump_chance(10 * p.jump_full_speed)
+
+
+def test_hard_rim_hit_can_fly_over_the_rim_onto_the_table() -> None:
+    from tracker.sim.physics import TABLE_Z
+
+    sure = PhysicsParams(jump_max_chance=1.0, jump_full_speed=PhysicsParams().jump_speed + 1.0)
+    t = Table(KB, sure, np.random.default_rng(0))
+    t.add(disc("s1", 100.0, 0.0, KB))
+    res = t.shoot("s1", (600.0, 3000.0))
+    d = t.discs["s1"]
+    assert d.state == "flown"
+    assert res.contacts[0].pair() == ("s1", "rim:north")
+    assert [(tr.disc, tr.state) for tr in res.transitions] == [("s1", "flown")]
+    # It lies on the table beyond the north rim's outer edge (clear of the board) ...
+    edge = KB.outer_size / 2.0
+    assert edge + d.radius <= d.y <= edge + d.radius + 45.0
+    assert abs(d.x) <= edge + 45.0
+    # ... moved on along the rim by its speed along it, and got there through the air.
+    assert d.x > 100.0 + 30.0
+    f = res.flights["s1"]
+    assert f.at(f.t + f.duration / 2)[2] > KB.rim_height
+    assert f.at(f.t + f.duration + 1.0) == pytest.approx((d.x, d.y, TABLE_Z))
+    assert res.duration >= f.t + f.duration
+    # The recorded trajectory ends where it landed.
+    assert tuple(res.xy[-1, 0]) == pytest.approx((d.x, d.y))
+
+
+def test_soft_rim_hit_never_jumps_and_no_generator_never_jumps() -> None:
+    sure = PhysicsParams(jump_max_chance=1.0, jump_full_speed=PhysicsParams().jump_speed + 1.0)
+    t = Table(KB, sure, np.random.default_rng(0))
+    t.add(disc("s1", 0.0, 300.0, KB))
+    t.shoot("s1", (0.0, 1000.0))  # meets the rim at well under jump_speed
+    assert t.discs["s1"].state == "surface"
+    t2 = Table(KB, sure)
+    t2.add(disc("s2", 0.0, 0.0, KB))
+    t2.shoot("s2", (0.0, 4000.0))
+    assert t2.discs["s2"].state == "surface"

@@ -77,3 +77,72 @@ def test_korona_pots_an_own_disc_from_own_striking_line_forwards(seat: str) -> N
     called = plan.announced_pocket
     behind = set(KB.pockets_behind(seat))  # type: ignore[arg-type]
     assert (called is not None) == (res.final["o1"].pocket in behind)
+
+
+def _korona_ruling(variant: str, discs: list[SimDisc], plan, res):  # type: ignore[no-untyped-def]
+    """The rules engine's decisions on one simulated south shot from this position."""
+    from tracker.rules import engine_for
+    from tracker.shotlog import Announced, Setup, Shot
+
+    engine = engine_for("korona", 2, variant)
+    engine.apply(Setup(discs={d.id: (d.seat, (d.x, d.y)) for d in discs}, strikers={"south": "S", "north": "N"},
+                       starter="south"))
+    end: dict = {}
+    for did in res.moved():
+        f = res.final[did]
+        end[did] = f"pocket:{f.pocket}" if f.state == "pocket" else (f.x, f.y)
+    shot = Shot("south", "S", plan.start, tuple(c.pair() for c in res.contacts), end,
+                Announced(indirect=plan.announced_indirect, pocket=plan.announced_pocket))
+    return engine.apply(shot)
+
+
+def test_korona_banks_off_a_rim_when_direct_paths_are_blocked_and_announces_it() -> None:
+    own = SimDisc("s1", "south", 0, KB.disc_radius, KB.disc_thickness, 0.0, 250.0)
+    # A wall across the board, north's discs and south's (the engine wants equal numbers).
+    wall = [SimDisc(f"{'n' if k % 2 else 's'}{k + 2}", "north" if k % 2 else "south", k % 2, KB.disc_radius,
+                    KB.disc_thickness, float(x), -40.0) for k, x in enumerate(np.arange(-275.0, 276.0, 25.0))]
+    wall += [SimDisc(f"n9{k}", "north", 1, KB.disc_radius, KB.disc_thickness, x, 410.0)
+             for k, x in enumerate((-150.0, 150.0))]
+    p = KoronaPlayer("south", KB, P, EXACT, np.random.default_rng(4))
+    assert p.candidates([own, *wall], {"s1"}) == []
+    plan = p.plan([own, *wall], {"s1"})
+    assert plan.intent.startswith("bank:s1:") and plan.announced_indirect
+    side = plan.intent.split(":")[3]
+    striker = SimDisc("S", "south", 0, KB.striker_radius, KB.disc_thickness, *plan.start, kind="striker")
+    res = simulate(KB, [own, *wall, striker], "S", plan.velocity, P)
+    assert [c.pair() for c in res.contacts][:2] == [("S", f"rim:{side}"), ("S", "s1")]
+    assert res.final["s1"].state == "pocket"
+    out = _korona_ruling("fi", [own, *wall], plan, res)
+    assert not any(d.kind == "foul" for d in out.decisions)
+    assert out.next_seat == "south"  # a legal pot: south shoots again
+    # The same shot unannounced is a foul (rule 2.6): what the announcement is for.
+    from dataclasses import replace
+
+    out2 = _korona_ruling("fi", [own, *wall], replace(plan, announced_indirect=False), res)
+    assert any(d.kind == "foul" and "not announced" in d.reason for d in out2.decisions)
+
+
+def test_korona_open_direct_shot_announces_nothing() -> None:
+    own = SimDisc("s1", "south", 0, KB.disc_radius, KB.disc_thickness, 60.0, 40.0)
+    p = KoronaPlayer("south", KB, P, EXACT, np.random.default_rng(4))
+    plan = p.plan([own], {"s1"})
+    assert plan.intent.startswith("pocket:") and not plan.announced_indirect
+
+
+def test_russian_player_never_plays_a_restricted_pawn_directly() -> None:
+    # South's pawn in the centre circle: the Finnish player pots it directly; the Russian player
+    # may only bank it off the opposite (north) rim, and the Russian rules accept that.
+    pawn = SimDisc("s1", "south", 0, KB.disc_radius, KB.disc_thickness, 20.0, 30.0)
+    other = SimDisc("n1", "north", 1, KB.disc_radius, KB.disc_thickness, -300.0, 100.0)
+    fi = KoronaPlayer("south", KB, P, EXACT, np.random.default_rng(4), "fi").plan([pawn, other], {"s1"})
+    assert fi.intent.startswith("pocket:s1:")
+    ru_player = KoronaPlayer("south", KB, P, EXACT, np.random.default_rng(4), "ru")
+    assert ru_player.restricted(pawn) and not ru_player.restricted(other)
+    ru = ru_player.plan([pawn, other], {"s1"})
+    assert ru.intent.startswith("bank:s1:") and ru.intent.endswith(":north")
+    striker = SimDisc("S", "south", 0, KB.striker_radius, KB.disc_thickness, *ru.start, kind="striker")
+    res = simulate(KB, [pawn, other, striker], "S", ru.velocity, P)
+    assert res.contacts[0].pair() == ("S", "rim:north") and res.final["s1"].state == "pocket"
+    out = _korona_ruling("ru", [pawn, other], ru, res)
+    assert not any(d.kind == "foul" for d in out.decisions)
+    assert any(d.kind == "pocketed" and d.discs == ("s1",) and d.seat == "south" for d in out.decisions)

@@ -40,6 +40,10 @@ class FrameProcessor(Protocol):
     def calibrate_points(self, image: np.ndarray, points: list[tuple[float, float, float, float]],
                          south: str | None) -> dict[str, Any]: ...
 
+    def resume(self, shot_log: list[dict[str, Any]]) -> None:
+        """Continue after a restart from the stored shot log."""
+        ...
+
 
 class CameraLock:
     """One ``live`` per camera: an exclusive lock file named after the source."""
@@ -90,7 +94,16 @@ class LiveSession:
             self.match_id = store.create_match(game, players, variant=variant, options=options,
                                                source=source).id
             self.resumed = False
-        self.source = FrameSource(source, realtime=realtime)
+        start = 0
+        self._last_stored_frame = -1
+        if self.resumed:
+            assert self.match_id is not None
+            state = store.load_state(self.match_id) or {}
+            stored = store.events(self.match_id)
+            self._last_stored_frame = max((e["frame"] for e in stored), default=-1)
+            start = int(state.get("resume_frame", 0))
+            processor.resume(store.shots(self.match_id))
+        self.source = FrameSource(source, realtime=realtime, start_frame=start)
         self.hub: Hub | None = None
         self.processed = 0
         self.last_latency_ms = 0.0
@@ -174,10 +187,15 @@ class LiveSession:
                 events, shots = [], []
             self._last_image = frame.image
             for ev in events:
+                if int(ev.get("frame", 0)) <= self._last_stored_frame:
+                    continue  # already stored before the restart
                 self.store.append_event(self.match_id, ev)
                 self._publish({"type": "event", "match": self.match_id, "event": ev})
             for line in shots:
                 self.store.append_shot(self.match_id, line)
+            if shots and self.source.is_file:
+                # All discs are at rest after a shot: a restart resumes the file from here.
+                self.store.save_state(self.match_id, {"resume_frame": frame.index + 1})
             if shots or any(ev.get("type") in ("round_end", "game_end") for ev in events):
                 self._publish_score()
             self.processed += 1

@@ -48,6 +48,11 @@ class PipelineProcessor:
         self._image = image
         return events, lines
 
+    def resume(self, shot_log: list[dict[str, Any]]) -> None:
+        from tracker.shotlog import parse_entry
+
+        self.pipeline.resume([parse_entry(obj, i + 1) for i, obj in enumerate(shot_log)])
+
     def _close_calls(self, shot: Shot, image: np.ndarray, t: float, index: int) -> list[dict[str, Any]]:
         """A ``close_call`` event for every disc that came to rest within 1 mm of a line, with an
         evidence crop from the camera frame and the measured gap."""

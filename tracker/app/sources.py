@@ -25,8 +25,10 @@ class Frame:
 class FrameSource:
     """Reads frames on a thread; ``latest()`` hands out the newest unseen frame or None."""
 
-    def __init__(self, spec: str, realtime: bool = True, reconnect_s: float = 1.0, loop: bool = False):
+    def __init__(self, spec: str, realtime: bool = True, reconnect_s: float = 1.0, loop: bool = False,
+                 start_frame: int = 0):
         self.spec = spec
+        self.start_frame = start_frame  # a file resumes here after a restart
         self.realtime = realtime
         self.reconnect_s = reconnect_s
         self.loop = loop
@@ -112,6 +114,10 @@ class FrameSource:
             self.fps = fps if 1 <= fps <= 240 else 30.0
             start_wall = time.monotonic()
             n_file = 0
+            if self.is_file and self.start_frame:
+                cap.set(cv2.CAP_PROP_POS_FRAMES, self.start_frame)
+                n_file = self.read = self.start_frame
+                start_wall -= n_file / self.fps
             while not self._stop.is_set():
                 if self.is_file and self.paused:
                     self._running.wait(0.1)

@@ -38,8 +38,10 @@ def calibrate_image(image: np.ndarray, game: str, board: CrokinoleBoard | Korona
         from tracker.calibration.crokinole import calibrate_crokinole
 
         b = board if isinstance(board, CrokinoleBoard) else None
-        H, cmeasured, residuals, rms = calibrate_crokinole(work, b)
+        H, cmeasured, residuals, rms, clens = calibrate_crokinole(work, b, fit_lens=K is None)
         measured: CrokinoleBoard | KoronaBoard = cmeasured
+        if clens is not None:
+            K, D = clens.camera()
     elif game == "korona":
         from tracker.calibration.korona import calibrate_korona
 
@@ -49,7 +51,19 @@ def calibrate_image(image: np.ndarray, game: str, board: CrokinoleBoard | Korona
             K, D = lens
     else:
         raise InputError(f"unknown game {game!r}: expected crokinole or korona")
-    H = orient(unmirror(H, (w, h)), (w, h), south)
+    to_raw = None
+    if K is not None and D is not None:
+        Kc, Dc = K, D
+
+        def to_raw(p: np.ndarray) -> np.ndarray:
+            import cv2
+
+            n = (p - Kc[:2, 2]) / np.array([Kc[0, 0], Kc[1, 1]])
+            pts3 = np.concatenate([n, np.ones((len(n), 1))], axis=1)
+            q, _ = cv2.projectPoints(pts3, np.zeros(3), np.zeros(3), Kc, Dc)
+            return q.reshape(-1, 2)
+
+    H = orient(unmirror(H, (w, h)), (w, h), south, to_raw=to_raw)
     return Calibration(homography=H, image_size=(w, h), rms_mm=rms, board=measured,
                        camera_matrix=K, dist_coeffs=D, residuals_mm=residuals, method="auto",
                        south=south or "bottom")

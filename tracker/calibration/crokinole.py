@@ -49,6 +49,7 @@ from tracker.calibration.features import (
     sample_polar,
 )
 from tracker.calibration.geometry import apply_h, normalize_h, rotation_h
+from tracker.calibration.lens import LensModel, undistort_n
 from tracker.errors import CalibrationError
 
 WORK_SIZE = 800  # long side of the image the board search runs on ...
@@ -62,6 +63,7 @@ class RingFit:
     residuals: dict[str, float] = field(default_factory=dict)  # RMS mm per ring
     inliers: dict[str, float] = field(default_factory=dict)  # fraction of points found per ring
     rms_mm: float = 0.0
+    lens: LensModel | None = None  # fitted radial distortion; G maps to undistorted px
 
 
 # ---------------------------------------------------------------------- 1. find the board
@@ -141,10 +143,13 @@ def find_board(image: np.ndarray, keep: int = 8, work_size: int = WORK_SIZE) -> 
 
 
 # ---------------------------------------------------------------------- 2. fit the rings
-def _normals(G: np.ndarray, pts_mm: np.ndarray, dirs: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Image points, unit image normals and px-per-mm along the normal at board points."""
+def _normals(G: np.ndarray, pts_mm: np.ndarray, dirs: np.ndarray, lens: LensModel | None = None
+             ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Raw image points, unit image normals and px-per-mm along the normal at board points."""
     p0 = apply_h(G, pts_mm)
     p1 = apply_h(G, pts_mm + dirs)
+    if lens is not None and not lens.is_identity:
+        p0, p1 = lens.distort_px(p0), lens.distort_px(p1)
     d = p1 - p0
     n = np.linalg.norm(d, axis=1)
     return p0, d / n[:, None], n
@@ -175,8 +180,14 @@ def _peak_search(img: np.ndarray, p0: np.ndarray, nrm: np.ndarray, half: float,
 
 def fit_rings(image: np.ndarray, G0: np.ndarray, board: CrokinoleBoard,
               radii0: dict[str, float] | None = None,
-              schedule: tuple[float, ...] = (20.0, 12.0, 6.0, 3.0, 2.5)) -> RingFit:
-    """Refine ``G0`` (board mm -> image px) on the three ring lines; measure their radii."""
+              schedule: tuple[float, ...] = (20.0, 12.0, 6.0, 3.0, 2.5),
+              fit_lens: bool = False) -> RingFit:
+    """Refine ``G0`` (board mm -> image px) on the three ring lines; measure their radii.
+
+    With ``fit_lens`` the radial distortion (k1, k2 of :class:`LensModel`) is fitted jointly:
+    ``G`` then maps board mm to *undistorted* pixels and the search projects through the lens.
+    The lens joins from the second pass on (the first pass's wide search only needs to lock on),
+    and k2 is held near zero by a weak prior: three rings fix k1 well, k2 only loosely."""
     import cv2
     from scipy.optimize import least_squares
 
@@ -188,13 +199,14 @@ def fit_rings(image: np.ndarray, G0: np.ndarray, board: CrokinoleBoard,
     names = ("shooting", "ten", "fifteen")
     radii = {"shooting": 304.8, "ten": board.ten_line_radius * 304.8 / board.shooting_line_radius,
              "fifteen": board.fifteen_line_radius * 304.8 / board.shooting_line_radius}
+    nominal = dict(radii)
     if radii0 is not None:
         radii = dict(radii0)
     counts = {"shooting": 240, "ten": 160, "fifteen": 96}
     angle_sets = {k: np.linspace(0, 2 * math.pi, counts[k], endpoint=False) + 0.013 for k in names}
     h, w = image.shape[:2]
-    cx, cy, sc = w / 2.0, h / 2.0, max(w, h) / 2.0
-    Nimg = np.array([[1 / sc, 0, -cx / sc], [0, 1 / sc, -cy / sc], [0, 0, 1.0]])
+    lens = LensModel((w, h))
+    Nimg = lens.norm_matrix()
     obs: dict[str, np.ndarray] = {}
     ok: dict[str, np.ndarray] = {}
     ref_pt = apply_h(G, np.array([[300.0, 0.0]]))
@@ -202,7 +214,7 @@ def fit_rings(image: np.ndarray, G0: np.ndarray, board: CrokinoleBoard,
         for k in names:
             t = angle_sets[k]
             u = np.stack([np.cos(t), np.sin(t)], axis=1)
-            p0, nrm, ppm = _normals(G, radii[k] * u, u)
+            p0, nrm, ppm = _normals(G, radii[k] * u, u, lens)
             half = float(np.clip(half_mm * float(np.median(ppm)), 2.0, 0.05 * max(w, h)))
             off, strength = _peak_search(ln, p0, nrm, half)
             inside = (p0[:, 0] > 2) & (p0[:, 1] > 2) & (p0[:, 0] < w - 3) & (p0[:, 1] < h - 3)
@@ -212,31 +224,45 @@ def fit_rings(image: np.ndarray, G0: np.ndarray, board: CrokinoleBoard,
         # parameters: H (image -> board) in normalised image coords, 8 entries; r10, r15
         Hn = np.linalg.inv(G) @ np.linalg.inv(Nimg)
         Hn = Hn / Hn[2, 2]
-        qn = {k: apply_h(Nimg, obs[k][ok[k]]) for k in names}
+        qn = {k: lens.normalise(obs[k][ok[k]]) for k in names}
         ref_n = apply_h(Nimg, ref_pt)
+        with_lens = fit_lens and it >= 1
 
-        def residuals(x: np.ndarray, qn=qn, ref_n=ref_n) -> np.ndarray:
+        Q = np.concatenate([qn[k] for k in names])
+        ring = np.concatenate([np.full(len(qn[k]), i) for i, k in enumerate(names)])
+
+        def residuals(x: np.ndarray, Q=Q, ring=ring, ref_n=ref_n, with_lens=with_lens) -> np.ndarray:
             H = np.append(x[:8], 1.0).reshape(3, 3)
-            r = {"shooting": 304.8, "ten": x[8], "fifteen": x[9]}
-            out = [np.linalg.norm(apply_h(H, qn[k]), axis=1) - r[k] for k in names]
+            r = np.array([304.8, x[8], x[9]])[ring]
+            q = undistort_n(Q, x[10], x[11], 4) if with_lens else Q
+            out = [np.linalg.norm(apply_h(H, q), axis=1) - r]
             b = apply_h(H, ref_n)[0]
             out.append(np.array([10.0 * math.atan2(b[1], b[0])]))  # gauge: no spin
+            if with_lens:
+                # priors: a lens about a centred, face-on board only changes the rings' radii,
+                # so k1 trades with the measured radii; the nominal ratios (1 mm) and a mild
+                # lens (k1 0.1, k2 0.02) settle what the picture cannot
+                out.append(np.array([x[8] - nominal["ten"], x[9] - nominal["fifteen"], 10.0 * x[10], 50.0 * x[11]]))
             return np.concatenate(out)
 
         x0 = np.concatenate([Hn.ravel()[:8], [radii["ten"], radii["fifteen"]]])
+        if with_lens:
+            x0 = np.concatenate([x0, [lens.k1, lens.k2]])
         res = least_squares(residuals, x0, loss="soft_l1", f_scale=1.0 if it < 2 else 0.5, x_scale="jac")
         H = np.append(res.x[:8], 1.0).reshape(3, 3)
         radii = {"shooting": 304.8, "ten": float(res.x[8]), "fifteen": float(res.x[9])}
+        if with_lens:
+            lens = LensModel((w, h), float(res.x[10]), float(res.x[11]))
         G = normalize_h(np.linalg.inv(H @ Nimg))
         c0 = apply_h(G, np.array([[0.0, 0.0], [304.8, 0.0]]))
         if not np.all(np.isfinite(c0)) or not (-w < c0[0, 0] < 2 * w and -h < c0[0, 1] < 2 * h) \
                 or not 0.02 * max(w, h) < np.linalg.norm(c0[1] - c0[0]) < 3 * max(w, h):
             raise CalibrationError("board rings found but the fit diverged; give --points or --markers")
-    fit = RingFit(G=G, radii=radii)
+    fit = RingFit(G=G, radii=radii, lens=lens)
     Hb = np.linalg.inv(G)
     allr: list[np.ndarray] = []
     for k in names:
-        r = np.linalg.norm(apply_h(Hb, obs[k][ok[k]]), axis=1) - radii[k]
+        r = np.linalg.norm(apply_h(Hb, lens.undistort_px(obs[k][ok[k]])), axis=1) - radii[k]
         inl = np.abs(r) < 3.0
         fit.inliers[k] = float(inl.sum()) / len(ok[k])
         fit.residuals[f"{k}_line"] = float(np.sqrt(np.mean(r[inl] ** 2))) if inl.any() else math.inf
@@ -273,21 +299,26 @@ def _reseed(image: np.ndarray, fit: RingFit, board: CrokinoleBoard) -> RingFit:
 
 
 # ---------------------------------------------------------------------- all together
-def calibrate_crokinole(image: np.ndarray, board: CrokinoleBoard | None = None) -> tuple[np.ndarray, CrokinoleBoard, dict[str, float], float]:
-    """(H image px -> board mm with rotation fixed modulo 90 degrees, measured board,
-    residuals per feature in mm, overall rms in mm). A large image whose thin lines did not
-    survive the reduction to WORK_SIZE is searched again at RETRY_SIZE."""
+CrokinoleResult = tuple[np.ndarray, CrokinoleBoard, dict[str, float], float, LensModel | None]
+
+
+def calibrate_crokinole(image: np.ndarray, board: CrokinoleBoard | None = None,
+                        fit_lens: bool = True) -> CrokinoleResult:
+    """(H undistorted image px -> board mm with rotation fixed modulo 90 degrees, measured
+    board, residuals per feature in mm, overall rms in mm, fitted lens or None). A large image
+    whose thin lines did not survive the reduction to WORK_SIZE is searched again at
+    RETRY_SIZE."""
     try:
-        return _calibrate_at(image, board, WORK_SIZE)
+        return _calibrate_at(image, board, WORK_SIZE, fit_lens)
     except CalibrationError:
         if max(image.shape[:2]) <= WORK_SIZE * 1.5:
             raise
-        return _calibrate_at(image, board, RETRY_SIZE)
+        return _calibrate_at(image, board, RETRY_SIZE, fit_lens)
 
 
-def _calibrate_at(image: np.ndarray, board: CrokinoleBoard | None, work_size: int) -> tuple[np.ndarray, CrokinoleBoard, dict[str, float], float]:
-    """(H image px -> board mm with rotation fixed modulo 90 degrees, measured board,
-    residuals per feature in mm, overall rms in mm)."""
+def _calibrate_at(image: np.ndarray, board: CrokinoleBoard | None, work_size: int,
+                  fit_lens: bool) -> CrokinoleResult:
+    """See :func:`calibrate_crokinole`."""
     board = board or CrokinoleBoard()
     import cv2
 
@@ -315,8 +346,12 @@ def _calibrate_at(image: np.ndarray, board: CrokinoleBoard | None, work_size: in
         raise CalibrationError("board rings found but every ring fit diverged; give --points or --markers")
     if sorted(best.inliers.values())[1] < 0.8:
         best = _reseed(small, best, board)
-    best = fit_rings(image, np.linalg.inv(S) @ best.G, board, best.radii) if sc < 1 else best
+    if sc < 1 or fit_lens:
+        best = fit_rings(image, np.linalg.inv(S) @ best.G, board, best.radii, fit_lens=fit_lens)
     fit = best
+    lens = fit.lens if fit.lens is not None and fit.lens.max_shift_px() > 0.5 else None
+    if lens is not None:  # rotation and measurements on the straightened image
+        image = lens.undistort_image(image)
     seen = sorted(fit.inliers.values())
     if seen[1] < 0.55 or min(fit.inliers["shooting"], fit.inliers["ten"]) < 0.45:
         raise CalibrationError(
@@ -333,4 +368,4 @@ def _calibrate_at(image: np.ndarray, board: CrokinoleBoard | None, work_size: in
     if "quadrant_lines" in info:
         residuals["quadrant_lines"] = info["quadrant_lines"]
     H = normalize_h(np.linalg.inv(G))
-    return H, measured, residuals, fit.rms_mm
+    return H, measured, residuals, fit.rms_mm, lens

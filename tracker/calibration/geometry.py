@@ -13,6 +13,7 @@ picks which of the symmetric rotations puts ``south`` where the user asked.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import numpy as np
 
@@ -55,9 +56,12 @@ def unmirror(H: np.ndarray, image_size: tuple[int, int]) -> np.ndarray:
 
 
 def orient(H: np.ndarray, image_size: tuple[int, int], south: str | None,
-           symmetry_deg: float = 90.0) -> np.ndarray:
+           symmetry_deg: float = 90.0, to_raw: Callable[[np.ndarray], np.ndarray] | None = None
+           ) -> np.ndarray:
     """Rotate the board frame by a multiple of ``symmetry_deg`` so that the south seat lies
-    toward the ``south`` side of the image (default bottom)."""
+    toward the ``south`` side of the image (default bottom). ``to_raw`` maps undistorted pixels
+    (what ``H`` sees) to raw ones: "toward the bottom" is judged in the picture as the user sees
+    it, which matters when the south seat sits nearly diagonal and a strong lens bends it."""
     side = south or "bottom"
     if side not in SIDES:
         raise ValueError(f"south must be one of {', '.join(SIDES)}, not {side!r}")
@@ -68,8 +72,10 @@ def orient(H: np.ndarray, image_size: tuple[int, int], south: str | None,
     for k in range(n):
         Hk = rotation_h(math.radians(k * symmetry_deg)) @ H
         Gk = np.linalg.inv(Hk)
-        south_px = apply_h(Gk, np.array([[0.0, -300.0]]))[0]
-        centre_px = apply_h(Gk, np.array([[0.0, 0.0]]))[0]
+        pts = apply_h(Gk, np.array([[0.0, -300.0], [0.0, 0.0]]))
+        if to_raw is not None:
+            pts = to_raw(pts)
+        south_px, centre_px = pts[0], pts[1]
         d = south_px - centre_px
         score = {"bottom": d[1], "top": -d[1], "left": -d[0], "right": d[0]}[side]
         if score > best_score:

@@ -153,57 +153,47 @@ def _fit_square(grey: np.ndarray, board: KoronaBoard) -> tuple[np.ndarray, list[
     return corners, side_rms
 
 
-K1_STEPS = (-0.05, -0.1, -0.15, -0.2, -0.25, -0.3, 0.05, 0.1)
-
-
 def calibrate_korona(image: np.ndarray, board: KoronaBoard | None = None, fit_lens: bool = True
                      ) -> tuple[np.ndarray, KoronaBoard, dict[str, float], float, tuple[np.ndarray, np.ndarray] | None]:
     """(H undistorted px -> board mm, measured board, residuals mm, rms mm, lens or None).
 
-    Lens distortion: the rims are straight, so a lens that bends them shows as a poor straight
-    line fit. The one-coefficient radial model (about the image centre, focal = half the long
-    side) is tried at a few strengths and kept when it straightens the rims clearly.
+    The square found in the edge map seeds :func:`korona_fit.fit_korona`, which fits the
+    homography and the lens to the striking lines, the centre circle and the rim edges the
+    camera really sees (see there). The fit is refused when its lines were not followed.
     """
     import cv2
 
-    from tracker.calibration.geometry import Lens
+    from tracker.calibration.korona_fit import fit_korona
 
     board = board or KoronaBoard()
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    h_img, w_img = grey.shape[:2]
-    corners, side_rms = _fit_square(grey, board)
-    best = (float(np.sqrt(np.mean(np.square(side_rms)))), 0.0, corners, side_rms)
-    if fit_lens and best[0] > 0.4:
-        for k1 in K1_STEPS:
-            K, D = Lens((w_img, h_img), k1).camera()
-            try:
-                c, r = _fit_square(cv2.undistort(grey, K, D), board)
-            except CalibrationError:
-                continue
-            e = float(np.sqrt(np.mean(np.square(r))))
-            if e < 0.7 * best[0]:
-                best = (e, k1, c, r)
-    _, k1, corners, side_rms = best
-    lens: tuple[np.ndarray, np.ndarray] | None = None
-    if k1:
-        lens = Lens((w_img, h_img), k1).camera()
-        image = cv2.undistort(image, lens[0], lens[1])
+    corners, _side_rms = _fit_square(grey, board)
     h = board.half
     # image TL, TR, BR, BL (top-down, south at the bottom) -> board NW, NE, SE, SW
     mm = np.array([[-h, h], [h, h], [h, -h], [-h, -h]])
-    H, _ = cv2.findHomography(corners, mm, 0)
-    if H is None:
+    G0, _ = cv2.findHomography(mm, corners, 0)
+    if G0 is None:
         raise CalibrationError("korona board found but its corners are degenerate")
-    H = normalize_h(H)
-    # side-line residuals in mm: pixel rms times the local scale
-    scale = np.linalg.norm(apply_h(H, corners[:1] + [1.0, 0.0]) - apply_h(H, corners[:1]))
-    residuals = {f"rim_{s}": float(r * scale) for s, r in zip(("north", "east", "south", "west"), side_rms, strict=True)}
-    rms = float(np.sqrt(np.mean(np.array(list(residuals.values())) ** 2)))
-    if rms > 5.0:
-        raise CalibrationError(f"korona board edges fit poorly (rms {rms:.1f} mm); refusing a bad calibration")
+    fit = fit_korona(image, G0, board, fit_lens=fit_lens)
+    lines = [fit.inliers[f"line_{s}"] for s in ("north", "east", "south", "west")]
+    if sorted(lines)[1] < 0.5 or fit.inliers["circle"] < 0.5:
+        raise CalibrationError(
+            f"korona board found but its lines were not followed: {100 * min(lines):.0f}% to "
+            f"{100 * max(lines):.0f}% of the striking lines and {100 * fit.inliers['circle']:.0f}% "
+            f"of the centre circle were seen; give --points or --markers")
+    if fit.rms_mm > 2.0:
+        raise CalibrationError(f"korona board lines fit poorly (rms {fit.rms_mm:.1f} mm); refusing a bad calibration")
+    lens: tuple[np.ndarray, np.ndarray] | None = None
+    if fit.lens.max_shift_px() > 0.5:
+        lens = fit.lens.camera()
+        image = fit.lens.undistort_image(image)
+    H = normalize_h(np.linalg.inv(fit.G))
+    residuals = {k: v for k, v in fit.residuals.items()}
+    for s in ("north", "east", "south", "west"):
+        residuals.setdefault(f"rim_{s}", math.nan)
     measured, extra = measure_korona(image, H, board)
     residuals.update(extra)
-    return H, measured, residuals, rms, lens
+    return H, measured, residuals, fit.rms_mm, lens
 
 
 def measure_korona(image: np.ndarray, H: np.ndarray, board: KoronaBoard) -> tuple[KoronaBoard, dict[str, float]]:

@@ -63,6 +63,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--bump", choices=("auto", "on", "off"), default="auto",
                    help="knock the camera part way through (auto: by chance, per preset)")
     p.add_argument("--discs", type=int, choices=(8, 16), default=None, help="korona discs per player")
+    p.add_argument("--variant", choices=("fi", "ru"), default=None,
+                   help="korona rules: fi (Finnish rulebook, default) or ru (Russian variant)")
     p.add_argument("--no-video", action="store_true", help="write the truth files only")
     p.set_defaults(func=run)
 
@@ -73,6 +75,8 @@ def run(args: argparse.Namespace) -> int:
     out = output_dir(args.out)
     if args.game == "crokinole" and args.discs is not None:
         raise InputError("--discs is for korona (crokinole uses the rulebook's discs per player)")
+    if args.game == "crokinole" and args.variant is not None:
+        raise InputError("--variant is for korona (fi or ru); crokinole has no variants")
     from tracker.sim.match import MatchConfig, run_match
     from tracker.sim.output import terminal_progress, write_match
 
@@ -86,6 +90,7 @@ def run(args: argparse.Namespace) -> int:
         max_shots=args.max_shots,
         camera_bump={"auto": None, "on": True, "off": False}[args.bump],
         size=args.size,
+        variant=args.variant,
     )
     match = run_match(cfg)
     figures = write_match(match, out, args.fps, video=not args.no_video,

@@ -7,7 +7,8 @@ empty board, from ``DiscDetector.set_background``) we look for blobs in the colo
 that no resting disc explains and whose shape is a disc-wide capsule. A hand or an arm is far
 wider; noise and shadows are far smaller or fainter. The streak vector is the capsule's length
 minus a disc diameter, along its long axis (the sign of the motion is not observable in one
-frame: the tracker orients it from the track).
+frame: the tracker orients it from the track). Its colour is un-mixed from the background (each
+pixel saw the disc for only part of the exposure), rough but on the right side of the classes.
 """
 
 from __future__ import annotations
@@ -53,7 +54,9 @@ def find_streaks(det: DiscDetector, lab: np.ndarray, dets: Detections) -> Detect
         cv2.circle(mask, (int(round(c[0])), int(round(c[1]))), rr, 0, -1)
         cv2.circle(mask, (int(round(c2[0])), int(round(c2[1]))), rr, 0, -1)
     n, labels, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    xy, vec, conf = [], [], []
+    xy, vec, conf, col, sur = [], [], [], [], []
+    assert det.background_lab is not None
+    cur = cv2.GaussianBlur(lab, (0, 0), 1.0)
     for i in range(1, n):
         area_mm2 = stats[i, cv2.CC_STAT_AREA] * mpp * mpp
         if area_mm2 < 0.8 * np.pi * r * r:
@@ -74,10 +77,24 @@ def find_streaks(det: DiscDetector, lab: np.ndarray, dets: Detections) -> Detect
         xy.append(centre)
         vec.append(axis_mm * (length - 2 * r))
         conf.append(0.5)
+        # Colour: each pixel saw the disc for about (diameter / capsule length) of the exposure,
+        # so un-mix the blend with the background: disc = bg + (frame - bg) / alpha.
+        inside = labels == i
+        alpha = float(np.clip(2 * r / length, 0.2, 1.0))
+        bg = det.background_lab[inside].mean(axis=0)
+        mix = cur[inside].mean(axis=0)
+        disc = np.clip(bg + (mix - bg) / alpha, 0.0, 255.0)
+        col.append(_cie(disc))
+        sur.append(_cie(bg))
     if not xy:
         return dets
     streaks = Detections(xy=np.array(xy), radius=np.full(len(xy), r), confidence=np.array(conf),
                          kind=np.full(len(xy), DISC),
                          where=np.array([det.where_of(float(x), float(y), r) for x, y in xy]),
-                         streak=np.array(vec))
+                         streak=np.array(vec), color=np.array(col), surround=np.array(sur))
     return Detections.merge([dets, streaks])
+
+
+def _cie(lab8: np.ndarray) -> np.ndarray:
+    """OpenCV 8-bit-scale Lab -> CIE Lab."""
+    return np.asarray(lab8, float) * np.array([100 / 255, 1, 1]) - np.array([0, 128, 128])

@@ -22,6 +22,7 @@ Design decisions:
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -37,7 +38,7 @@ from tracker.infer import HandEvent, Namer, ShotRecord, ShotSegmenter
 from tracker.pipeline.stillness import StillnessGate
 from tracker.rules import engine_for, outcome_events, shot_flags
 from tracker.rules.datatypes import Outcome
-from tracker.shotlog import Entry, Shot
+from tracker.shotlog import Entry, Setup, Shot
 from tracker.track import Track, Tracker
 
 
@@ -98,6 +99,8 @@ class Pipeline:
         self._last_dets = Detections.empty()
         self.frames_seen = 0
         self.frames_detected = 0
+        self._resume_at: dict[str, tuple[float, float]] = {}
+        self._resume_counts: Counter[str] | None = None
         if calib is not None:
             self._start(calib, 0.0, 0)
 
@@ -119,12 +122,54 @@ class Pipeline:
         self.drift: DriftMonitor | None = None
         self.events.append(ev.calibrated(t, index, calib.homography.tolist(), round(float(calib.rms_mm), 3)))
 
+    def set_calibration(self, calib: Calibration, image: np.ndarray, t: float = 0.0, index: int = 0) -> None:
+        """Use a calibration made elsewhere (clicked points, markers) from now on."""
+        self._buffer = []
+        self._bumped = False
+        self._start(calib, t, index)
+        self._reference = image
+        self._set_drift(image)
+
+    def resume(self, entries: list[Entry]) -> None:
+        """Continue a match whose shot log is already stored (after a crash or restart).
+
+        The log is replayed into the rules engine (so turn, removals and scores go on from there);
+        discs found at rest afterwards take the names of the discs the rules left at those places,
+        and new discs are numbered after the names already used."""
+        from tracker.pipeline.resume import known_positions, name_counts
+
+        for entry in entries:
+            self.outcomes.append(self.engine.apply(entry))
+            self.entries.append(entry)
+        if self.game == "korona" and any(isinstance(e, Setup) for e in entries):
+            self._need_setup = bool(self.outcomes and (self.outcomes[-1].round_over or self.outcomes[-1].game_over))
+        self._resume_at = known_positions(self.engine)
+        self._resume_counts = name_counts(entries)
+        if hasattr(self, "namer"):
+            self._apply_resume_counts()
+
+    def _apply_resume_counts(self) -> None:
+        counts = getattr(self, "_resume_counts", None)
+        if counts:
+            self.namer._count.update(counts)
+            self._resume_counts = None
+
+    def _claim_resting(self, tracks: list[Track]) -> None:
+        from tracker.pipeline.resume import claim
+
+        for tr in tracks:
+            if tr.state == "rest" and tr.hits >= 3 and tr.id not in self.namer.names:
+                name = claim(self._resume_at, (float(tr.xy[0]), float(tr.xy[1])))
+                if name is not None:
+                    self.namer.names[tr.id] = name
+
     def start_tracking(self, board: CrokinoleBoard | KoronaBoard) -> None:
         """Set up the stages after the detector (also used alone, fed with detections)."""
         self.board = board
         self.tracker = Tracker(board)
         self.segmenter = ShotSegmenter(board)
         self.namer = Namer(self.game, self.players, board)
+        self._apply_resume_counts()
 
     def _try_calibrate(self) -> bool:
         from tracker.calibration import calibrate_image
@@ -240,6 +285,8 @@ class Pipeline:
     def process_detections(self, dets: Detections, t: float, index: int) -> FrameResult:
         """Everything after the detector, for one frame (tests and benchmarks feed this)."""
         tracks = self.tracker.update(dets, t)
+        if self._resume_at:
+            self._claim_resting(tracks)
         res = FrameResult(index, t, tracks, dets)
         shots, hands = self.segmenter.update(tracks, t, index)
         for h in hands:

@@ -110,7 +110,11 @@ def _mip_lookup(art: BoardArt, x: np.ndarray, y: np.ndarray) -> np.ndarray:
             w = np.where(lod >= hi, 1.0, w)
         if not np.any(w > 0):
             continue
-        mx, my = art.texel(x, y, lev)
+        # cv2.pyrDown centres texel j of a level on texel 2j of the level below (not between
+        # 2j and 2j+1), so level-k coordinates are level-0 coordinates / 2**k; BoardArt.texel's
+        # per-level formula would shift coarse levels by (2**k - 1) / 2 level-0 texels.
+        mx, my = art.texel(x, y, 0)
+        mx, my = mx / (2**lev), my / (2**lev)
         img = cv2.remap(art.levels[lev], mx.astype(np.float32), my.astype(np.float32),
                         cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
         out += img.astype(np.float32) * w[..., None]

@@ -242,7 +242,11 @@ def play_shot(tl: Timeline, board: CrokinoleBoard | KoronaBoard, result: ShotRes
             x, y = float(result.xy[k, i, 0]), float(result.xy[k, i, 1])
             if st in ("hole", "pocket"):
                 x, y = fin.x, fin.y
-            z = sunk_z(board, st, fin.thickness)
+            flight = result.flights.get(did)
+            if st == "flown" and flight is not None:
+                x, y, z = flight.at(tt)
+            else:
+                z = sunk_z(board, st, fin.thickness)
             track.key(t_shot + tt, x, y, z, st)
     return t_shot + result.duration
 

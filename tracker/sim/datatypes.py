@@ -13,8 +13,10 @@ import numpy as np
 
 Kind = Literal["disc", "striker"]
 # Where a disc is: on the playing surface, in the 20-hole, in the crokinole ditch, in a korona
-# pocket, off the board (removed / not yet in play), or held up by a hand.
-State = Literal["surface", "hole", "ditch", "pocket", "off", "lifted"]
+# pocket, off the board (removed / not yet in play), held up by a hand, or "flown": a korona disc
+# that jumped a rim and flew off the board (in the air, then lying on the table beside the
+# board, in view). "flown" is off the board for the rules and the truth files (``"off"``).
+State = Literal["surface", "hole", "ditch", "pocket", "off", "lifted", "flown"]
 
 
 @dataclass
@@ -40,7 +42,8 @@ class SimDisc:
 @dataclass(frozen=True)
 class Contact:
     """A contact that began at time ``t`` (seconds from the shot's start): two disc ids, or a
-    disc id and ``"peg"`` / ``"rim"``."""
+    disc id and ``"peg"`` (crokinole) / ``"rim:<seat>"`` (korona: the rim on that seat's side,
+    SPEC 4b). Crokinole's ditch rail is never a contact: a disc there is out of play."""
 
     t: float
     a: str
@@ -60,6 +63,34 @@ class Transition:
     pocket: str | None = None
 
 
+@dataclass(frozen=True)
+class Flight:
+    """A korona disc jumping a rim: it leaves the surface at ``t`` (seconds from the shot's
+    start) from ``start`` with upward speed ``vz`` (mm/s), flies in a straight line over the rim
+    and lands at ``land`` on the table, ``z_land`` mm below the playing surface."""
+
+    t: float
+    start: tuple[float, float]
+    land: tuple[float, float]
+    vz: float
+    z_land: float
+    g: float = 9810.0
+
+    @property
+    def duration(self) -> float:
+        """Time from leaving the surface to touching the table (the root of z(tau) = z_land)."""
+        return (self.vz + (self.vz**2 - 2.0 * self.g * self.z_land) ** 0.5) / self.g
+
+    def at(self, t: float) -> tuple[float, float, float]:
+        """(x, y, z) at time ``t`` of the shot (z: height of the disc's bottom above the surface)."""
+        tau = min(max(t - self.t, 0.0), self.duration)
+        w = tau / self.duration
+        x = self.start[0] + (self.land[0] - self.start[0]) * w
+        y = self.start[1] + (self.land[1] - self.start[1]) * w
+        z = max(self.z_land, self.vz * tau - 0.5 * self.g * tau * tau)
+        return (x, y, z)
+
+
 @dataclass
 class ShotResult:
     """One simulated shot: a finely sampled trajectory of every disc, contacts and transitions.
@@ -74,6 +105,7 @@ class ShotResult:
     contacts: list[Contact] = field(default_factory=list)
     transitions: list[Transition] = field(default_factory=list)
     final: dict[str, SimDisc] = field(default_factory=dict)
+    flights: dict[str, Flight] = field(default_factory=dict)  # korona discs that jumped a rim
 
     @property
     def duration(self) -> float:

@@ -4,6 +4,13 @@ The setup line puts every target disc in its row against the far rim (Finnish ru
 ``tracker.rules.korona.setup.standard_setup``). Between shots the striker is taken off the
 board by hand (the engine treats strikers as returned to the striking line), and put down on the
 striking line again for the next shot, where the cue strikes it.
+
+Both rule sets play the same loop: ``MatchConfig.variant`` picks the rules engine ("fi", the
+Finnish rulebook, or "ru", the Russian variant) and the players' judgement (a Russian player never
+plays a restricted pawn directly). The Russian start is the same setup line: each colour's pawns
+in a row against the far rim ("pawns ... on the side opposite the player"). A disc that flew off
+the board lies on the table where it landed until the rules' action moves it (own disc: into the
+centre circle) or the game's end clears the board; a striker there is fetched for its next shot.
 """
 
 from __future__ import annotations
@@ -31,7 +38,9 @@ def play_korona(d: Director, setup: Setup | None = None) -> None:
     from tracker.sim.match import foul_and_hit
 
     cfg, m, tl = d.cfg, d.m, d.m.timeline
-    players: dict[str, KoronaPlayer] = {s: KoronaPlayer(s, d.board, d.params, d.skill, d.rng) for s in d.seats}  # type: ignore[arg-type]
+    variant = cfg.variant or "fi"
+    players: dict[str, KoronaPlayer] = {
+        s: KoronaPlayer(s, d.board, d.params, d.skill, d.rng, variant) for s in d.seats}  # type: ignore[arg-type]
     games = 0
     while True:
         s = setup or _standard_setup(d)

@@ -53,6 +53,7 @@ class MatchConfig:
     max_shots: int | None = None  # stop after this many shots (a clip of part of a round)
     camera_bump: bool | None = None  # None: by chance, per preset
     size: tuple[int, int] = (1280, 720)
+    variant: str | None = None  # korona rules: "fi" (Finnish rulebook, default) or "ru" (Russian)
 
 
 @dataclass
@@ -129,7 +130,7 @@ def new_match(cfg: MatchConfig, engine: RulesEngine | None = None) -> Match:
         opts: dict[str, Any] = {}
         if cfg.game == "korona" and cfg.discs_per_player:
             opts["discs_per_player"] = cfg.discs_per_player
-        engine = engine_for(cfg.game, cfg.players, **opts)
+        engine = engine_for(cfg.game, cfg.players, cfg.variant, **opts)
     tl = Timeline(cameras=[(0.0, camera)])
     return Match(cfg, board, look, tl, engine)
 
@@ -146,7 +147,9 @@ class Director:
         self.rng = np.random.default_rng([cfg.seed, 2])
         self.seats = seats_for(cfg.game, cfg.players)
         self.hands = ch.Hands(self.seats, self.rng, len(match.look.skin_tones), len(match.look.sleeve_colors))
-        self.table = Table(self.board, self.params)
+        # Korona rim jumps draw from their own generator, so they do not shift the players' draws.
+        jump_rng = np.random.default_rng([cfg.seed, 3]) if cfg.game == "korona" else None
+        self.table = Table(self.board, self.params, jump_rng)
         match.table = self.table
         self.planner = planner
         self.skill = SKILLS[cfg.preset]
@@ -222,7 +225,7 @@ class Director:
         for c in result.contacts:
             self.event(ev.collision(t_shot + c.t, -1, c.a, c.b))
         for tr in result.transitions:
-            if tr.state == "ditch":
+            if tr.state in ("ditch", "flown"):
                 self.event(ev.off_board(t_shot + tr.t, -1, tr.disc))
             elif tr.state == "pocket" and tr.pocket:
                 self.event(ev.pocketed(t_shot + tr.t, -1, tr.disc, self.m.owner[tr.disc], tr.pocket))
@@ -235,7 +238,7 @@ class Director:
                 end[did] = "hole"
             elif f.state == "pocket":
                 end[did] = f"pocket:{f.pocket}"
-            elif f.state in ("ditch", "off"):
+            elif f.state in ("ditch", "off", "flown"):
                 end[did] = "off"
             else:
                 end[did] = (round(f.x, 2), round(f.y, 2))
@@ -245,7 +248,7 @@ class Director:
             start=(round(plan.start[0], 2), round(plan.start[1], 2)),
             contacts=tuple(c.pair() for c in result.contacts),
             end=end,
-            announced=Announced(pocket=plan.announced_pocket),
+            announced=Announced(indirect=plan.announced_indirect, pocket=plan.announced_pocket),
             line=len(self.m.entries) + 1,
         )
         self.shots += 1

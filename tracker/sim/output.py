@@ -68,8 +68,9 @@ def frame_truth(match: Match, index: int, fps: float, H: np.ndarray, camera: Cam
             continue
         x, y, _z, state = s
         sp = tr.speed(t) if state not in ("off", "hole", "pocket") else 0.0
+        # A disc that flew off the board (korona) is "off" in the truth, where it lies or flies.
         discs.append({"id": did, "seat": tr.disc.seat, "kind": tr.disc.kind, "x_mm": _r(x), "y_mm": _r(y),
-                      "moving": bool(sp > MOVING_MM_S), "state": state})
+                      "moving": bool(sp > MOVING_MM_S), "state": "off" if state == "flown" else state})
     return {
         "frame": index,
         "t": _r(t, 4),

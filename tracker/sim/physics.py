@@ -16,6 +16,14 @@ around its step, in plain Python:
   stops over the opening falls. The crokinole capture zone is the hole radius times
   ``hole_capture_fraction`` (the disc tips in once its centre of mass is well over the hole);
   the korona one is the pocket mouth (``KoronaBoard.pocket_of``).
+* **Jumping a korona rim**: a real disc struck hard into a rim sometimes rides up it and flies
+  off the board. pymunk is 2-D, so we decide it at the impact: a disc meeting a rim with an
+  outward speed ``v`` above ``jump_speed`` jumps with probability growing linearly to
+  ``jump_max_chance`` at ``jump_full_speed`` (drawn from the table's own generator, so a seed
+  fixes it; a table without a generator never jumps). The jumping disc leaves the simulation
+  and flies (:class:`~tracker.sim.datatypes.Flight`) over the rim to land on the table beside
+  the board, ``TABLE_Z`` below the surface; its state becomes ``"flown"``. The contact with the
+  rim is still recorded: it touched the rim as it went over.
 * **The ditch**: a crokinole disc whose centre passes the playing-surface radius drops into the
   ditch. It leaves the surface layer (pymunk shape filter) and slides on in the ditch layer with
   more friction until the outer rail stops it; ditch discs collide only with each other and the
@@ -35,7 +43,7 @@ import numpy as np
 import pymunk
 
 from tracker.boards import CrokinoleBoard, KoronaBoard
-from tracker.sim.datatypes import Contact, ShotResult, SimDisc, Transition
+from tracker.sim.datatypes import Contact, Flight, ShotResult, SimDisc, Transition
 
 G_MM = 9810.0  # gravity, mm/s^2
 
@@ -46,6 +54,13 @@ _DITCH = 0b10
 _T_DISC, _T_PEG, _T_RIM = 1, 2, 3
 # Speed (mm/s) at which a disc tipping over the surface's edge slides down into the ditch.
 _SLIDE_IN = 150.0
+# Height of the table the korona board stands on, relative to the playing surface (the
+# renderer's board model puts it 25 mm below): where a disc that flew off comes to rest.
+TABLE_Z = -25.0
+# Upward speed (mm/s) of a disc riding up a rim: its bottom clears the 20 mm rim by some 30 mm.
+_JUMP_VZ = 1000.0
+# Outward unit normal of each korona rim.
+_RIM_NORMAL = {"south": (0.0, -1.0), "east": (1.0, 0.0), "north": (0.0, 1.0), "west": (-1.0, 0.0)}
 
 
 @dataclass(frozen=True)
@@ -61,6 +76,14 @@ class PhysicsParams:
     dt: float = 0.001
     max_time: float = 12.0
     rest_speed: float = 0.5  # mm/s: below this a disc is at rest
+    jump_speed: float = 1500.0  # mm/s, outward speed into a korona rim below which nothing jumps
+    jump_full_speed: float = 3500.0  # mm/s, outward speed with the largest chance to jump
+    jump_max_chance: float = 0.5
+
+    def jump_chance(self, outward_speed: float) -> float:
+        """Chance that a disc meeting a korona rim at ``outward_speed`` (mm/s) jumps it."""
+        w = (outward_speed - self.jump_speed) / (self.jump_full_speed - self.jump_speed)
+        return self.jump_max_chance * min(1.0, max(0.0, w))
 
     @property
     def deceleration(self) -> float:
@@ -82,10 +105,12 @@ def launch_speed(distance: float, params: PhysicsParams | None = None) -> float:
 class Table:
     """A board with its discs, ready to simulate shots one after another."""
 
-    def __init__(self, board: CrokinoleBoard | KoronaBoard, params: PhysicsParams | None = None):
+    def __init__(self, board: CrokinoleBoard | KoronaBoard, params: PhysicsParams | None = None,
+                 rng: np.random.Generator | None = None):
         self.board = board
         self.params = params or PhysicsParams()
         self.discs: dict[str, SimDisc] = {}
+        self.rng = rng  # draws korona rim jumps; None: discs never jump
 
     def add(self, disc: SimDisc) -> None:
         self.discs[disc.id] = disc
@@ -99,7 +124,7 @@ class Table:
         Updates the table's discs to their final positions and states, and returns the
         trajectory, contacts and transitions.
         """
-        result = simulate(self.board, list(self.discs.values()), disc_id, velocity, self.params)
+        result = simulate(self.board, list(self.discs.values()), disc_id, velocity, self.params, self.rng)
         for did, d in result.final.items():
             self.discs[did] = d
         return result
@@ -110,8 +135,15 @@ def _drop_time(thickness: float) -> float:
     return math.sqrt(thickness / G_MM)
 
 
-def _static_shapes(space: pymunk.Space, board: CrokinoleBoard | KoronaBoard, p: PhysicsParams) -> None:
+# The korona rims in the order ``_static_shapes`` builds them: each is named by the seat whose
+# side of the board it runs along (the shot log's ``"rim:<seat>"``).
+RIM_SIDES = ("south", "east", "north", "west")
+
+
+def _static_shapes(space: pymunk.Space, board: CrokinoleBoard | KoronaBoard, p: PhysicsParams) -> dict[object, str]:
+    """Pegs or rims as static shapes; returns the korona rim shapes with their side."""
     e_disc = math.sqrt(p.restitution_disc)
+    sides: dict[object, str] = {}
     sb = space.static_body
     if isinstance(board, CrokinoleBoard):
         for px, py in board.peg_positions():
@@ -129,6 +161,8 @@ def _static_shapes(space: pymunk.Space, board: CrokinoleBoard | KoronaBoard, p: 
             seg.collision_type = _T_RIM
             seg.filter = pymunk.ShapeFilter(categories=_SURFACE, mask=_SURFACE)
             space.add(seg)
+            sides[seg] = RIM_SIDES[k]
+    return sides
 
 
 def simulate(
@@ -137,13 +171,15 @@ def simulate(
     shooter: str,
     velocity: tuple[float, float],
     params: PhysicsParams | None = None,
+    rng: np.random.Generator | None = None,
 ) -> ShotResult:
-    """Run one shot to rest. ``discs`` are not modified; the result holds copies."""
+    """Run one shot to rest. ``discs`` are not modified; the result holds copies. ``rng`` draws
+    korona rim jumps (None: no disc ever jumps)."""
     p = params or PhysicsParams()
     space = pymunk.Space()
     space.gravity = (0.0, 0.0)
     space.iterations = 20
-    _static_shapes(space, board, p)
+    rim_side = _static_shapes(space, board, p)
     e_disc = math.sqrt(p.restitution_disc)
 
     active = [d for d in discs if d.state in ("surface", "ditch")]
@@ -169,6 +205,8 @@ def simulate(
     bodies[shooter].velocity = velocity
 
     contacts: list[Contact] = []
+    jumping: dict[str, str] = {}  # discs that jump a rim in this step, with the rim's side
+    flights: dict[str, Flight] = {}
     clock = [0.0]
     names = {shape: did for did, shape in shapes.items()}
 
@@ -196,10 +234,19 @@ def simulate(
         if na is None:
             return
         if nb is None:
-            nb = "peg" if b.collision_type == _T_PEG else "rim"
+            # Korona rims are named by side (the Russian rules ask which rim a striker touched).
+            nb = "peg" if b.collision_type == _T_PEG else f"rim:{rim_side[b]}" if b in rim_side else "rim"
         elif na != shooter and nb == shooter:
             na, nb = nb, na
         contacts.append(Contact(round(clock[0], 4), na, nb))
+        side = rim_side.get(b)
+        if side is not None and rng is not None:
+            vx, vy = bodies[na].velocity
+            nx, ny = _RIM_NORMAL[side]
+            chance = p.jump_chance(vx * nx + vy * ny)
+            if chance > 0.0 and rng.random() < chance:
+                arbiter.process_collision = False
+                jumping[na] = side
 
     space.on_collision(None, None, begin=begin, pre_solve=wake)
 
@@ -233,11 +280,18 @@ def simulate(
             else:
                 body.velocity = (vx * nv / v, vy * nv / v)
                 moving = True
-        if not moving and t > 0.0:
+        if not moving and t > 0.0 and not any(t < f.t + f.duration for f in flights.values()):
             break
         clock[0] = t + dt
         space.step(dt)
         t += dt
+        for did, f in flights.items():
+            fx, fy, _ = f.at(t)
+            cur[index[did]] = (fx, fy)
+        for did, side in sorted(jumping.items()):
+            assert isinstance(board, KoronaBoard)
+            flights[did] = _jump(space, bodies[did], shapes[did], state[did], side, board, t, rng, transitions)
+        jumping.clear()
         # State changes after the step: ditch, hole, pocket.
         for did in sorted(awake):
             d = state[did]
@@ -291,7 +345,44 @@ def simulate(
         contacts=contacts,
         transitions=transitions,
         final=final,
+        flights=flights,
     )
+
+
+def _jump(
+    space: pymunk.Space,
+    body: pymunk.Body,
+    shape: pymunk.Circle,
+    d: SimDisc,
+    side: str,
+    board: KoronaBoard,
+    t: float,
+    rng: np.random.Generator | None,
+    transitions: list[Transition],
+) -> Flight:
+    """Take a disc that jumps the ``side`` rim out of the simulation and plan its flight.
+
+    It lands just beyond the rim's outer edge (a few cm of scatter), carried along the rim by a
+    part of its speed along it, and always on the table: the renderer's table reaches at least
+    some 75 mm beyond the board's outer edge, so the landing spot is clamped inside that.
+    """
+    x, y = body.position
+    vx, vy = body.velocity
+    space.remove(body, shape)
+    nx, ny = _RIM_NORMAL[side]
+    tx, ty = -ny, nx
+    edge = board.outer_size / 2.0
+    flight_time = Flight(t, (0.0, 0.0), (0.0, 0.0), _JUMP_VZ, TABLE_Z).duration
+    gap = float(rng.uniform(3.0, 40.0)) if rng is not None else 10.0
+    out = edge + d.radius + gap
+    along = (x * tx + y * ty) + 0.5 * (vx * tx + vy * ty) * flight_time
+    lim = edge + 45.0
+    along = max(-lim, min(lim, along))
+    land = (round(nx * out + tx * along, 3), round(ny * out + ty * along, 3))
+    d.x, d.y = land
+    d.state = "flown"
+    transitions.append(Transition(round(t, 4), d.id, "flown"))
+    return Flight(t, (float(x), float(y)), land, _JUMP_VZ, TABLE_Z)
 
 
 def _keep_in_ditch(body: pymunk.Body, d: SimDisc, board: CrokinoleBoard, p: PhysicsParams) -> None:

@@ -11,7 +11,10 @@ off pegs, discs in the ditch, pockets, overshots.
   the shooting line, hard enough to send it off the surface.
 * Korona: striker from the own striking line, forward, at an own disc that has a clear path
   to a pocket (cut angle, distance); a pocket behind the own striking line is called
-  (announced) as the rulebook demands of an overshot.
+  (announced) as the rulebook demands of an overshot. When a bank shot off a rim is easier (or
+  the only one), the player plays it and announces it as indirect (Finnish rulebook 2.6); a
+  direct shot announces nothing. In the Russian variant a pawn in the centre circle or in the
+  shooter's own rim zone may not be played directly, only by a ricochet off the opposite rim.
 
 Everything draws from the ``numpy.random.Generator`` passed in, so a seed fixes every shot.
 """
@@ -20,7 +23,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -45,8 +48,9 @@ class ShotPlan:
 
     start: tuple[float, float]
     velocity: tuple[float, float]
-    intent: str  # "twenty", "takeout:<id>", "pocket:<id>:<pocket>", "scripted", ...
+    intent: str  # "twenty", "takeout:<id>", "pocket:<id>:<pocket>", "bank:<id>:<pocket>:<rim>", ...
     announced_pocket: str | None = None
+    announced_indirect: bool = False  # korona: a bank shot, called before it is played
 
     @property
     def direction(self) -> tuple[float, float]:
@@ -84,8 +88,7 @@ def perturb(plan: ShotPlan, skill: Skill, rng: np.random.Generator) -> ShotPlan:
     vx, vy = plan.velocity
     speed = math.hypot(vx, vy) * max(0.3, 1.0 + rng.normal(0.0, skill.speed_sigma))
     ang = math.atan2(vy, vx) + math.radians(rng.normal(0.0, skill.angle_sigma_deg))
-    return ShotPlan(plan.start, (speed * math.cos(ang), speed * math.sin(ang)), plan.intent,
-                    plan.announced_pocket)
+    return replace(plan, velocity=(speed * math.cos(ang), speed * math.sin(ang)))
 
 
 def _velocity(start: tuple[float, float], toward: tuple[float, float], speed: float) -> tuple[float, float]:
@@ -166,12 +169,27 @@ class CrokinolePlayer:
         return best[1]
 
 
+# A possible pot: (own disc, pocket, distance to the pocket, unit direction to it, ghost point,
+# the other discs as obstacles (x, y, r)).
+_Pot = tuple[SimDisc, str, float, tuple[float, float], tuple[float, float], list[tuple[float, float, float]]]
+
+
 class KoronaPlayer:
-    """A korona player at ``seat`` shooting their striker from their striking line."""
+    """A korona player at ``seat`` shooting their striker from their striking line.
+
+    ``variant`` is the rules the player follows: "fi" (Finnish rulebook) or "ru" (Russian: no
+    direct shot at a restricted pawn, bank shots off the opposite rim only).
+    """
+
+    # How much harder a bank shot looks than a direct one of the same cut (score points; a
+    # direct shot scores some 20-200): players bank when no easy direct shot is left, and now
+    # and then by taste.
+    BANK_PENALTY = 70.0
 
     def __init__(self, seat: str, board: KoronaBoard, params: PhysicsParams, skill: Skill,
-                 rng: np.random.Generator):
+                 rng: np.random.Generator, variant: str = "fi"):
         self.seat, self.board, self.params, self.skill, self.rng = seat, board, params, skill, rng
+        self.variant = variant
 
     def forward(self) -> tuple[float, float]:
         """Unit vector away from the own rim (shots must be directed forwards)."""
@@ -182,26 +200,35 @@ class KoronaPlayer:
         (x0, y0), (x1, y1) = self.board.striking_line(self.seat)  # type: ignore[arg-type]
         return [(x0 + (x1 - x0) * k / (n - 1), y0 + (y1 - y0) * k / (n - 1)) for k in range(n)]
 
+    def restricted(self, d: SimDisc) -> bool:
+        """Russian variant: an own pawn in the centre circle or in the own rim zone, which may
+        not be played directly."""
+        if self.variant != "ru":
+            return False
+        b = self.board
+        return b.in_centre_circle(d.x, d.y) or b.rim_zone_of(d.x, d.y) == self.seat
+
     def plan(self, discs: Sequence[SimDisc], own: set[str]) -> ShotPlan:
-        """Pick an own disc, a pocket and a striker position with the easiest clear shot."""
+        """Pick an own disc, a pocket and a striker position with the easiest clear shot, direct
+        or banked off a rim."""
         on = [d for d in discs if d.state == "surface" and d.kind == "disc"]
-        best = min(self.candidates(on, own), key=lambda c: c[0], default=None)
+        direct = [c for c in self.candidates(on, own) if not self.restricted(self._disc(on, c[1]))]
+        best = min(direct + self.bank_candidates(on, own), key=lambda c: c[0], default=None)
         if best is not None:
             return best[1]
         return self._plan_nudge(on, own)
 
-    def candidates(self, discs: Sequence[SimDisc], own: set[str],
-                   call_overshots: bool = True) -> list[tuple[float, ShotPlan]]:
-        """Every clear pot (own disc, pocket, striker spot on the line) with its difficulty score
-        (lower is easier: small cut angle, short paths; an overshot is harder)."""
+    @staticmethod
+    def _disc(on: Sequence[SimDisc], plan: ShotPlan) -> SimDisc:
+        did = plan.intent.split(":")[1]
+        return next(d for d in on if d.id == did)
+
+    def _pots(self, on: Sequence[SimDisc], own: set[str]) -> list[_Pot]:
+        """Every own disc with a clear path to a pocket: (disc, pocket, distance, unit direction,
+        ghost point where the striker's centre must be at impact, the other discs)."""
         b = self.board
         R, r = b.striker_radius, b.disc_radius
-        fwd = self.forward()
-        behind = set(b.pockets_behind(self.seat))  # type: ignore[arg-type]
-        on = [d for d in discs if d.state == "surface" and d.kind == "disc"]
-        m_s, m_d = R * R, r * r  # masses scale with area (same thickness)
-        e = self.params.restitution_disc
-        out: list[tuple[float, ShotPlan]] = []
+        out: list[_Pot] = []
         for d in on:
             if d.id not in own:
                 continue
@@ -216,38 +243,116 @@ class KoronaPlayer:
                 ghost = (d.x - ux * (R + r), d.y - uy * (R + r))
                 if abs(ghost[0]) > b.half - R or abs(ghost[1]) > b.half - R:
                     continue
-                for start in self.line_points():
-                    sx, sy = ghost[0] - start[0], ghost[1] - start[1]
-                    ds = math.hypot(sx, sy)
-                    if ds < 1.0 or (sx * fwd[0] + sy * fwd[1]) / ds < 0.2:
+                out.append((d, pname, dist_p, (ux, uy), ghost, others))
+        return out
+
+    def _impact_speed(self, dist_p: float, cos_cut: float) -> float:
+        """Striker speed at impact that sends the target to the pocket with some to spare (the
+        impulse along the line of centres; masses scale with area)."""
+        m_s, m_d = self.board.striker_radius ** 2, self.board.disc_radius ** 2
+        v_t = launch_speed(dist_p + 60.0, self.params)
+        return v_t * (m_s + m_d) / (m_s * (1.0 + self.params.restitution_disc) * cos_cut)
+
+    def candidates(self, discs: Sequence[SimDisc], own: set[str],
+                   call_overshots: bool = True) -> list[tuple[float, ShotPlan]]:
+        """Every clear direct pot (own disc, pocket, striker spot on the line) with its difficulty
+        score (lower is easier: small cut angle, short paths; an overshot is harder)."""
+        b = self.board
+        R = b.striker_radius
+        fwd = self.forward()
+        behind = set(b.pockets_behind(self.seat))  # type: ignore[arg-type]
+        on = [d for d in discs if d.state == "surface" and d.kind == "disc"]
+        out: list[tuple[float, ShotPlan]] = []
+        for d, pname, dist_p, (ux, uy), ghost, others in self._pots(on, own):
+            for start in self.line_points():
+                sx, sy = ghost[0] - start[0], ghost[1] - start[1]
+                ds = math.hypot(sx, sy)
+                if ds < 1.0 or (sx * fwd[0] + sy * fwd[1]) / ds < 0.2:
+                    continue
+                cos_cut = (sx * ux + sy * uy) / ds
+                if cos_cut < 0.35:
+                    continue
+                if path_clearance(start, ghost, R, others) < 1.0:
+                    continue
+                if any(math.hypot(o[0] - start[0], o[1] - start[1]) < R + o[2] + 1 for o in others):
+                    continue
+                score = (1.0 - cos_cut) * 400.0 + ds * 0.15 + dist_p * 0.3
+                score += (60.0 if pname in behind else 0.0) + self.rng.uniform(0.0, 25.0)
+                v_imp = self._impact_speed(dist_p, cos_cut)
+                v0 = min(math.sqrt(v_imp**2 + launch_speed(ds, self.params) ** 2), 4000.0)
+                call = pname if (pname in behind and call_overshots) else None
+                out.append((score, ShotPlan(start, _velocity(start, ghost, v0),
+                                            f"pocket:{d.id}:{pname}", announced_pocket=call)))
+        return out
+
+    def bank_sides(self) -> list[str]:
+        """Rims a bank shot may use: the far one and the two at the sides (a shot goes forwards,
+        never back into the own rim); in the Russian variant only the opposite rim counts."""
+        from tracker.seats import opposite
+
+        far = opposite(self.seat)  # type: ignore[arg-type]
+        if self.variant == "ru":
+            return [far]
+        return [s for s in ("south", "east", "north", "west") if s != self.seat]
+
+    def bank_candidates(self, discs: Sequence[SimDisc], own: set[str]) -> list[tuple[float, ShotPlan]]:
+        """Every clear pot banked once off a rim (striker -> rim -> own disc -> pocket), scored
+        like a direct shot plus :attr:`BANK_PENALTY` and the extra path; announced as indirect."""
+        from tracker.sim.bank import bank_launch_speed, bounce_point
+
+        b = self.board
+        R = b.striker_radius
+        fwd = self.forward()
+        behind = set(b.pockets_behind(self.seat))  # type: ignore[arg-type]
+        e = self.params.restitution_rim
+        on = [d for d in discs if d.state == "surface" and d.kind == "disc"]
+        # Bounce points this close to a corner would meet the pocket's mouth, not the rim.
+        corner = b.half - b.pocket_inset - 60.0
+        out: list[tuple[float, ShotPlan]] = []
+        for d, pname, dist_p, (ux, uy), ghost, others in self._pots(on, own):
+            for side in self.bank_sides():
+                for start in self.line_points(11):
+                    bp = bounce_point(start, ghost, side, b.half - R, e)
+                    if bp is None or max(abs(bp[0]), abs(bp[1])) > b.half - R + 1e-6:
                         continue
-                    cos_cut = (sx * ux + sy * uy) / ds
-                    if cos_cut < 0.35:
+                    if min(abs(bp[0]), abs(bp[1])) > corner:
                         continue
-                    if path_clearance(start, ghost, R, others) < 1.0:
+                    lx, ly = bp[0] - start[0], bp[1] - start[1]
+                    l1 = math.hypot(lx, ly)
+                    if l1 < 1.0 or (lx * fwd[0] + ly * fwd[1]) / l1 < 0.2:
+                        continue
+                    ox, oy = ghost[0] - bp[0], ghost[1] - bp[1]
+                    l2 = math.hypot(ox, oy)
+                    if l2 < 1.0:
+                        continue
+                    cos_cut = (ox * ux + oy * uy) / l2
+                    if cos_cut < 0.5:
+                        continue
+                    if path_clearance(start, bp, R, others) < 2.0 or path_clearance(bp, ghost, R, others) < 2.0:
                         continue
                     if any(math.hypot(o[0] - start[0], o[1] - start[1]) < R + o[2] + 1 for o in others):
                         continue
-                    score = (1.0 - cos_cut) * 400.0 + ds * 0.15 + dist_p * 0.3
-                    score += (60.0 if pname in behind else 0.0) + self.rng.uniform(0.0, 25.0)
-                    # Target speed to reach the pocket with some to spare; striker speed at impact
-                    # from the impulse along the line of centres; launch speed over its path.
-                    v_t = launch_speed(dist_p + 60.0, self.params)
-                    v_imp = v_t * (m_s + m_d) / (m_s * (1.0 + e) * cos_cut)
-                    v0 = min(math.sqrt(v_imp**2 + launch_speed(ds, self.params) ** 2), 4000.0)
-                    call = pname if (pname in behind and call_overshots) else None
-                    out.append((score, ShotPlan(start, _velocity(start, ghost, v0),
-                                                f"pocket:{d.id}:{pname}", announced_pocket=call)))
+                    score = (1.0 - cos_cut) * 400.0 + (l1 + l2) * 0.15 + dist_p * 0.3 + self.BANK_PENALTY
+                    score += (60.0 if pname in behind else 0.0) + self.rng.uniform(0.0, 40.0)
+                    v0 = bank_launch_speed(start, bp, ghost, side, self._impact_speed(dist_p, cos_cut), self.params)
+                    if v0 > 4000.0:
+                        continue
+                    call = pname if pname in behind else None
+                    out.append((score, ShotPlan(start, _velocity(start, bp, v0), f"bank:{d.id}:{pname}:{side}",
+                                                announced_pocket=call, announced_indirect=True)))
         return out
 
     def _plan_nudge(self, on: Sequence[SimDisc], own: set[str]) -> ShotPlan:
         """No clear pot: hit the nearest own disc straight on, firmly (breaks clusters)."""
         pts = self.line_points()
         start = pts[len(pts) // 2]
-        mine = [d for d in on if d.id in own]
+        # Russian variant: a direct hit on a restricted pawn is a violation; with only those
+        # left, a straight shot at the opposite rim is the legal way to pass.
+        mine = [d for d in on if d.id in own and not self.restricted(d)]
         if not mine:
             fwd = self.forward()
-            return ShotPlan(start, (fwd[0] * 800.0, fwd[1] * 800.0), "safety")
+            v = launch_speed(2.0 * self.board.half + 80.0, self.params) if self.variant == "ru" else 800.0
+            return ShotPlan(start, (fwd[0] * v, fwd[1] * v), "safety")
         fwd = self.forward()
         R = self.board.striker_radius
         pts = [s for s in pts if all(math.hypot(o.x - s[0], o.y - s[1]) > R + o.radius + 1.0 for o in on)] or pts

@@ -169,8 +169,11 @@ class Timeline:
             if s is None or s[3] == "off":
                 continue
             d = tr.disc
+            # A disc that flew off a korona board is in view, in the air or on the table: the
+            # renderer draws it as a disc at its height (the scene's "off" is not drawn at all).
+            st = "surface" if s[3] == "flown" else s[3]
             sprites.append(DiscSprite(id=d.id, x=s[0], y=s[1], radius=d.radius, thickness=d.thickness,
-                                      side=d.side, kind=d.kind, state=s[3], z=s[2]))
+                                      side=d.side, kind=d.kind, state=st, z=s[2]))
         hands = tuple(h for h in (ht.at(t) for ht in self.hands) if h is not None)
         cues = tuple(c for c in (ct.at(t) for ct in self.cues) if c is not None)
         return SceneFrame(t=t, discs=tuple(sprites), hands=hands, cues=cues)

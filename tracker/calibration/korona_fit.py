@@ -1,0 +1,245 @@
+"""Korona refinement: the homography and the lens fitted to every painted and built feature.
+
+The square of the edge map (``korona._fit_square``) only seeds the fit: its corners are pulled
+by pockets, rim tops and lens bending. Here, like the crokinole ring fit, model features are
+projected into the image (through the lens), the strongest response is searched along each
+point's image normal (sub-pixel), and the homography (8 dof), the lens (k1, k2 of
+:class:`LensModel`), the striking lines' distance from the centre and the centre-circle radius
+are fitted by robust least squares with residuals in board mm. The features:
+
+* the four **striking lines** and the **centre circle** (line-ness peaks): painted on the plane,
+  so exact at any tilt; straight lines bent by the lens are what fixes k1;
+* the **rim's inner edges** (gradient peaks), which fix the scale (the playing area is
+  ``2 * half`` wide). A rim is 20 mm tall: when the camera stands outside a side's wall plane
+  it sees the rim's *top* edge there, which lands up to 20 mm inside the playing area on the
+  board plane. The camera position is recovered from the current fit (focal length from the
+  homography, principal point at the image centre) and only the sides whose wall faces the
+  camera are used.
+
+Priors keep the measured distances near the board profile (5 mm) and the lens mild, for the
+directions the picture cannot fix.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from tracker.boards import KoronaBoard
+from tracker.calibration.geometry import apply_h, normalize_h
+from tracker.calibration.lens import LensModel, undistort_n
+from tracker.errors import CalibrationError
+
+SIDES = ("north", "east", "south", "west")
+_DIR = {"north": (0.0, 1.0), "east": (1.0, 0.0), "south": (0.0, -1.0), "west": (-1.0, 0.0)}
+
+
+@dataclass
+class KoronaFit:
+    G: np.ndarray  # board mm -> undistorted image px
+    lens: LensModel
+    line_dist: float  # striking lines' distance from the centre, mm
+    circle_radius: float
+    inliers: dict[str, float] = field(default_factory=dict)  # fraction of points found
+    residuals: dict[str, float] = field(default_factory=dict)  # rms mm per feature
+    rms_mm: float = 0.0
+    rims_used: tuple[str, ...] = ()
+
+
+def camera_centre(G: np.ndarray, size: tuple[int, int]) -> np.ndarray | None:
+    """Camera centre in board mm (z up) from board -> undistorted px, assuming square pixels and
+    the principal point at the image centre; None when the focal length is not determined
+    (a face-on view: then the camera is above the board, every wall faces it)."""
+    w, h = size
+    T = np.array([[1, 0, -(w - 1) / 2.0], [0, 1, -(h - 1) / 2.0], [0, 0, 1.0]])
+    A = T @ G
+    h1, h2 = A[:, 0], A[:, 1]
+    den = h1[2] * h2[2]
+    if abs(den) < 1e-12:
+        return None
+    f2 = -(h1[0] * h2[0] + h1[1] * h2[1]) / den
+    if not f2 > 0:
+        # second constraint |r1| = |r2|
+        den2 = h1[2] ** 2 - h2[2] ** 2
+        if abs(den2) < 1e-12:
+            return None
+        f2 = -(h1[0] ** 2 + h1[1] ** 2 - h2[0] ** 2 - h2[1] ** 2) / den2
+        if not f2 > 0:
+            return None
+    f = math.sqrt(f2)
+    Kinv = np.diag([1 / f, 1 / f, 1.0])
+    B = Kinv @ A
+    lam = 1.0 / np.linalg.norm(B[:, 0])
+    r1, r2, t = lam * B[:, 0], lam * B[:, 1], lam * B[:, 2]
+    if t[2] < 0:  # the board in front of the camera
+        r1, r2, t = -r1, -r2, -t
+    r3 = np.cross(r1, r2)
+    R = np.stack([r1, r2, r3], axis=1)
+    C = -R.T @ t
+    if abs(f) > 50 * max(w, h):
+        return None
+    return C if C[2] > 0 else -C
+
+
+def visible_rims(G: np.ndarray, size: tuple[int, int], half: float) -> tuple[str, ...]:
+    C = camera_centre(G, size)
+    if C is None:
+        return SIDES
+    out = []
+    for s in SIDES:
+        dx, dy = _DIR[s]
+        # the wall of side s faces the centre; the camera sees it when it stands inside
+        if C[0] * dx + C[1] * dy < half - 5.0:
+            out.append(s)
+    return tuple(out)
+
+
+def _features(board: KoronaBoard, line_dist: float, radius: float, rims: tuple[str, ...]
+              ) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """Model points and unit normals (board mm) per feature."""
+    out: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+    L = board.striking_line_half_length
+    t = np.linspace(-0.92 * L, 0.92 * L, 48)
+    edge = board.half - board.pocket_inset - board.pocket_radius - 8.0
+    te = np.linspace(-edge, edge, 48)
+    for s in SIDES:
+        dx, dy = _DIR[s]
+        n = np.array([dx, dy])
+        along = np.array([-dy, dx])
+        out[f"line_{s}"] = (line_dist * n + t[:, None] * along, np.tile(n, (len(t), 1)))
+        if s in rims:
+            out[f"rim_{s}"] = (board.half * n + te[:, None] * along, np.tile(n, (len(te), 1)))
+    a = np.linspace(0, 2 * math.pi, 72, endpoint=False) + 0.02
+    u = np.stack([np.cos(a), np.sin(a)], axis=1)
+    out["circle"] = (radius * u, u)
+    return out
+
+
+def _inner_edge_search(img: np.ndarray, p0: np.ndarray, nrm: np.ndarray, half: float,
+                       frac: float = 0.4, step: float = 0.5) -> tuple[np.ndarray, np.ndarray]:
+    """Like ``crokinole._peak_search`` but the *innermost* local maximum (first along the
+    normal, which points out of the playing area) reaching ``frac`` of the strongest: at the
+    rim the surface-to-wall edge comes first, then the wall-to-rim-top edge, often stronger."""
+    import cv2
+
+    offs = np.arange(-half, half + step / 2, step)
+    xy = p0[:, None, :] + offs[None, :, None] * nrm[:, None, :]
+    v = cv2.remap(img, xy[:, :, 0].astype(np.float32), xy[:, :, 1].astype(np.float32),
+                  cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0).astype(np.float64)
+    m = v.max(axis=1, keepdims=True)
+    peak = np.zeros_like(v, bool)
+    peak[:, 1:-1] = (v[:, 1:-1] >= v[:, :-2]) & (v[:, 1:-1] > v[:, 2:]) & (v[:, 1:-1] >= frac * m)
+    has = peak.any(axis=1)
+    j = np.where(has, np.argmax(peak, axis=1), np.argmax(v, axis=1))
+    jj = np.clip(j, 1, len(offs) - 2)
+    rows = np.arange(len(v))
+    a, b, c = v[rows, jj - 1], v[rows, jj], v[rows, jj + 1]
+    den = a - 2 * b + c
+    frac_off = np.where(np.abs(den) > 1e-9, 0.5 * (a - c) / np.where(np.abs(den) > 1e-9, den, 1.0), 0.0)
+    off = offs[jj] + np.clip(frac_off, -0.5, 0.5) * step
+    strength = v[rows, j] - np.median(v, axis=1)
+    strength[(j == 0) | (j == len(offs) - 1)] = 0.0
+    return off, strength
+
+
+def fit_korona(image: np.ndarray, G0: np.ndarray, board: KoronaBoard,
+               schedule: tuple[float, ...] = (25.0, 12.0, 6.0, 3.0, 2.5), fit_lens: bool = True,
+               lens0: LensModel | None = None) -> KoronaFit:
+    """Refine ``G0`` (board mm -> undistorted px) on lines, circle and visible rim edges."""
+    import cv2
+    from scipy.optimize import least_squares
+
+    from tracker.calibration.crokinole import _peak_search
+    from tracker.calibration.features import lineness, odd
+
+    h, w = image.shape[:2]
+    G = normalize_h(G0.copy())
+    lens = lens0 or LensModel((w, h))
+    Nimg = lens.norm_matrix()
+    scale = float(np.linalg.norm(apply_h(G, np.array([[board.half, 0.0]]))[0] - apply_h(G, np.array([[0.0, 0.0]]))[0])) / board.half
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
+    ln = lineness(image, max(5, odd(4.0 * scale * board.line_width + 3)))
+    ln = cv2.GaussianBlur(ln, (0, 0), max(0.7, 0.6 * scale))
+    g = cv2.GaussianBlur(grey.astype(np.float32), (0, 0), max(0.8, 0.6 * scale))
+    gx = cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3)
+    mag = cv2.magnitude(gx, gy)
+    d_nom = board.half - board.striking_line_offset
+    r_nom = board.centre_circle_radius
+    line_dist, radius = d_nom, r_nom
+    fit = KoronaFit(G=G, lens=lens, line_dist=line_dist, circle_radius=radius)
+    for it, half_mm in enumerate(schedule):
+        rims = visible_rims(G, (w, h), board.half)
+        feats = _features(board, line_dist, radius, rims)
+        obs: dict[str, np.ndarray] = {}
+        for k, (pts, nrm_mm) in feats.items():
+            p0 = apply_h(G, pts)
+            p1 = apply_h(G, pts + nrm_mm)
+            p0, p1 = lens.distort_px(p0), lens.distort_px(p1)
+            d = p1 - p0
+            ppm = np.linalg.norm(d, axis=1)
+            nrm = d / ppm[:, None]
+            half = float(np.clip(half_mm * float(np.median(ppm)), 2.0, 0.05 * max(w, h)))
+            if k.startswith("rim") and half_mm <= 6.0:
+                off, strength = _inner_edge_search(mag, p0, nrm, half)
+            else:
+                off, strength = _peak_search(mag if k.startswith("rim") else ln, p0, nrm, half)
+            inside = (p0[:, 0] > 2) & (p0[:, 1] > 2) & (p0[:, 0] < w - 3) & (p0[:, 1] < h - 3)
+            pos = inside & (strength > 0)
+            good = inside & (strength > 0.25 * np.median(strength[pos])) if pos.any() else inside & False
+            obs[k] = (p0 + off[:, None] * nrm)[good]
+        with_lens = fit_lens and it >= 1
+        Hn = np.linalg.inv(G) @ np.linalg.inv(Nimg)
+        Hn = Hn / Hn[2, 2]
+        keys = [k for k in obs if len(obs[k])]
+        Q = np.concatenate([lens.normalise(obs[k]) for k in keys]) if keys else np.zeros((0, 2))
+        kind = np.concatenate([np.full(len(obs[k]), i) for i, k in enumerate(keys)]) if keys else np.zeros(0, int)
+        # per point: residual = n . p - c, with (n, c) the feature's line, or |p| - r for the circle
+        nx = np.array([_DIR[k.split("_")[1]][0] if k != "circle" else 0.0 for k in keys])[kind]
+        ny = np.array([_DIR[k.split("_")[1]][1] if k != "circle" else 0.0 for k in keys])[kind]
+        is_circle = np.array([k == "circle" for k in keys])[kind]
+        is_rim = np.array([k.startswith("rim") for k in keys])[kind]
+        if len(Q) < 40 or is_circle.sum() < 10:
+            raise CalibrationError("korona board found but its lines were not: too few points on the "
+                                   "striking lines and centre circle")
+
+        def residuals(x: np.ndarray, Q=Q, nx=nx, ny=ny, is_circle=is_circle, is_rim=is_rim,
+                      with_lens=with_lens) -> np.ndarray:
+            H = np.append(x[:8], 1.0).reshape(3, 3)
+            q = undistort_n(Q, x[10], x[11], 4) if with_lens else Q
+            p = apply_h(H, q)
+            lin = p[:, 0] * nx + p[:, 1] * ny - np.where(is_rim, board.half, x[8])
+            r = np.where(is_circle, np.linalg.norm(p, axis=1) - x[9], lin)
+            prior = [(x[8] - d_nom) / 5.0, (x[9] - r_nom) / 5.0]
+            if with_lens:
+                prior += [10.0 * x[10], 50.0 * x[11]]
+            return np.concatenate([r, prior])
+
+        x0 = np.concatenate([Hn.ravel()[:8], [line_dist, radius, lens.k1, lens.k2]])
+        res = least_squares(residuals, x0, loss="soft_l1", f_scale=1.0 if it < 2 else 0.5, x_scale="jac")
+        x = res.x
+        H = np.append(x[:8], 1.0).reshape(3, 3)
+        line_dist, radius = float(x[8]), float(x[9])
+        if with_lens:
+            lens = LensModel((w, h), float(x[10]), float(x[11]))
+        G = normalize_h(np.linalg.inv(H @ Nimg))
+        c0 = apply_h(G, np.array([[0.0, 0.0], [board.half, 0.0]]))
+        if not np.all(np.isfinite(c0)) or not 0.02 * max(w, h) < np.linalg.norm(c0[1] - c0[0]) < 3 * max(w, h):
+            raise CalibrationError("korona board found but the fit diverged; give --points or --markers")
+        # the final figures: residuals of each feature with the final parameters
+        r_all = residuals(x)[: len(Q)]
+        fit = KoronaFit(G=G, lens=lens, line_dist=line_dist, circle_radius=radius, rims_used=rims)
+        cat: list[np.ndarray] = []
+        for i, k in enumerate(keys):
+            rk = r_all[kind == i]
+            inl = np.abs(rk) < 3.0
+            fit.inliers[k] = float(inl.sum()) / len(feats[k][0])
+            fit.residuals[k] = float(np.sqrt(np.mean(rk[inl] ** 2))) if inl.any() else math.inf
+            cat.append(rk[inl])
+        for k in feats:
+            fit.inliers.setdefault(k, 0.0)
+        allr = np.concatenate(cat) if cat else np.zeros(0)
+        fit.rms_mm = float(np.sqrt(np.mean(allr**2))) if len(allr) else math.inf
+    return fit
