@@ -61,9 +61,10 @@ FIXTURES = [
             MatchConfig("korona", 4, seed=404, preset="easy", max_shots=10, camera_bump=True,
                         size=(480, 270))),
     Fixture("korona_ru_part", "the first 12 shots of a 2-player korona game under the Russian rules: "
-            "ricochets off the opposite rim, violations with penalty pawns, a striker over the rim",
+            "an own pawn flies over the rim (to the centre, a penalty pawn owed), ricochets off the opposite "
+            "rim (one pockets the pawn from the centre circle), the penalty pawn placed",
             10.0, (480, 270),
-            MatchConfig("korona", 2, seed=501, preset="easy", max_shots=12, camera_bump=False,
+            MatchConfig("korona", 2, seed=530, preset="easy", max_shots=12, camera_bump=False,
                         size=(480, 270), variant="ru")),
 ] + [
     Fixture(name, clip.description, 15.0, (640, 360), clip=name, preset="easy", seed=7)

@@ -35,7 +35,7 @@ def test_summary_from_truth_detections_equals_truth(name: str) -> None:
     folder = FIXTURES / name
     rows = [json.loads(line) for line in (folder / "frames.jsonl").read_text().splitlines() if line.strip()]
     truth = json.loads((folder / "truth.json").read_text())
-    p = Pipeline(meta["game"], meta["players"])
+    p = Pipeline(meta["game"], meta["players"], rules={"variant": meta["variant"]} if "variant" in meta else None)
     p.start_tracking(board_for(meta["game"]))
     for i, (t, det) in enumerate(detections_from_truth(rows, noise_mm=0.3, seed=i_seed(name))):
         p.process_detections(det, t, i)

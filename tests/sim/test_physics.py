@@ -204,3 +204,21 @@ def test_soft_rim_hit_never_jumps_and_no_generator_never_jumps() -> None:
     t2.add(disc("s2", 0.0, 0.0, KB))
     t2.shoot("s2", (0.0, 4000.0))
     assert t2.discs["s2"].state == "surface"
+
+
+def test_discs_touching_at_rest_are_no_contact_of_the_shot() -> None:
+    # A korona setup row: discs touching each other; a shot elsewhere records nothing of them.
+    t = Table(KB)
+    for k in range(3):
+        t.add(disc(f"s{k}", -100.0 + k * KB.disc_diameter, 412.5 - 0.0, KB))
+    t.add(disc("x", 200.0, -200.0, KB))
+    res = t.shoot("x", (0.0, 500.0))
+    assert res.contacts == []
+    # Struck, the row still reports the striker's contact first.
+    res2 = t.shoot("x", _aim((t.discs["x"].x, t.discs["x"].y), (-100.0, 412.5 - 26.0), 2000.0))
+    assert res2.contacts[0].pair() == ("x", "s0")
+
+
+def _aim(a: tuple[float, float], b: tuple[float, float], speed: float) -> tuple[float, float]:
+    d = math.hypot(b[0] - a[0], b[1] - a[1])
+    return (speed * (b[0] - a[0]) / d, speed * (b[1] - a[1]) / d)

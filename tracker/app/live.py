@@ -108,6 +108,8 @@ class LiveSession:
         self.processed = 0
         self.last_latency_ms = 0.0
         self._jpeg: dict[str, bytes] = {}
+        self._watched_until = 0.0
+        self._last_encode = 0.0
         self._last_image: np.ndarray | None = None
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="live pipeline", daemon=True)
@@ -155,6 +157,10 @@ class LiveSession:
         self._publish({"type": "status", **self.status()})
 
     def jpeg(self, view: str) -> bytes | None:
+        """The latest view as JPEG. Views are drawn only while someone is watching (a request in
+        the last few seconds), at most a few times a second, so an unwatched session spends
+        nothing on them."""
+        self._watched_until = time.monotonic() + 3.0
         return self._jpeg.get(view)
 
     def calibrate_points(self, points: list[tuple[float, float, float, float]], south: str | None) -> dict[str, Any]:
@@ -200,7 +206,9 @@ class LiveSession:
                 self._publish_score()
             self.processed += 1
             self.last_latency_ms = (time.monotonic() - started) * 1000.0
-            if self.processed % 3 == 0 or events:
+            now = time.monotonic()
+            if (now < self._watched_until and now - self._last_encode >= 0.2) or not self._jpeg:
+                self._last_encode = now
                 self._encode(frame.image)
 
     def _publish_score(self) -> None:

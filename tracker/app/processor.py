@@ -38,6 +38,8 @@ class PipelineProcessor:
     def process(self, image: np.ndarray, t: float, index: int) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
         events: list[dict[str, Any]] = []
         lines: list[dict[str, Any]] = []
+        if index >= 30 and t > 0:
+            self.pipeline.fps = index / t  # the source's real rate, for event frame numbers
         for res in self.pipeline.process(image, t, index):
             self._tracks = list(res.tracks)
             events.extend(e.to_json() for e in res.events)

@@ -53,7 +53,9 @@ from tracker.calibration.lens import LensModel, undistort_n
 from tracker.errors import CalibrationError
 
 WORK_SIZE = 800  # long side of the image the board search runs on ...
-RETRY_SIZE = 1200  # ... and again at this size when thin lines vanished at the first
+RETRY_SIZE = 1200
+LINE_STEP_MAX = 0.6  # step across the shooting line / its depth: wrong fits 1.3-1.9, right <= 0.1
+RING_MISMATCH_MM = 2.0  # fitted ring radii this far from the profile's: the board differs from it  # ... and again at this size when thin lines vanished at the first
 
 
 @dataclass
@@ -181,7 +183,7 @@ def _peak_search(img: np.ndarray, p0: np.ndarray, nrm: np.ndarray, half: float,
 def fit_rings(image: np.ndarray, G0: np.ndarray, board: CrokinoleBoard,
               radii0: dict[str, float] | None = None,
               schedule: tuple[float, ...] = (20.0, 12.0, 6.0, 3.0, 2.5),
-              fit_lens: bool = False) -> RingFit:
+              fit_lens: bool = False, radius_prior_mm: float | None = 1.0) -> RingFit:
     """Refine ``G0`` (board mm -> image px) on the three ring lines; measure their radii.
 
     With ``fit_lens`` the radial distortion (k1, k2 of :class:`LensModel`) is fitted jointly:
@@ -240,9 +242,15 @@ def fit_rings(image: np.ndarray, G0: np.ndarray, board: CrokinoleBoard,
             out.append(np.array([10.0 * math.atan2(b[1], b[0])]))  # gauge: no spin
             if with_lens:
                 # priors: a lens about a centred, face-on board only changes the rings' radii,
-                # so k1 trades with the measured radii; the nominal ratios (1 mm) and a mild
-                # lens (k1 0.1, k2 0.02) settle what the picture cannot
-                out.append(np.array([x[8] - nominal["ten"], x[9] - nominal["fifteen"], 10.0 * x[10], 50.0 * x[11]]))
+                # so there k1 trades with the measured radii and the picture cannot tell them
+                # apart; the profile's ratios (``radius_prior_mm``) and a mild lens (k1 0.1,
+                # k2 0.02) settle that direction. A tilted view, where the lens bends the
+                # rings visibly, fixes k1 from the data. (A board whose rings really differ
+                # from its profile is refitted without the radius prior: _calibrate_at.)
+                pr = [10.0 * x[10], 50.0 * x[11]]
+                if radius_prior_mm:
+                    pr += [(x[8] - nominal["ten"]) / radius_prior_mm, (x[9] - nominal["fifteen"]) / radius_prior_mm]
+                out.append(np.array(pr))
             return np.concatenate(out)
 
         x0 = np.concatenate([Hn.ravel()[:8], [radii["ten"], radii["fifteen"]]])
@@ -298,6 +306,33 @@ def _reseed(image: np.ndarray, fit: RingFit, board: CrokinoleBoard) -> RingFit:
     return new if sorted(new.inliers.values())[1] > sorted(fit.inliers.values())[1] else fit
 
 
+def _line_or_edge(image: np.ndarray, fit: RingFit) -> None:
+    """Refuse a fit whose "shooting line" is the edge of the playing surface: with the 10 and
+    15 lines a little off, surface edge : 10 : 15 fits rings nearly as well as the real lines
+    do (broadcast frames did, with rms 1 mm). A painted line has the same surface on both
+    sides; the surface edge has surface inside and ditch outside."""
+    import cv2
+
+    from tracker.calibration.crokinole_measure import _polar, rectified
+
+    top, M = rectified(image, fit.G, 304.8 + 12, 0.5)
+    grey = cv2.cvtColor(top, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    a = np.linspace(0, 2 * math.pi, 360, endpoint=False)
+    a_deg = np.degrees(a) % 45.0
+    a = a[(np.abs(a_deg - 22.5) > 6) & (a_deg > 4) & (a_deg < 41)]
+    rr = np.linspace(304.8 - 6, 304.8 + 6, 49)
+    prof = np.median(_polar(grey, M, rr, a), axis=1)
+    inner, outer = float(np.median(prof[:8])), float(np.median(prof[-8:]))
+    depth = float(np.abs(prof - 0.5 * (inner + outer)).max())
+    step = abs(inner - outer) / max(depth, 1.0)
+    fit.residuals["shooting_line_step"] = step
+    if step > LINE_STEP_MAX:
+        raise CalibrationError(
+            f"the ring taken for the shooting line is an edge (step across it {step:.1f} of its "
+            f"depth), not a painted line: probably the playing surface's edge; refusing a bad "
+            f"calibration (give --points or --markers)")
+
+
 # ---------------------------------------------------------------------- all together
 CrokinoleResult = tuple[np.ndarray, CrokinoleBoard, dict[str, float], float, LensModel | None]
 
@@ -347,7 +382,18 @@ def _calibrate_at(image: np.ndarray, board: CrokinoleBoard | None, work_size: in
     if sorted(best.inliers.values())[1] < 0.8:
         best = _reseed(small, best, board)
     if sc < 1 or fit_lens:
-        best = fit_rings(image, np.linalg.inv(S) @ best.G, board, best.radii, fit_lens=fit_lens)
+        G_full = np.linalg.inv(S) @ best.G
+        best = fit_rings(image, G_full, board, best.radii, fit_lens=fit_lens)
+        nominal_ratio = np.array([board.ten_line_radius, board.fifteen_line_radius]) / board.shooting_line_radius
+        if fit_lens and np.max(np.abs(np.array([best.radii["ten"], best.radii["fifteen"]]) - 304.8 * nominal_ratio)) > RING_MISMATCH_MM:
+            # the rings are not where the profile says even with the lens's help: this board
+            # differs from its profile; measure its rings freely (the lens then only from
+            # what bends the rings, with its mild prior)
+            # without that prior k1 is poorly fixed on a face-on view and soaks up the
+            # board's own irregularities: keep a lens only when it clearly explains more
+            free = fit_rings(image, G_full, board, best.radii, fit_lens=True, radius_prior_mm=None)
+            plain = fit_rings(image, G_full, board, best.radii, fit_lens=False)
+            best = free if free.rms_mm < 0.85 * plain.rms_mm else plain
     fit = best
     lens = fit.lens if fit.lens is not None and fit.lens.max_shift_px() > 0.5 else None
     if lens is not None:  # rotation and measurements on the straightened image
@@ -360,6 +406,7 @@ def _calibrate_at(image: np.ndarray, board: CrokinoleBoard | None, work_size: in
             f"{100 * fit.inliers['fifteen']:.0f}% of the 15 line were seen")
     if fit.rms_mm > 3.0:
         raise CalibrationError(f"board rings fit poorly (rms {fit.rms_mm:.1f} mm); refusing a bad calibration")
+    _line_or_edge(image, fit)
     phi, info = fit_rotation(image, fit.G, fit.radii)
     G = fit.G @ rotation_h(phi)  # new board coords = R(-phi) old
     measured, extra = measure_board(image, G, fit.radii, board)

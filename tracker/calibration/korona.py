@@ -153,6 +153,9 @@ def _fit_square(grey: np.ndarray, board: KoronaBoard) -> tuple[np.ndarray, list[
     return corners, side_rms
 
 
+RIM_MISMATCH_MM = 6.0  # rims this far from where the profile's lines put them: measure the lines
+
+
 def calibrate_korona(image: np.ndarray, board: KoronaBoard | None = None, fit_lens: bool = True
                      ) -> tuple[np.ndarray, KoronaBoard, dict[str, float], float, tuple[np.ndarray, np.ndarray] | None]:
     """(H undistorted px -> board mm, measured board, residuals mm, rms mm, lens or None).
@@ -163,7 +166,7 @@ def calibrate_korona(image: np.ndarray, board: KoronaBoard | None = None, fit_le
     """
     import cv2
 
-    from tracker.calibration.korona_fit import fit_korona
+    from tracker.calibration.korona_fit import fit_korona, rim_offset
 
     board = board or KoronaBoard()
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
@@ -175,6 +178,14 @@ def calibrate_korona(image: np.ndarray, board: KoronaBoard | None = None, fit_le
     if G0 is None:
         raise CalibrationError("korona board found but its corners are degenerate")
     fit = fit_korona(image, G0, board, fit_lens=fit_lens)
+    off = rim_offset(image, fit, board)
+    if abs(off) > RIM_MISMATCH_MM:
+        # the rims disagree with the painted lines at their profile distances: the board's
+        # lines differ from its profile; measure them (scale from the rims) instead
+        f = (h + off) / h
+        fit = fit_korona(image, fit.G @ np.diag([f, f, 1.0]), board, schedule=(6.0, 3.0, 2.5),
+                         fit_lens=fit_lens, lens0=fit.lens, prior_mm=50.0, rim_weight=1.0,
+                         start=(fit.line_dist / f, fit.circle_radius / f))
     lines = [fit.inliers[f"line_{s}"] for s in ("north", "east", "south", "west")]
     if sorted(lines)[1] < 0.5 or fit.inliers["circle"] < 0.5:
         raise CalibrationError(

@@ -33,6 +33,13 @@ from tracker.calibration.lens import LensModel, undistort_n
 from tracker.errors import CalibrationError
 
 SIDES = ("north", "east", "south", "west")
+# The rim edge is a shaded step (wall, shadow, ambient occlusion), found a millimetre or so off
+# its true place; the painted lines are exact. So the painted distances are held to the board
+# profile (PRIOR_MM) and the rims weigh little (RIM_WEIGHT): a board whose lines really differ
+# from its profile by more than a few mm still wins against the prior (the robust loss bounds
+# the prior's pull while a hundred rim points keep theirs), a rim biased by a shadow does not.
+RIM_WEIGHT = 0.05
+PRIOR_MM = 0.2
 _DIR = {"north": (0.0, 1.0), "east": (1.0, 0.0), "south": (0.0, -1.0), "west": (-1.0, 0.0)}
 
 
@@ -46,6 +53,7 @@ class KoronaFit:
     residuals: dict[str, float] = field(default_factory=dict)  # rms mm per feature
     rms_mm: float = 0.0
     rims_used: tuple[str, ...] = ()
+    rim_offset: float = 0.0  # median signed distance of the rim points outside the fitted edge, mm
 
 
 def camera_centre(G: np.ndarray, size: tuple[int, int]) -> np.ndarray | None:
@@ -146,8 +154,11 @@ def _inner_edge_search(img: np.ndarray, p0: np.ndarray, nrm: np.ndarray, half: f
 
 def fit_korona(image: np.ndarray, G0: np.ndarray, board: KoronaBoard,
                schedule: tuple[float, ...] = (25.0, 12.0, 6.0, 3.0, 2.5), fit_lens: bool = True,
-               lens0: LensModel | None = None) -> KoronaFit:
-    """Refine ``G0`` (board mm -> undistorted px) on lines, circle and visible rim edges."""
+               lens0: LensModel | None = None, prior_mm: float = PRIOR_MM,
+               rim_weight: float = RIM_WEIGHT, start: tuple[float, float] | None = None) -> KoronaFit:
+    """Refine ``G0`` (board mm -> undistorted px) on lines, circle and visible rim edges.
+    ``prior_mm`` and ``rim_weight``: see the module constants; a board that differs from its
+    profile is refitted by the caller with a loose prior and full-weight rims."""
     import cv2
     from scipy.optimize import least_squares
 
@@ -168,7 +179,7 @@ def fit_korona(image: np.ndarray, G0: np.ndarray, board: KoronaBoard,
     mag = cv2.magnitude(gx, gy)
     d_nom = board.half - board.striking_line_offset
     r_nom = board.centre_circle_radius
-    line_dist, radius = d_nom, r_nom
+    line_dist, radius = start if start is not None else (d_nom, r_nom)
     fit = KoronaFit(G=G, lens=lens, line_dist=line_dist, circle_radius=radius)
     for it, half_mm in enumerate(schedule):
         rims = visible_rims(G, (w, h), board.half)
@@ -211,8 +222,8 @@ def fit_korona(image: np.ndarray, G0: np.ndarray, board: KoronaBoard,
             q = undistort_n(Q, x[10], x[11], 4) if with_lens else Q
             p = apply_h(H, q)
             lin = p[:, 0] * nx + p[:, 1] * ny - np.where(is_rim, board.half, x[8])
-            r = np.where(is_circle, np.linalg.norm(p, axis=1) - x[9], lin)
-            prior = [(x[8] - d_nom) / 5.0, (x[9] - r_nom) / 5.0]
+            r = np.where(is_circle, np.linalg.norm(p, axis=1) - x[9], lin * np.where(is_rim, rim_weight, 1.0))
+            prior = [(x[8] - d_nom) / prior_mm, (x[9] - r_nom) / prior_mm]
             if with_lens:
                 prior += [10.0 * x[10], 50.0 * x[11]]
             return np.concatenate([r, prior])
@@ -229,8 +240,9 @@ def fit_korona(image: np.ndarray, G0: np.ndarray, board: KoronaBoard,
         if not np.all(np.isfinite(c0)) or not 0.02 * max(w, h) < np.linalg.norm(c0[1] - c0[0]) < 3 * max(w, h):
             raise CalibrationError("korona board found but the fit diverged; give --points or --markers")
         # the final figures: residuals of each feature with the final parameters
-        r_all = residuals(x)[: len(Q)]
-        fit = KoronaFit(G=G, lens=lens, line_dist=line_dist, circle_radius=radius, rims_used=rims)
+        r_all = residuals(x)[: len(Q)] / np.where(is_rim, rim_weight, 1.0)
+        fit = KoronaFit(G=G, lens=lens, line_dist=line_dist, circle_radius=radius, rims_used=rims,
+                        rim_offset=float(np.median(r_all[is_rim])) if is_rim.any() else 0.0)
         cat: list[np.ndarray] = []
         for i, k in enumerate(keys):
             rk = r_all[kind == i]
@@ -243,3 +255,34 @@ def fit_korona(image: np.ndarray, G0: np.ndarray, board: KoronaBoard,
         allr = np.concatenate(cat) if cat else np.zeros(0)
         fit.rms_mm = float(np.sqrt(np.mean(allr**2))) if len(allr) else math.inf
     return fit
+
+
+def rim_offset(image: np.ndarray, fit: KoronaFit, board: KoronaBoard, reach_mm: float = 25.0) -> float:
+    """Median signed distance (mm, + outward) of the strongest edge within ``reach_mm`` of each
+    visible rim's fitted place: near 0 (a shadow's mm) when the board matches its profile, the
+    error of the profile's line distances scaled to the rim when it does not."""
+    import cv2
+
+    from tracker.calibration.crokinole import _peak_search
+
+    h, w = image.shape[:2]
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
+    g = cv2.GaussianBlur(grey.astype(np.float32), (0, 0), 1.0)
+    mag = cv2.magnitude(cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3), cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3))
+    feats = _features(board, fit.line_dist, fit.circle_radius, fit.rims_used)
+    Hb = np.linalg.inv(fit.G)
+    offs: list[np.ndarray] = []
+    for k, (pts, nrm_mm) in feats.items():
+        if not k.startswith("rim"):
+            continue
+        p0 = fit.lens.distort_px(apply_h(fit.G, pts))
+        p1 = fit.lens.distort_px(apply_h(fit.G, pts + nrm_mm))
+        d = p1 - p0
+        ppm = np.linalg.norm(d, axis=1)
+        off, strength = _peak_search(mag, p0, d / ppm[:, None], reach_mm * float(np.median(ppm)))
+        q = apply_h(Hb, fit.lens.undistort_px(p0 + off[:, None] * d / ppm[:, None]))
+        inside = (p0[:, 0] > 2) & (p0[:, 1] > 2) & (p0[:, 0] < w - 3) & (p0[:, 1] < h - 3) & (strength > 0)
+        offs.append(((q - pts) * nrm_mm).sum(axis=1)[inside])
+    allo = np.concatenate(offs) if offs else np.zeros(0)
+    return float(np.median(allo)) if len(allo) >= 10 else 0.0
+

@@ -193,19 +193,41 @@ class DiscDetector:
                            np.clip(np.round(uv[:, 0]).astype(int), 0, sub.shape[1] - 1)]
         return self.view.to_mm(uv + np.array([x0, y0])), coh
 
-    def _changed(self, view: np.ndarray) -> tuple[np.ndarray | None, np.ndarray]:
-        """Where the view changed since the last detection (dilated by a disc), or None for a
-        full pass (first frame, periodic refresh, reuse off); and the view's grey image."""
+    def _changed(self, view: np.ndarray) -> tuple[np.ndarray | None, np.ndarray | None, np.ndarray]:
+        """Where the view changed since the last detection: the changed pixels themselves, and
+        the same dilated by a disc (where a disc could have gone); both None for a full pass
+        (first frame, periodic refresh, reuse off). Also the view's grey image."""
         grey = cv2.GaussianBlur(cv2.cvtColor(view, cv2.COLOR_BGR2GRAY), (0, 0), 1.0)
         st = self.settings
         if self._ref_grey is None or self._last is None or not st.reuse or self._since_full >= st.refresh_frames:
-            return None, grey
+            return None, None, grey
         moved = ((cv2.absdiff(grey, self._ref_grey) > st.change_level) & self._valid).astype(np.uint8)
         moved = cv2.morphologyEx(moved, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         r = max(rad for _, rad in self.kinds)
         k = 2 * int(np.ceil(1.6 * r / self.mm_per_px)) + 1
-        moved = cv2.dilate(moved, np.ones((k, k), np.uint8))  # square: separable, fast
-        return moved.astype(bool), grey
+        region = cv2.dilate(moved, np.ones((k, k), np.uint8))  # square: separable, fast
+        return moved.astype(bool), region.astype(bool), grey
+
+    def _untouched(self, dets: Detections, moved: np.ndarray) -> np.ndarray:
+        """Per detection: True when no changed pixel falls on its silhouette (the disc and its
+        top face's apparent shift, plus a pixel): the disc did not move and nothing covers it,
+        so its fit stands. A neighbour moving next to it no longer costs a refit."""
+        out = np.zeros(len(dets), bool)
+        if not len(dets):
+            return out
+        uv = self.view.to_px(dets.xy)
+        s, k = self.pose.top_shift(dets.xy, self.thickness)
+        reach = (dets.radius * k + np.linalg.norm(s, axis=1)) / self.mm_per_px + 1.5
+        h, w = moved.shape
+        for i, ((u, v), rr) in enumerate(zip(uv, reach, strict=True)):
+            m = int(np.ceil(rr))
+            u0, v0 = int(round(u)) - m, int(round(v)) - m
+            if u0 < 0 or v0 < 0 or u0 + 2 * m + 1 > w or v0 + 2 * m + 1 > h:
+                continue  # at the view's edge: refit
+            win = moved[v0 : v0 + 2 * m + 1, u0 : u0 + 2 * m + 1]
+            yy, xx = np.mgrid[v0 : v0 + 2 * m + 1, u0 : u0 + 2 * m + 1]
+            out[i] = not np.any(win & ((xx - u) ** 2 + (yy - v) ** 2 <= rr * rr))
+        return out
 
     def _holes(self) -> list[tuple[np.ndarray, float]]:
         """Circular openings cut in the surface: the crokinole 20-hole, the korona pockets."""
@@ -298,7 +320,7 @@ class DiscDetector:
         a difference. Call ``reset()`` after a cut or a camera move.
         """
         view = self.rectify(frame_bgr)
-        region, grey = self._changed(view)
+        moved, region, grey = self._changed(view)
         if region is not None and not region.any():
             self._since_full += 1
             assert self._last is not None
@@ -306,11 +328,8 @@ class DiscDetector:
         lab = self._lab(view)
         kept = Detections.empty()
         if region is not None and self._last is not None and len(self._last):
-            uv = np.round(self.view.to_px(self._last.xy)).astype(int)
-            inside = (uv[:, 0] >= 0) & (uv[:, 1] >= 0) & (uv[:, 0] < self.view.width) & (uv[:, 1] < self.view.height)
-            hit = np.ones(len(uv), bool)
-            hit[inside] = region[uv[inside, 1], uv[inside, 0]]
-            kept = self._last[~hit]
+            assert moved is not None
+            kept = self._last[self._untouched(self._last, moved)]
             self._since_full += 1
         else:
             self._since_full = 0
@@ -323,7 +342,8 @@ class DiscDetector:
             for c, q in zip(centres, coh, strict=True):
                 if any(np.hypot(*(c - p)) < 1.6 * min(radius, pr) for p, pr in taken):
                     continue
-                fit = self.refiner.refine(frame_bgr, c, radius, with_colors=False)
+                fit = self.refiner.refine(frame_bgr, c, radius, with_colors=False,
+                                          give_up_below=0.6 * self.settings.min_coverage)
                 if not self._accept(fit, radius):
                     continue
                 if not self._accept_colors(self.refiner.add_colors(frame_bgr, fit)):

@@ -61,10 +61,16 @@ def _edge_in_window(strength: np.ndarray, rho_mid: np.ndarray, rho_exp: np.ndarr
     """Per ray: the strongest edge within ``win`` of ``rho_exp`` (sub-sample), and its strength.
 
     With ``first``, the innermost local maximum reaching half the window's strongest instead: a
-    disc's own rim comes before the board line, neighbour or shadow just outside it."""
+    disc's own rim comes before the board line, neighbour or shadow just outside it.
+
+    Only the band of samples that some ray's window reaches is looked at (the windows shrink
+    over the iterations, so later calls read a fraction of the rays)."""
     rows = np.arange(len(strength))
-    mask = np.abs(rho_mid[None, :] - rho_exp[:, None]) <= win
-    st = np.where(mask, strength, -1.0)
+    lo = max(int(np.searchsorted(rho_mid, float(rho_exp.min()) - win)) - 1, 0)
+    hi = min(int(np.searchsorted(rho_mid, float(rho_exp.max()) + win, side="right")) + 1, len(rho_mid))
+    band = strength[:, lo:hi]
+    mask = np.abs(rho_mid[None, lo:hi] - rho_exp[:, None]) <= win
+    st = np.where(mask, band, -1.0)
     j = np.argmax(st, axis=1)
     if first:
         top = st[rows, j]
@@ -72,6 +78,7 @@ def _edge_in_window(strength: np.ndarray, rho_mid: np.ndarray, rho_exp: np.ndarr
         right = np.concatenate([st[:, 1:], np.full((len(st), 1), -1.0)], 1)
         ok = (st >= 0.5 * top[:, None]) & (st >= left) & (st >= right) & mask
         j = np.where(ok.any(axis=1), np.argmax(ok, axis=1), j)
+    j = j + lo
     peak = strength[rows, j]
     jj = np.clip(j, 1, len(rho_mid) - 2)
     a_, b_, c_ = strength[rows, jj - 1], strength[rows, jj], strength[rows, jj + 1]
@@ -116,9 +123,14 @@ class Refiner:
         return (T + self.f * self.pose.centre[:2]) / (1.0 + self.f)
 
     def refine(self, image: np.ndarray, guess_mm: np.ndarray, radius: float,
-               step_mm: float | None = None, with_colors: bool = True) -> Fit:
+               step_mm: float | None = None, with_colors: bool = True,
+               give_up_below: float = 0.0) -> Fit:
         """Fit one disc near ``guess_mm`` (the coarse centre of its silhouette). Samples along
-        the rays are ``step_mm`` apart: by default a third of an image pixel, at least 0.2 mm."""
+        the rays are ``step_mm`` apart: by default a third of an image pixel, at least 0.2 mm.
+
+        ``give_up_below``: stop after the second iteration when the outline's coverage is below
+        this (most coarse candidates that are not discs -- a blurred sliding disc, fingers, a
+        shadow -- are plain by then; the remaining iterations only sharpen true discs)."""
         guess = np.asarray(guess_mm, float)
         px = self._mm_per_image_px(guess)  # tolerances scale with the image's resolution
         if step_mm is None:
@@ -216,6 +228,8 @@ class Refiner:
             covered = inl | (amb & (amb_peak > salient * base) & (amb_peak > 0.35 * np.median(pt)))
             E = Et
             peak = pt
+            if it == 1 and float(covered.mean()) < give_up_below:
+                break
         rt = k * (r - self.bevel)
         T = self.top_of(P)
         R = rt

@@ -229,6 +229,12 @@ def simulate(
             return
         if nb is not None and state[nb].state != "surface":
             return
+        # Things that already touch at rest (a korona setup row, a disc left against a rim or a
+        # peg or another disc) are no contact of this shot: nothing struck anything.
+        if na is not None and nb is not None and (bodies[na].velocity - bodies[nb].velocity).length < 1.0:
+            return
+        if (na is None) != (nb is None) and bodies[na or nb].velocity.length < 1.0:  # type: ignore[index]
+            return
         if na is None:
             na, nb, a, b = nb, na, b, a
         if na is None:

@@ -200,6 +200,17 @@ class KoronaPlayer:
         (x0, y0), (x1, y1) = self.board.striking_line(self.seat)  # type: ignore[arg-type]
         return [(x0 + (x1 - x0) * k / (n - 1), y0 + (y1 - y0) * k / (n - 1)) for k in range(n)]
 
+    def start_points(self, n: int = 21) -> list[tuple[float, float]]:
+        """Where the player may put the striker down: on the own striking line (Finnish rulebook
+        2.6); in the Russian variant anywhere in the own rim zone, so also on a row half-way
+        between the line and the rim."""
+        pts = self.line_points(n)
+        if self.variant != "ru":
+            return pts
+        bx, by = self.forward()
+        back = (self.board.striking_line_offset - self.board.striker_radius) / 2.0
+        return pts + [(x - bx * back, y - by * back) for x, y in pts[1::2]]
+
     def restricted(self, d: SimDisc) -> bool:
         """Russian variant: an own pawn in the centre circle or in the own rim zone, which may
         not be played directly."""
@@ -264,7 +275,7 @@ class KoronaPlayer:
         on = [d for d in discs if d.state == "surface" and d.kind == "disc"]
         out: list[tuple[float, ShotPlan]] = []
         for d, pname, dist_p, (ux, uy), ghost, others in self._pots(on, own):
-            for start in self.line_points():
+            for start in self.start_points():
                 sx, sy = ghost[0] - start[0], ghost[1] - start[1]
                 ds = math.hypot(sx, sy)
                 if ds < 1.0 or (sx * fwd[0] + sy * fwd[1]) / ds < 0.2:
@@ -311,7 +322,7 @@ class KoronaPlayer:
         out: list[tuple[float, ShotPlan]] = []
         for d, pname, dist_p, (ux, uy), ghost, others in self._pots(on, own):
             for side in self.bank_sides():
-                for start in self.line_points(11):
+                for start in self.start_points(11):
                     bp = bounce_point(start, ghost, side, b.half - R, e)
                     if bp is None or max(abs(bp[0]), abs(bp[1])) > b.half - R + 1e-6:
                         continue
@@ -344,8 +355,9 @@ class KoronaPlayer:
 
     def _plan_nudge(self, on: Sequence[SimDisc], own: set[str]) -> ShotPlan:
         """No clear pot: hit the nearest own disc straight on, firmly (breaks clusters)."""
-        pts = self.line_points()
-        start = pts[len(pts) // 2]
+        pts = self.start_points()
+        line = self.line_points()
+        start = line[len(line) // 2]
         # Russian variant: a direct hit on a restricted pawn is a violation; with only those
         # left, a straight shot at the opposite rim is the legal way to pass.
         mine = [d for d in on if d.id in own and not self.restricted(d)]

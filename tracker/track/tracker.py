@@ -67,6 +67,7 @@ class Tracker:
         self._expected: dict[int, np.ndarray] = {}
         self._retired: set[int] = set()
         self._leaving: set[int] = set()
+        self._struck: dict[int, tuple[np.ndarray, np.ndarray]] = {}  # rest track id -> (where, velocity) if hit now
         self.det_track: np.ndarray = np.zeros(0, int)  # track id per detection of the last frame
         if isinstance(board, CrokinoleBoard):
             self._pegs = np.array(board.peg_positions(), float).reshape(-1, 2)
@@ -116,9 +117,12 @@ class Tracker:
             sub = cost[np.ix_(cand, dcols)]
             # as far as the disc could have gone at its speed (a bounce may add some), never
             # further than the top speed allows
+            # (a struck resting disc: around where the collision puts it, as far as half the
+            # striking speed could carry it further)
             wide = np.array([
                 2 * rows[i].radius + max(t - rows[i].last_seen, dt)
-                * (min(self.cfg.v_max, 1.5 * rows[i].speed + 500.0) if rows[i].state == "moving" else self.cfg.v_max)
+                * (min(self.cfg.v_max, 1.5 * rows[i].speed + 500.0) if rows[i].state == "moving"
+                   else 0.5 * self._jump_speed(rows[i], movers))
                 for i in cand])
             for a, b in assign(sub, wide):
                 pairs.append((cand[a], dcols[b]))
@@ -148,6 +152,7 @@ class Tracker:
     def _predict(self, rows: Sequence[Track], dt: float, t: float) -> tuple[list[list[np.ndarray]], np.ndarray]:
         hyps: list[list[np.ndarray]] = []
         gates = np.zeros(len(rows))
+        self._struck = {}
         for i, tr in enumerate(rows):
             if tr.hits < self.cfg.confirm_hits and tr in self._tentative:
                 hyps.append([tr.xy.copy()])
@@ -183,6 +188,12 @@ class Tracker:
                     hyps[a].append(hit[0])
                     hyps[b].append(hit[1])
                     gates[b] = max(gates[b], 2 * B.radius)
+                    push = hit[1] - q
+                    norm = float(np.hypot(*push))
+                    if norm > 1e-9:  # the struck disc's velocity: the mover's along the normal
+                        n = push / norm
+                        vb = 0.5 * (1 + self.cfg.restitution) * float(A.v @ n) * n
+                        self._struck[B.id] = (hit[1], vb)
         return hyps, gates
 
     def _penalties(self, rows: Sequence[Track], dets: Detections) -> np.ndarray:
@@ -214,6 +225,17 @@ class Tracker:
             if _segment_distance(q, m.xy, m.xy + m.v * dt) < reach:
                 return True
         return False
+
+    def _jump_speed(self, tr: Track, movers: list[Track]) -> float:
+        """How fast a track taking a far detection may have gone: a moving disc at its own speed,
+        a struck resting disc at most at the speed of the mover that hit it (equal masses). A
+        row of touching discs passes a blow on to its far end; the gate keeps a struck disc from
+        taking the far disc's detection."""
+        if tr.state == "moving":
+            return tr.speed
+        q = tr.anchor if tr.anchor_n else tr.xy
+        near = [m.speed for m in movers if m is not tr and float(np.hypot(*(m.xy - q))) < m.speed * 0.2 + 3 * (m.radius + tr.radius)]
+        return max(near) if near else self.cfg.v_max
 
     # ------------------------------------------------------------------ updates
     def _observe(self, tr: Track, dets: Detections, j: int, t: float) -> None:
@@ -279,7 +301,9 @@ class Tracker:
         cfg = self.cfg
         if tr in self._tentative:
             return
-        if tr.state == "rest":
+        if tr.state == "rest" and tr.id in self._struck:
+            self._knocked_unseen(tr, t)
+        elif tr.state == "rest":
             tr.occluded = True
             tr.displaced_frames = 0
             wait = 0.2 if tr.id in self._leaving else cfg.lift_after
@@ -294,6 +318,19 @@ class Tracker:
             tr.path.append(Sample(t, float(tr.xy[0]), float(tr.xy[1]), False))
             if t - tr.last_seen > cfg.lost_after:
                 self._resolve_lost(tr)
+
+    def _knocked_unseen(self, tr: Track, t: float) -> None:
+        """A resting disc in a mover's path vanished the frame it was due to be hit: it was
+        knocked away too fast to be seen (a blurred frame, or straight over the rim or into a
+        pocket at a low frame rate). It moves on, unseen, at the speed the collision gives it;
+        if it is not seen again within ``lost_after`` its fate is decided from where it was
+        heading (:func:`resolve_lost`: a pocket, off the board, or covered where it rested)."""
+        at, v = self._struck[tr.id]
+        ref = tr.anchor if tr.anchor_n else tr.xy
+        tr.rest_xy = (float(ref[0]), float(ref[1]))
+        tr.state, tr.v, tr.xy = "moving", np.asarray(v, float), np.asarray(at, float)
+        tr.anchor_n, tr.occluded, tr.displaced_frames = 0, False, 0
+        tr.path.append(Sample(t, float(at[0]), float(at[1]), False))
 
     def _resolve_lost(self, tr: Track) -> None:
         resolve_lost(self.board, tr)
