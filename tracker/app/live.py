@@ -12,8 +12,11 @@ from __future__ import annotations
 import fcntl
 import hashlib
 import os
+import queue
 import threading
 import time
+from collections.abc import Callable
+from concurrent.futures import Future
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -112,6 +115,7 @@ class LiveSession:
         self._last_encode = 0.0
         self._last_image: np.ndarray | None = None
         self._stop = threading.Event()
+        self._requests: queue.Queue[tuple[Callable[[], dict[str, Any]], Future[dict[str, Any]]]] = queue.Queue()
         self._thread = threading.Thread(target=self._run, name="live pipeline", daemon=True)
         self.error: str | None = None
 
@@ -164,9 +168,31 @@ class LiveSession:
         return self._jpeg.get(view)
 
     def calibrate_points(self, points: list[tuple[float, float, float, float]], south: str | None) -> dict[str, Any]:
+        """Calibrate from clicked points. The pipeline is not thread-safe, so while the session
+        runs the request is handed to its thread and done between two frames."""
         if self._last_image is None:
             raise InputError("no camera frame yet to calibrate on")
-        return self.processor.calibrate_points(self._last_image, points, south)
+
+        def job() -> dict[str, Any]:
+            assert self._last_image is not None
+            return self.processor.calibrate_points(self._last_image, points, south)
+
+        if not self._thread.is_alive():
+            return job()
+        done: Future[dict[str, Any]] = Future()
+        self._requests.put((job, done))
+        return done.result(timeout=30)
+
+    def _serve_requests(self) -> None:
+        while True:
+            try:
+                job, done = self._requests.get_nowait()
+            except queue.Empty:
+                return
+            try:
+                done.set_result(job())
+            except BaseException as e:  # handed back to the caller's thread
+                done.set_exception(e)
 
     def _publish(self, message: dict[str, Any]) -> None:
         if self.hub is not None:
@@ -176,6 +202,7 @@ class LiveSession:
         assert self.match_id is not None
         was_connected = None
         while not self._stop.is_set():
+            self._serve_requests()
             frame = self.source.latest(timeout=0.5)
             if self.source.connected != was_connected:
                 was_connected = self.source.connected
@@ -190,6 +217,9 @@ class LiveSession:
                 events, shots = self.processor.process(frame.image, frame.t, frame.index)
             except TrackerError as e:
                 self.error = str(e)
+                events, shots = [], []
+            except Exception as e:  # a bug must not stop live scoring: say so and go on
+                self.error = f"internal error on frame {frame.index}: {type(e).__name__}: {e}"
                 events, shots = [], []
             self._last_image = frame.image
             for ev in events:

@@ -171,6 +171,39 @@ def create_app(
         broadcast_score(m)
         return {"id": cid, "summary": after["summary"], "decisions": after["decisions"]}
 
+    @app.get("/api/matches/{match_id}/clip.mjpg")
+    async def shot_clip(match_id: int, shot: int = Query(..., ge=0),
+                        pad: float = Query(0.6, ge=0.0, le=5.0)) -> StreamingResponse:
+        """The video of one shot (the n-th ``shot`` event), streamed once as MJPEG."""
+        m = get_match(match_id)
+        shots = [e for e in store.events(match_id) if e["type"] == "shot"]
+        if shot >= len(shots):
+            raise HTTPException(404, f"match {match_id} has {len(shots)} shot events")
+        if not m.source or not Path(m.source).is_file():
+            raise HTTPException(404, "the match video is not stored (live camera matches keep no video)")
+        ev = shots[shot]
+        t0, t1 = max(0.0, float(ev["t_start"]) - pad), float(ev["t_end"]) + pad
+
+        async def gen() -> AsyncIterator[bytes]:
+            import cv2
+
+            cap = cv2.VideoCapture(str(m.source))
+            fps = cap.get(cv2.CAP_PROP_FPS) or 30.0
+            cap.set(cv2.CAP_PROP_POS_FRAMES, int(t0 * fps))
+            try:
+                for _ in range(int((t1 - t0) * fps) + 1):
+                    ok, frame = cap.read()
+                    if not ok:
+                        break
+                    ok, buf = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 80])
+                    if ok:
+                        yield b"--frame\r\nContent-Type: image/jpeg\r\n\r\n" + buf.tobytes() + b"\r\n"
+                    await asyncio.sleep(1.0 / fps)
+            finally:
+                cap.release()
+
+        return StreamingResponse(gen(), media_type="multipart/x-mixed-replace; boundary=frame")
+
     @app.get("/api/matches/{match_id}/analytics")
     def match_analytics(match_id: int) -> dict[str, Any]:
         m = get_match(match_id)

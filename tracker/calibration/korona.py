@@ -20,27 +20,38 @@ import numpy as np
 
 from tracker.boards import KoronaBoard
 from tracker.calibration.geometry import apply_h, normalize_h
+from tracker.calibration.korona_fit import KoronaFit
 from tracker.errors import CalibrationError
 
 
 def _quads(grey: np.ndarray) -> list[np.ndarray]:
+    """Big convex quadrilaterals, biggest first, from the edge map and from Otsu's threshold of
+    the grey image (both polarities): a board far off or on a table of its own colour shows in
+    one of them when not in the other. Down to 2% of the image: a far board is small."""
     import cv2
 
     blur = cv2.GaussianBlur(grey, (5, 5), 1.2)
     med = float(np.median(blur))
     edges = cv2.Canny(blur, max(10.0, 0.4 * med), max(30.0, 1.0 * med))
-    edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
-    contours, _ = cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+    maps = [cv2.dilate(edges, np.ones((3, 3), np.uint8))]
+    _t, otsu = cv2.threshold(blur, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    maps += [otsu, 255 - otsu]
     area_img = grey.shape[0] * grey.shape[1]
-    out = []
-    for c in contours:
-        hull = cv2.convexHull(c)
-        a = cv2.contourArea(hull)
-        if a < 0.08 * area_img:
-            continue
-        approx = cv2.approxPolyDP(hull, 0.02 * cv2.arcLength(hull, True), True)
-        if len(approx) == 4:
-            out.append(approx.reshape(4, 2).astype(np.float64))
+    out: list[np.ndarray] = []
+    for m in maps:
+        contours, _ = cv2.findContours(m, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+        for c in contours:
+            hull = cv2.convexHull(c)
+            a = cv2.contourArea(hull)
+            if a < 0.02 * area_img:
+                continue
+            for eps in (0.02, 0.04):
+                approx = cv2.approxPolyDP(hull, eps * cv2.arcLength(hull, True), True)
+                if len(approx) == 4:
+                    q = approx.reshape(4, 2).astype(np.float64)
+                    if not any(np.abs(q2 - q).max() < 4 for q2 in out if q2.shape == q.shape):
+                        out.append(q)
+                    break
     out.sort(key=lambda q: -cv2.contourArea(q.astype(np.float32)))
     return out
 
@@ -116,31 +127,43 @@ def _pocket_score(grey: np.ndarray, corners: np.ndarray, board: KoronaBoard) -> 
     return float(np.min(surface - dark))  # every pocket must be darker than the surface
 
 
-def _fit_square(grey: np.ndarray, board: KoronaBoard) -> tuple[np.ndarray, list[float]]:
-    """Corners (TL, TR, BR, BL on screen) of the playing area and each side's line-fit rms px.
+def _square_candidates(grey: np.ndarray, board: KoronaBoard, keep: int = 4) -> list[np.ndarray]:
+    """Corners (TL, TR, BR, BL on screen) of the likeliest playing areas, best first.
 
     Candidates are the big quadrilaterals of the edge map, each taken as the playing area
-    itself or as the board's outer edge (shrunk by the rim); the one whose corners hold four
-    dark pockets wins, then its sides are refined on the image gradient.
+    itself or as the board's outer edge (shrunk by the rim), ranked by how dark their four
+    corner pockets are; the sides of each are then refined on the image gradient.
     """
     quads = _quads(grey)
     if not quads:
         raise CalibrationError("no board found: no large square (korona board) in the image")
     ratio = board.outer_size / (2 * board.half)
-    best: tuple[float, np.ndarray] | None = None
-    for q in quads[:8]:
+    scored: list[tuple[float, np.ndarray]] = []
+    for q in quads[:10]:
         o = _order(q)
         c0 = o.mean(axis=0)
         for cand in (o, c0 + (o - c0) / ratio):
-            sc = _pocket_score(grey, cand, board)
-            if best is None or sc > best[0]:
-                best = (sc, cand)
-    assert best is not None
-    if best[0] < 15.0:
+            # scored after the sides are refined: the pockets notch the corners of a bright
+            # playing area, so its raw outline cuts the corners off and misses the pockets
+            ref = _refine_square(grey, cand, ratio, board)
+            scored.append((max(_pocket_score(grey, cand, board), _pocket_score(grey, ref, board)), ref))
+    scored.sort(key=lambda t: -t[0])
+    if scored[0][0] < 15.0:
         raise CalibrationError(
             f"no board found: {len(quads)} large squares in the image but none with four dark "
-            f"corner pockets (best contrast {best[0]:.0f} grey levels)")
-    corners, side_rms = _refine_sides(grey, best[1])
+            f"corner pockets (best contrast {scored[0][0]:.0f} grey levels)")
+    out: list[np.ndarray] = []
+    for sc, cand in scored:
+        if sc < 15.0 or len(out) >= keep:
+            break
+        corners = cand
+        if not any(np.abs(c2 - corners).max() < 5 for c2 in out):
+            out.append(corners)
+    return out
+
+
+def _refine_square(grey: np.ndarray, cand: np.ndarray, ratio: float, board: KoronaBoard) -> np.ndarray:
+    corners, _rms = _refine_sides(grey, cand)
     # the rim's inner edge may run just inside what was found: shrink and look there
     outer_s: list[float] = []
     _refine_sides(grey, corners, outer_s)
@@ -149,11 +172,17 @@ def _fit_square(grey: np.ndarray, board: KoronaBoard) -> tuple[np.ndarray, list[
     inner, inner_rms = _refine_sides(grey, c0 + (corners - c0) / ratio, inner_s)
     if (min(inner_s) > 0.4 * float(np.median(outer_s)) and max(inner_rms) < 1.5
             and _pocket_score(grey, inner, board) > 0.8 * _pocket_score(grey, corners, board)):
-        corners, side_rms = inner, inner_rms
-    return corners, side_rms
+        corners = inner
+    return corners
 
 
 RIM_MISMATCH_MM = 6.0  # rims this far from where the profile's lines put them: measure the lines
+
+
+def _followed(fit: KoronaFit) -> float:
+    """Worst-but-one striking line and the centre circle: the share of their points found."""
+    lines = sorted(fit.inliers[f"line_{s}"] for s in ("north", "east", "south", "west"))
+    return min(lines[1], fit.inliers["circle"])
 
 
 def calibrate_korona(image: np.ndarray, board: KoronaBoard | None = None, fit_lens: bool = True
@@ -170,14 +199,26 @@ def calibrate_korona(image: np.ndarray, board: KoronaBoard | None = None, fit_le
 
     board = board or KoronaBoard()
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    corners, _side_rms = _fit_square(grey, board)
     h = board.half
     # image TL, TR, BR, BL (top-down, south at the bottom) -> board NW, NE, SE, SW
     mm = np.array([[-h, h], [h, h], [h, -h], [-h, -h]])
-    G0, _ = cv2.findHomography(mm, corners, 0)
-    if G0 is None:
-        raise CalibrationError("korona board found but its corners are degenerate")
-    fit = fit_korona(image, G0, board, fit_lens=fit_lens)
+    best: tuple[float, KoronaFit] | None = None
+    for corners in _square_candidates(grey, board):
+        G0, _ = cv2.findHomography(mm, corners, 0)
+        if G0 is None:
+            continue
+        try:
+            fit = fit_korona(image, G0, board, fit_lens=fit_lens)
+        except CalibrationError:
+            continue
+        q = _followed(fit)
+        if best is None or q > best[0]:
+            best = (q, fit)
+        if q > 0.8:
+            break  # clearly the board
+    if best is None:
+        raise CalibrationError("korona board found but every fit of its lines diverged; give --points or --markers")
+    fit = best[1]
     off = rim_offset(image, fit, board)
     if abs(off) > RIM_MISMATCH_MM:
         # the rims disagree with the painted lines at their profile distances: the board's

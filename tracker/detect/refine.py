@@ -49,7 +49,7 @@ class Fit:
     inliers: np.ndarray | None = None  # (N_RAYS,) bool
 
 
-def _ray_to_circle(origin: np.ndarray, dirs: np.ndarray, c: np.ndarray, R: float) -> np.ndarray:
+def _ray_to_circle(origin: np.ndarray, dirs: np.ndarray, c: np.ndarray, R: float | np.ndarray) -> np.ndarray:
     """Distance from ``origin`` along each direction to the far crossing of the circle (c, R)."""
     d = c - origin
     ud = dirs @ d
@@ -92,7 +92,7 @@ class Refiner:
 
     def __init__(self, calib: Calibration, pose: CameraPose, thickness: float, bevel: float = 0.0) -> None:
         self.calib = calib
-        self.bevel = bevel  # the flat top face is this much smaller in radius than the disc
+        self.bevel = bevel  # size of the chamfer (or rounding) of the disc's top edge, mm
         self.pose = pose
         self.thickness = thickness
         a = np.linspace(0, 2 * np.pi, N_RAYS, endpoint=False)
@@ -115,6 +115,25 @@ class Refiner:
         """Board millimetres per image pixel near ``xy``."""
         px = self.calib.to_image(np.array([xy, xy + [1.0, 0.0], xy + [0.0, 1.0]]))
         return 1.0 / max(float(np.sqrt(abs(np.linalg.det(np.stack([px[1] - px[0], px[2] - px[0]]))))), 1e-6)
+
+    def _bevel_drop(self, u: np.ndarray, P: np.ndarray) -> np.ndarray:
+        """How much nearer the top circle's centre the rim shows, along unit directions ``u``
+        (N, 2), for a disc at ``P`` whose top edge is cut by a 45-degree chamfer of size ``bevel``
+        (a rounded edge lies between that and a square one).
+
+        Seen from elevation ``alpha`` the chamfer's outer, lower edge (radius ``r``, height
+        ``h - bevel``) is the outline wherever the view grazes it, and it shows ``bevel * c``
+        inside the model's top rim, with ``c = cot(alpha) cos(psi) = u . (P - C) / C_z``
+        (``psi``: the direction's angle from the away-from-camera one). Straight down (``c`` = 0)
+        the chamfer changes nothing: the outline is the side wall, at the full radius. Beyond 45
+        degrees of tilt the flat top's own edge takes over (``c`` capped at 1). On the near side
+        (``c`` < 0) the same edge, top-coloured chamfer against the darker side wall, shows
+        outside the rim. So the correction grows with the obliqueness instead of shrinking the
+        disc everywhere, and a near top-down view is left as it was."""
+        if self.bevel <= 0.0:
+            return np.zeros(len(u))
+        c = (u @ (P - self.pose.centre[:2])) / max(float(self.pose.centre[2]), 1.0)
+        return self.bevel * np.clip(c, -1.0, 1.0)
 
     def top_of(self, P: np.ndarray) -> np.ndarray:
         return P + (P - self.pose.centre[:2]) * self.f
@@ -166,7 +185,7 @@ class Refiner:
             T = self.top_of(P)
             # Top rim on every ray; the bottom edge where the bottom circle is the silhouette
             # (the near side) and lies clear of the top rim.
-            rt_exp = _ray_to_circle(o, self.dirs, T, k * (r - self.bevel))
+            rt_exp = _ray_to_circle(o, self.dirs, T, k * r - self._bevel_drop(self.dirs, P))
             rtop, pt = _edge_in_window(strength, rho_mid, rt_exp, win, step_mm, first=it > 0)
             rb_exp = _ray_to_circle(o, self.dirs, P, r)
             B = o[None] + rb_exp[:, None] * self.dirs
@@ -194,12 +213,12 @@ class Refiner:
                 cen = np.where(is_top[:, None], Tn[None], Pn[None])
                 dvec = pts - cen
                 dist = np.maximum(np.linalg.norm(dvec, axis=1), 1e-9)
-                res = dist - np.where(is_top, k * (rn - self.bevel), rn)
+                u = dvec / dist[:, None]
+                res = dist - np.where(is_top, k * rn - self._bevel_drop(u, Pn), rn)
                 med = np.median(np.abs(res[good])) if good.any() else 1.0
                 sel = good & (np.abs(res) <= max(3.0 * 1.4826 * med, max(0.5, 0.35 * px) if it >= 3 else max(1.5, 0.7 * px)))
                 if sel.sum() < 8:
                     break
-                u = dvec / dist[:, None]
                 J = np.concatenate([-u * np.where(is_top, 1.0 + f, 1.0)[:, None],
                                     -np.where(is_top, k, 1.0)[:, None]], 1)
                 cols = [0, 1] if it < 2 else [0, 1, 2]  # radius held until the centre settles
@@ -211,7 +230,9 @@ class Refiner:
                 rn = float(np.clip(rn + sol[2], 0.7 * radius, 1.3 * radius))
                 Tn = Pn + (Pn - C) * f
                 cen = np.where(is_top[:, None], Tn[None], Pn[None])
-                res = np.linalg.norm(pts - cen, axis=1) - np.where(is_top, k * (rn - self.bevel), rn)
+                dvec = pts - cen
+                dist = np.maximum(np.linalg.norm(dvec, axis=1), 1e-9)
+                res = dist - np.where(is_top, k * rn - self._bevel_drop(dvec / dist[:, None], Pn), rn)
                 resid_rms = float(np.sqrt(np.mean(res[sel] ** 2)))
                 if np.abs(sol).max() < 1e-3:
                     break
@@ -230,7 +251,7 @@ class Refiner:
             peak = pt
             if it == 1 and float(covered.mean()) < give_up_below:
                 break
-        rt = k * (r - self.bevel)
+        rt = k * r - self.bevel * float(np.clip(np.hypot(*(P - C)) / max(float(self.pose.centre[2]), 1.0), 0.0, 1.0))
         T = self.top_of(P)
         R = rt
         coverage = float(covered.mean())

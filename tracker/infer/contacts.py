@@ -152,8 +152,19 @@ def infer_contacts(
                     cands.append((d, float(p[k, 0]), other))
             if cands:
                 d, tt, what = min(cands, key=lambda c: c[0])
+                if what in ("rim", "peg"):
+                    tt = _after_own_hits(found, a, tt, max(dt0, dt1))
                 found.append(Contact(tt, a, what))
     return _dedupe(sorted(found, key=lambda c: c.t))
+
+
+def _after_own_hits(found: Sequence[Contact], a: int | str, t: float, frame: float) -> float:
+    """A bounce off the rim (or a peg) and a hit on a resting disc by the same mover less than a
+    frame apart: the frames cannot tell their order. The disc hit is taken first, as a disc hit
+    also turns the mover: so a close-range hit next to the rim is not read as an indirect shot
+    (a rim first), which the rules would call a foul."""
+    own = [c.t for c in found if c.a == a and not isinstance(c.b, str) and abs(c.t - t) <= frame]
+    return max([t, *(x + 1e-3 for x in own)])
 
 
 def _dedupe(contacts: Sequence[Contact], window: float = 0.12) -> list[Contact]:

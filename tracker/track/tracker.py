@@ -68,6 +68,7 @@ class Tracker:
         self._retired: set[int] = set()
         self._leaving: set[int] = set()
         self._struck: dict[int, tuple[np.ndarray, np.ndarray]] = {}  # rest track id -> (where, velocity) if hit now
+        self._ghosts: set[int] = set()  # knocked away unseen: found again only near their course
         self.det_track: np.ndarray = np.zeros(0, int)  # track id per detection of the last frame
         if isinstance(board, CrokinoleBoard):
             self._pegs = np.array(board.peg_positions(), float).reshape(-1, 2)
@@ -111,7 +112,8 @@ class Tracker:
         used_d = {j for _, j in pairs}
         # Stage 2: wide gate for moving discs and discs that may just have been hit.
         movers = [tr for tr in live if tr.state == "moving"]
-        cand = [i for i, tr in enumerate(rows) if i not in used_t and self._may_jump(tr, movers, dt)]
+        cand = [i for i, tr in enumerate(rows)
+                if i not in used_t and tr.id not in self._ghosts and self._may_jump(tr, movers, dt)]
         dcols = [j for j in range(len(dets)) if j not in used_d]
         if cand and dcols:
             sub = cost[np.ix_(cand, dcols)]
@@ -242,6 +244,7 @@ class Tracker:
         cfg = self.cfg
         z = dets.xy[j].astype(float)
         prev_t, prev_xy = tr.last_seen, tr.xy.copy()
+        self._ghosts.discard(tr.id)
         tr.hits += 1
         tr.last_seen = t
         tr.occluded = False
@@ -331,6 +334,7 @@ class Tracker:
         tr.state, tr.v, tr.xy = "moving", np.asarray(v, float), np.asarray(at, float)
         tr.anchor_n, tr.occluded, tr.displaced_frames = 0, False, 0
         tr.path.append(Sample(t, float(at[0]), float(at[1]), False))
+        self._ghosts.add(tr.id)
 
     def _resolve_lost(self, tr: Track) -> None:
         resolve_lost(self.board, tr)
