@@ -53,6 +53,6 @@ def test_drift_quiet_then_bumped() -> None:
     assert same.misalignment_mm < 0.3 and not same.bumped
     noisy = np.clip(img.astype(int) + np.random.default_rng(3).normal(0, 3, img.shape), 0, 255).astype(np.uint8)
     assert not mon.check(noisy).bumped
-    moved = cv2.warpAffine(img, np.float32([[1, 0, 6], [0, 1, 3]]), (640, 480), borderMode=cv2.BORDER_REPLICATE)
+    moved = cv2.warpAffine(img, np.array([[1, 0, 6], [0, 1, 3]], np.float32), (640, 480), borderMode=cv2.BORDER_REPLICATE)
     rep = mon.check(moved)
     assert rep.bumped and rep.misalignment_mm > 3.0

@@ -20,7 +20,7 @@ def test_video_median_removes_a_passing_hand(tmp_path: Path) -> None:
 
     img, H = crokinole_view(20, 0)
     p = tmp_path / "clip.avi"
-    vw = cv2.VideoWriter(str(p), cv2.VideoWriter_fourcc(*"MJPG"), 10.0, (640, 480))
+    vw = cv2.VideoWriter(str(p), cv2.VideoWriter.fourcc(*"MJPG"), 10.0, (640, 480))
     for k in range(30):
         f = img.copy()
         x = 100 + 15 * k  # a "hand" sweeping over the board, never still

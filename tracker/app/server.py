@@ -15,7 +15,7 @@ import secrets
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 from fastapi import Depends, FastAPI, Header, HTTPException, Query, Request, UploadFile, WebSocket
 from fastapi.responses import FileResponse, HTMLResponse, Response, StreamingResponse
@@ -32,6 +32,17 @@ from tracker.errors import TrackerError
 STATIC = Path(__file__).parent / "static"
 PAGES = {"/": "scoreboard.html", "/calibrate": "calibrate.html", "/review": "review.html",
          "/matches": "matches.html", "/match": "match.html"}
+
+
+def need_live(request: Request) -> LiveSession:
+    """The running camera session, or 404 when the app serves none."""
+    live: LiveSession | None = request.app.state.live
+    if live is None:
+        raise HTTPException(404, "no camera session")
+    return live
+
+
+Live = Annotated[LiveSession, Depends(need_live)]
 
 
 def create_app(
@@ -197,7 +208,7 @@ def create_app(
                         break
                     ok, buf = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 80])
                     if ok:
-                        yield b"--frame\r\nContent-Type: image/jpeg\r\n\r\n" + buf.tobytes() + b"\r\n"
+                        yield mjpeg_part(buf.tobytes())
                     await asyncio.sleep(1.0 / fps)
             finally:
                 cap.release()
@@ -254,52 +265,40 @@ def create_app(
         return live.status() if live is not None else {"running": False, "message": "no camera session"}
 
     @app.get("/api/live/frame.jpg")
-    def live_frame(view: str = Query("camera", pattern="^(camera|board)$")) -> Response:
-        if live is None:
-            raise HTTPException(404, "no camera session")
-        jpg = live.jpeg(view)
+    def live_frame(session: Live, view: str = Query("camera", pattern="^(camera|board)$")) -> Response:
+        jpg = session.jpeg(view)
         if jpg is None:
             raise HTTPException(503, "no frame yet")
         return Response(jpg, media_type="image/jpeg", headers={"Cache-Control": "no-store"})
 
     @app.get("/api/live/stream.mjpg")
-    async def live_stream(view: str = Query("camera", pattern="^(camera|board)$"),
+    async def live_stream(session: Live, view: str = Query("camera", pattern="^(camera|board)$"),
                           frames: int = Query(0, ge=0)) -> StreamingResponse:
-        if live is None:
-            raise HTTPException(404, "no camera session")
-        session = live
-
         async def gen() -> AsyncIterator[bytes]:
             sent = 0
             while frames == 0 or sent < frames:
                 jpg = session.jpeg(view)
                 if jpg is not None:
-                    yield b"--frame\r\nContent-Type: image/jpeg\r\n\r\n" + jpg + b"\r\n"
+                    yield mjpeg_part(jpg)
                     sent += 1
                 await asyncio.sleep(0.1)
 
         return StreamingResponse(gen(), media_type="multipart/x-mixed-replace; boundary=frame")
 
     @app.post("/api/live/pause", dependencies=[Depends(referee)])
-    def live_pause() -> dict[str, Any]:
-        if live is None:
-            raise HTTPException(404, "no camera session")
-        live.pause()
-        return live.status()
+    def live_pause(session: Live) -> dict[str, Any]:
+        session.pause()
+        return session.status()
 
     @app.post("/api/live/resume", dependencies=[Depends(referee)])
-    def live_resume() -> dict[str, Any]:
-        if live is None:
-            raise HTTPException(404, "no camera session")
-        live.resume()
-        return live.status()
+    def live_resume(session: Live) -> dict[str, Any]:
+        session.resume()
+        return session.status()
 
     @app.post("/api/live/calibrate", dependencies=[Depends(referee)])
-    def live_calibrate(body: ClickPoints) -> dict[str, Any]:
-        if live is None:
-            raise HTTPException(404, "no camera session")
+    def live_calibrate(body: ClickPoints, session: Live) -> dict[str, Any]:
         try:
-            return live.calibrate_points(body.points, body.south)
+            return session.calibrate_points(body.points, body.south)
         except TrackerError as e:
             raise HTTPException(422, str(e)) from None
 
@@ -323,6 +322,11 @@ def create_app(
             hub.unsubscribe(q)
 
     return app
+
+
+def mjpeg_part(jpg: bytes) -> bytes:
+    """One frame of a ``multipart/x-mixed-replace`` MJPEG stream."""
+    return b"--frame\r\nContent-Type: image/jpeg\r\n\r\n" + jpg + b"\r\n"
 
 
 def _page(name: str) -> Any:

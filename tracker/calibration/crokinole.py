@@ -56,6 +56,7 @@ WORK_SIZE = 800  # long side of the image the board search runs on ...
 RETRY_SIZE = 1200
 LINE_STEP_MAX = 0.6  # step across the shooting line / its depth: wrong fits 1.3-1.9, right <= 0.1
 RING_MISMATCH_MM = 2.0  # fitted ring radii this far from the profile's: the board differs from it  # ... and again at this size when thin lines vanished at the first
+FULL_SCHEDULE = (8.0, 5.0, 3.0, 2.5)  # search half-widths (mm) of the full-resolution passes
 
 
 @dataclass
@@ -383,7 +384,7 @@ def _calibrate_at(image: np.ndarray, board: CrokinoleBoard | None, work_size: in
         best = _reseed(small, best, board)
     if sc < 1 or fit_lens:
         G_full = np.linalg.inv(S) @ best.G
-        best = fit_rings(image, G_full, board, best.radii, fit_lens=fit_lens)
+        best = fit_rings(image, G_full, board, best.radii, schedule=FULL_SCHEDULE, fit_lens=fit_lens)
         nominal_ratio = np.array([board.ten_line_radius, board.fifteen_line_radius]) / board.shooting_line_radius
         if fit_lens and np.max(np.abs(np.array([best.radii["ten"], best.radii["fifteen"]]) - 304.8 * nominal_ratio)) > RING_MISMATCH_MM:
             # the rings are not where the profile says even with the lens's help: this board

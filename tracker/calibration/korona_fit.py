@@ -63,19 +63,20 @@ def camera_centre(G: np.ndarray, size: tuple[int, int]) -> np.ndarray | None:
     w, h = size
     T = np.array([[1, 0, -(w - 1) / 2.0], [0, 1, -(h - 1) / 2.0], [0, 0, 1.0]])
     A = T @ G
+    A = A / np.linalg.norm(A[:, :2])
     h1, h2 = A[:, 0], A[:, 1]
-    den = h1[2] * h2[2]
-    if abs(den) < 1e-12:
+    # the two conditions on the rotation's columns (r1 . r2 = 0 and |r1| = |r2|) each give
+    # f^2; take the better conditioned (one degenerates when the camera faces a board axis)
+    den1, den2 = h1[2] * h2[2], h1[2] ** 2 - h2[2] ** 2
+    cands = []
+    if abs(den1) > 1e-9:
+        cands.append((abs(den1), -(h1[0] * h2[0] + h1[1] * h2[1]) / den1))
+    if abs(den2) > 1e-9:
+        cands.append((abs(den2), -(h1[0] ** 2 + h1[1] ** 2 - h2[0] ** 2 - h2[1] ** 2) / den2))
+    cands = [c for c in cands if c[1] > 0]
+    if not cands:
         return None
-    f2 = -(h1[0] * h2[0] + h1[1] * h2[1]) / den
-    if not f2 > 0:
-        # second constraint |r1| = |r2|
-        den2 = h1[2] ** 2 - h2[2] ** 2
-        if abs(den2) < 1e-12:
-            return None
-        f2 = -(h1[0] ** 2 + h1[1] ** 2 - h2[0] ** 2 - h2[1] ** 2) / den2
-        if not f2 > 0:
-            return None
+    f2 = max(cands)[1]
     f = math.sqrt(f2)
     Kinv = np.diag([1 / f, 1 / f, 1.0])
     B = Kinv @ A

@@ -141,7 +141,7 @@ def infer_contacts(
                 lim = board.half - ra - tol
                 for c, tc in corners:
                     if max(abs(c[0]), abs(c[1])) >= lim:
-                        cands.append((board.half - ra - max(abs(c[0]), abs(c[1])), tc, "rim"))
+                        cands.append((board.half - ra - max(abs(c[0]), abs(c[1])), tc, rim_side(c)))
                         break
             for other, pc in paths.items():
                 if other == a:
@@ -152,10 +152,18 @@ def infer_contacts(
                     cands.append((d, float(p[k, 0]), other))
             if cands:
                 d, tt, what = min(cands, key=lambda c: c[0])
-                if what in ("rim", "peg"):
+                if isinstance(what, str):
                     tt = _after_own_hits(found, a, tt, max(dt0, dt1))
                 found.append(Contact(tt, a, what))
     return _dedupe(sorted(found, key=lambda c: c.t))
+
+
+def rim_side(c: np.ndarray) -> str:
+    """``"rim:north"`` etc.: the straight rim nearest a bounce point (SPEC 4b; +y is north)."""
+    x, y = float(c[0]), float(c[1])
+    if abs(y) >= abs(x):
+        return "rim:north" if y > 0 else "rim:south"
+    return "rim:east" if x > 0 else "rim:west"
 
 
 def _after_own_hits(found: Sequence[Contact], a: int | str, t: float, frame: float) -> float:
@@ -173,7 +181,7 @@ def _dedupe(contacts: Sequence[Contact], window: float = 0.12) -> list[Contact]:
         key = frozenset((c.a, c.b))
         if any(frozenset((o.a, o.b)) == key and abs(o.t - c.t) < window for o in out):
             continue
-        if c.b in ("peg", "rim") and any(o.a == c.a and o.b == c.b and abs(o.t - c.t) < window / 3 for o in out):
+        if isinstance(c.b, str) and any(o.a == c.a and o.b == c.b and abs(o.t - c.t) < window / 3 for o in out):
             continue
         out.append(c)
     return out

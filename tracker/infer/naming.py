@@ -19,7 +19,7 @@ from collections import Counter
 from tracker.boards import CrokinoleBoard, KoronaBoard
 from tracker.infer.datatypes import End, ShotRecord
 from tracker.seats import CLOCKWISE, seats_for
-from tracker.shotlog import Setup, Shot
+from tracker.shotlog import Announced, Setup, Shot
 from tracker.track.datatypes import Track
 
 SEAT_ANGLE = {"east": 0.0, "north": 90.0, "west": 180.0, "south": 270.0}
@@ -95,12 +95,27 @@ class Namer:
             if e == "lifted":
                 continue
             end[nm(tid)] = _end(e)
+        announced = Announced()
         if self.game == "korona":  # discs the rules never met (not in the setup) are left out
             known = set(self.names.values()) | set(self.strikers.values())
-            contacts = tuple(c for c in contacts if all(x in known or x in ("peg", "rim") for x in c))
+            contacts = tuple(c for c in contacts if all(x in known or x == "peg" or x.startswith("rim") for x in c))
             end = {k: v for k, v in end.items() if k in known}
+            if _indirect(contacts, disc, seat):
+                announced = Announced(indirect=True)
         return Shot(seat=seat, disc=disc, start=(round(rec.start[0], 2), round(rec.start[1], 2)),
-                    contacts=contacts, end=end)
+                    contacts=contacts, end=end, announced=announced)
+
+
+def _indirect(contacts: tuple[tuple[str, str], ...], striker: str, seat: str) -> bool:
+    """Korona: the striker touched the rim or a disc not its player's first. Such a shot must be
+    announced (Finnish rules); a camera cannot hear the call, so the shot log assumes it was made
+    when the chain reads indirect (one wrong rim-first guess at a low frame rate would otherwise
+    be a foul that hands over the turn, and every later shot would be out of turn)."""
+    for a, b in contacts:
+        if striker in (a, b):
+            other = b if a == striker else a
+            return not other.startswith(seat[0])
+    return False
 
 
 def _end(e: End) -> tuple[float, float] | str:

@@ -405,8 +405,36 @@ class Pipeline:
         if k < 2:
             return
         model = ColorModel.fit(np.array([d.color for d in discs]), k=k)
-        for d, c in zip(discs, model.predict(np.array([d.color for d in discs])), strict=True):
-            d.cls_votes, d.cls = {}, int(c)
+        classes = [int(c) for c in model.predict(np.array([d.color for d in discs]))]
+        owner = self._owners_from_rows([rec.before[d.id] for d in discs], classes)
+        for d, c in zip(discs, classes, strict=True):
+            d.cls_votes, d.cls = {}, owner.get(c, c)
+
+    def _owners_from_rows(self, at: list[tuple[float, float]], classes: list[int]) -> dict[int, int]:
+        """Colour class -> index of its owner's seat, when the game starts from the standard rows.
+
+        A player's discs stand in a row against the far rim (rules setup, 2.2), so a colour whose
+        discs all rest against one rim belongs to the seat opposite it. Only when every colour
+        sits along a different rim of an occupied seat's far side; else {} (the lightest-first
+        convention stands)."""
+        from tracker.seats import opposite
+
+        b = self.board
+        if not isinstance(b, KoronaBoard):
+            return {}
+        seats = list(self.namer.seats)
+        out: dict[int, int] = {}
+        for c in sorted(set(classes)):
+            pts = np.array([xy for xy, k in zip(at, classes, strict=True) if k == c])
+            sides = {b.seat_of(float(x), float(y)) for x, y in pts}
+            near_rim = bool(np.all(np.abs(pts).max(axis=1) > b.half - 4 * b.disc_radius))
+            if len(sides) != 1 or not near_rim:
+                return {}
+            seat = opposite(sides.pop())
+            if seat not in seats or seats.index(seat) in out.values():
+                return {}
+            out[c] = seats.index(seat)
+        return out
 
     def _frame_of(self, t: float) -> int:
         return int(round(t * self.fps))

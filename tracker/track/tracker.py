@@ -52,6 +52,7 @@ class TrackerConfig:
     restitution: float = 0.9
     max_path: int = 1800  # samples kept per track
     confirm_hits: int = 2
+    chain_speed: float = 1500.0  # mm/s, least speed assumed for a mover that may have struck a disc
 
 
 class Tracker:
@@ -158,7 +159,10 @@ class Tracker:
         for i, tr in enumerate(rows):
             if tr.hits < self.cfg.confirm_hits and tr in self._tentative:
                 hyps.append([tr.xy.copy()])
-                gates[i] = self.cfg.v_max * dt + tr.radius
+                # a disc first seen sharp was not flying fast: half the top speed (a new row of
+                # discs with one missed must not link two of them across the board)
+                fast = tr.first_streak > tr.radius / 2
+                gates[i] = (1.0 if fast else 0.5) * self.cfg.v_max * dt + tr.radius
             elif tr.state == "moving":
                 gap = max(t - tr.last_seen, dt)
                 hyps.append([tr.xy + tr.v * dt, tr.xy.copy()])
@@ -224,9 +228,18 @@ class Tracker:
             if m is tr:
                 continue
             reach = 1.5 * (m.radius + tr.radius)
-            if _segment_distance(q, m.xy, m.xy + m.v * dt) < reach:
+            if _segment_distance(q, m.xy, m.xy + self._reach_v(m) * dt) < reach:
                 return True
         return False
+
+    def _reach_v(self, m: Track) -> np.ndarray:
+        """A mover's velocity for "could it have hit that disc this frame", at least
+        ``chain_speed``: a disc struck part way through a frame shows only a fraction of its speed
+        on its first moving frame, and a blow runs on through the discs it meets."""
+        sp = m.speed
+        if sp <= 1e-9:
+            return m.v
+        return m.v * max(1.0, self.cfg.chain_speed / sp)
 
     def _jump_speed(self, tr: Track, movers: list[Track]) -> float:
         """How fast a track taking a far detection may have gone: a moving disc at its own speed,
@@ -236,8 +249,9 @@ class Tracker:
         if tr.state == "moving":
             return tr.speed
         q = tr.anchor if tr.anchor_n else tr.xy
-        near = [m.speed for m in movers if m is not tr and float(np.hypot(*(m.xy - q))) < m.speed * 0.2 + 3 * (m.radius + tr.radius)]
-        return max(near) if near else self.cfg.v_max
+        near = [m.speed for m in movers if m is not tr
+                and float(np.hypot(*(m.xy - q))) < max(m.speed, self.cfg.chain_speed) * 0.2 + 3 * (m.radius + tr.radius)]
+        return max([self.cfg.chain_speed, *near]) if near else self.cfg.v_max
 
     # ------------------------------------------------------------------ updates
     def _observe(self, tr: Track, dets: Detections, j: int, t: float) -> None:
