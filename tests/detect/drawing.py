@@ -29,6 +29,7 @@ class DrawnDisc:
     radius: float = 15.875
     height: float = 9.5
     blur: tuple[float, float] = (0.0, 0.0)  # streak vector in mm (motion blur)
+    bevel: float = 1.9  # 45-degree chamfer of the top edge, mm (as the renderer's; 0: square)
 
 
 @dataclass
@@ -113,20 +114,33 @@ def board_canvas(board: CrokinoleBoard, rng: np.random.Generator,
 
 
 def draw_disc(img: np.ndarray, d: DrawnDisc, C: np.ndarray) -> None:
+    """A disc with a chamfered top edge: side wall up to ``height - bevel`` at the full radius,
+    a chamfer (shaded a little darker than the top) up to the flat top of radius
+    ``radius - bevel``. Each circle at height z is seen on the plane as a circle scaled by
+    ``C_z / (C_z - z)`` about the point pushed away from the camera (module docstring)."""
     P = np.array([d.x, d.y])
-    f = d.height / (C[2] - d.height)
-    s = (P - C[:2]) * f
-    k = C[2] / (C[2] - d.height)
-    # Side wall (hull of bottom and top circles), then top face.
+
+    def seen(z: float, r: float) -> tuple[np.ndarray, float]:
+        f = z / (C[2] - z)
+        return P + (P - C[:2]) * f, r * C[2] / (C[2] - z)
+
+    b = min(d.bevel, 0.4 * d.height)
+    c_sh, r_sh = seen(d.height - b, d.radius)  # top of the side wall
+    c_top, r_top = seen(d.height, d.radius - b)  # the flat top
     ang = np.linspace(0, 2 * np.pi, 72, endpoint=False)
     ring = np.stack([np.cos(ang), np.sin(ang)], 1)
-    pts = np.concatenate([P + d.radius * ring, P + s + k * d.radius * ring])
+    pts = np.concatenate([P + d.radius * ring, c_sh + r_sh * ring])
     hull = cv2.convexHull(pts.astype(np.float32)).reshape(-1, 2)
     side = tuple(int(c * 0.6) for c in d.color)
     _poly(img, hull.astype(float), side)
     top = tuple(int(c) for c in d.color)
-    _circle(img, tuple(P + s), k * d.radius, tuple(int(c * 0.8) for c in d.color))
-    _circle(img, tuple(P + s), k * d.radius - 1.2, top)
+    chamfer = tuple(int(c * 0.8) for c in d.color)
+    outer = cv2.convexHull(np.concatenate([c_sh + r_sh * ring, c_top + r_top * ring]).astype(np.float32))
+    _poly(img, outer.reshape(-1, 2).astype(float), chamfer)
+    if b <= 0:
+        _circle(img, tuple(c_top), r_top - 1.2, top)  # a painted band instead of a chamfer
+    else:
+        _circle(img, tuple(c_top), r_top, top)
 
 
 def draw_shadow(img: np.ndarray, d: DrawnDisc) -> None:

@@ -24,6 +24,8 @@ NAMES = sorted(n for n in INDEX if (FIXTURES / n / "frames.jsonl").exists())
 KNOWN = {
     "korona_2p_game": "one pocketing at 10 fps is lost: a fast disc into a pocket between frames",
     "korona_4p_part": "a 4-player turn order slip at 41 s (west's shot logged while north is due)",
+    "korona_ru_part": "south's bank pot at 32 s (its owed penalty pawn placed at once) is not scored, so "
+                      "south's next shot is logged while north is due",
 }
 
 

@@ -138,7 +138,7 @@ def test_korona_truth_is_rules_of_log_with_rim_sides_and_announcements(korona_fi
 
 
 def test_korona_disc_off_the_board_has_its_truth_and_is_drawn(korona_fi: tuple[Path, object]) -> None:
-    from tracker.sim.physics import TABLE_Z
+    from tracker.sim.rim_jump import TABLE_Z
 
     out, m = korona_fi
     entries = parse_shot_log((out / "shots.jsonl").read_text().splitlines())

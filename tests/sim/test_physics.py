@@ -170,7 +170,7 @@ def test_jump_chance_grows_with_the_speed_into_the_rim() -> None:
 
 
 def test_hard_rim_hit_can_fly_over_the_rim_onto_the_table() -> None:
-    from tracker.sim.physics import TABLE_Z
+    from tracker.sim.rim_jump import TABLE_Z
 
     sure = PhysicsParams(jump_max_chance=1.0, jump_full_speed=PhysicsParams().jump_speed + 1.0)
     t = Table(KB, sure, np.random.default_rng(0))

@@ -1,8 +1,11 @@
 """The automatic entry points: one image or a video in, a :class:`Calibration` out.
 
 Lens distortion: with ``intrinsics`` (from ``tracker calibrate --intrinsics``) the frame is
-undistorted before the board is fitted, and the Calibration carries the camera matrix so that
-``to_board``/``to_image`` work on raw pixels.
+undistorted before the board is fitted. Without them the fitters estimate a radial lens from the
+board itself (rings must be concentric circles, korona lines straight; see ``lens.py``) and
+keep it when it moves some pixel by over half a pixel. Either way the Calibration carries the
+camera matrix and distortion so that ``to_board``/``to_image`` work on raw pixels, and the
+south seat is named from where it lies in the raw picture.
 """
 
 from __future__ import annotations

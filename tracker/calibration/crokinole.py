@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from tracker.boards import CrokinoleBoard
-from tracker.calibration.crokinole_measure import fit_rotation, measure_board
+from tracker.calibration.crokinole_measure import fit_rotation, line_or_edge, measure_board
 from tracker.calibration.features import (
     candidate_ellipses,
     concentric_homography,
@@ -54,7 +54,6 @@ from tracker.errors import CalibrationError
 
 WORK_SIZE = 800  # long side of the image the board search runs on ...
 RETRY_SIZE = 1200
-LINE_STEP_MAX = 0.6  # step across the shooting line / its depth: wrong fits 1.3-1.9, right <= 0.1
 RING_MISMATCH_MM = 2.0  # fitted ring radii this far from the profile's: the board differs from it  # ... and again at this size when thin lines vanished at the first
 FULL_SCHEDULE = (8.0, 5.0, 3.0, 2.5)  # search half-widths (mm) of the full-resolution passes
 
@@ -307,33 +306,6 @@ def _reseed(image: np.ndarray, fit: RingFit, board: CrokinoleBoard) -> RingFit:
     return new if sorted(new.inliers.values())[1] > sorted(fit.inliers.values())[1] else fit
 
 
-def _line_or_edge(image: np.ndarray, fit: RingFit) -> None:
-    """Refuse a fit whose "shooting line" is the edge of the playing surface: with the 10 and
-    15 lines a little off, surface edge : 10 : 15 fits rings nearly as well as the real lines
-    do (broadcast frames did, with rms 1 mm). A painted line has the same surface on both
-    sides; the surface edge has surface inside and ditch outside."""
-    import cv2
-
-    from tracker.calibration.crokinole_measure import _polar, rectified
-
-    top, M = rectified(image, fit.G, 304.8 + 12, 0.5)
-    grey = cv2.cvtColor(top, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    a = np.linspace(0, 2 * math.pi, 360, endpoint=False)
-    a_deg = np.degrees(a) % 45.0
-    a = a[(np.abs(a_deg - 22.5) > 6) & (a_deg > 4) & (a_deg < 41)]
-    rr = np.linspace(304.8 - 6, 304.8 + 6, 49)
-    prof = np.median(_polar(grey, M, rr, a), axis=1)
-    inner, outer = float(np.median(prof[:8])), float(np.median(prof[-8:]))
-    depth = float(np.abs(prof - 0.5 * (inner + outer)).max())
-    step = abs(inner - outer) / max(depth, 1.0)
-    fit.residuals["shooting_line_step"] = step
-    if step > LINE_STEP_MAX:
-        raise CalibrationError(
-            f"the ring taken for the shooting line is an edge (step across it {step:.1f} of its "
-            f"depth), not a painted line: probably the playing surface's edge; refusing a bad "
-            f"calibration (give --points or --markers)")
-
-
 # ---------------------------------------------------------------------- all together
 CrokinoleResult = tuple[np.ndarray, CrokinoleBoard, dict[str, float], float, LensModel | None]
 
@@ -388,12 +360,12 @@ def _calibrate_at(image: np.ndarray, board: CrokinoleBoard | None, work_size: in
         nominal_ratio = np.array([board.ten_line_radius, board.fifteen_line_radius]) / board.shooting_line_radius
         if fit_lens and np.max(np.abs(np.array([best.radii["ten"], best.radii["fifteen"]]) - 304.8 * nominal_ratio)) > RING_MISMATCH_MM:
             # the rings are not where the profile says even with the lens's help: this board
-            # differs from its profile; measure its rings freely (the lens then only from
-            # what bends the rings, with its mild prior)
-            # without that prior k1 is poorly fixed on a face-on view and soaks up the
-            # board's own irregularities: keep a lens only when it clearly explains more
-            free = fit_rings(image, G_full, board, best.radii, fit_lens=True, radius_prior_mm=None)
-            plain = fit_rings(image, G_full, board, best.radii, fit_lens=False)
+            # differs from its profile; measure its rings freely. Without the radius prior k1
+            # is poorly fixed on a face-on view and soaks up the board's own irregularities:
+            # keep a lens only when it clearly explains more than none
+            free = fit_rings(image, G_full, board, best.radii, schedule=FULL_SCHEDULE, fit_lens=True,
+                             radius_prior_mm=None)
+            plain = fit_rings(image, G_full, board, best.radii, schedule=FULL_SCHEDULE, fit_lens=False)
             best = free if free.rms_mm < 0.85 * plain.rms_mm else plain
     fit = best
     lens = fit.lens if fit.lens is not None and fit.lens.max_shift_px() > 0.5 else None
@@ -407,7 +379,7 @@ def _calibrate_at(image: np.ndarray, board: CrokinoleBoard | None, work_size: in
             f"{100 * fit.inliers['fifteen']:.0f}% of the 15 line were seen")
     if fit.rms_mm > 3.0:
         raise CalibrationError(f"board rings fit poorly (rms {fit.rms_mm:.1f} mm); refusing a bad calibration")
-    _line_or_edge(image, fit)
+    line_or_edge(image, fit.G)
     phi, info = fit_rotation(image, fit.G, fit.radii)
     G = fit.G @ rotation_h(phi)  # new board coords = R(-phi) old
     measured, extra = measure_board(image, G, fit.radii, board)

@@ -1,15 +1,20 @@
-"""Automatic korona calibration: the square playing area inside the rims.
+"""Automatic korona calibration: seed from the board's square, fit every feature, measure.
 
-The board is a square in perspective: the biggest convex quadrilateral of the edge map. When two
-nested quadrilaterals are found with sides in the ratio of the outer board to the playing area
-(914 : 850 by default), the inner one is the playing area; a single one is taken as the playing
-area's edge (the rim's inner edge, usually the strongest contrast). Corners are refined by fitting
-a straight line to the edge points along each side; the four side lines intersect in the corners,
-which fix the homography. The rotation is known modulo 90 degrees; ``south`` picks the rest.
-Then, on the rectified top-down image, :func:`measure_korona` measures the striking-line offset
-(line-ness peak across each side's band), the centre-circle radius (radial line-ness peak) and the
-pockets (dark discs near the corners: centroid and area-equivalent radius), and reports the spread
-of each as a residual in mm.
+1. **Seed** (:func:`_square_candidates`): the big convex quadrilaterals of the edge map and of
+   Otsu's threshold (both polarities), each taken as the playing area or as the outer board
+   (shrunk by the rim), sides refined on the image gradient, ranked by how dark their four
+   corner pockets are against the surface.
+2. **Fit** (``korona_fit.fit_korona``): homography, lens, striking lines and centre circle
+   fitted to line-ness and rim-edge points found along the model's normals; the best-followed
+   of the first few seeds wins. When the rims disagree with where the profile's lines put them
+   (by over RIM_MISMATCH_MM), the board's lines differ from its profile and are refitted freely
+   with the scale taken from the rims.
+3. **Measure** (:func:`measure_korona`) on the straightened top-down image: striking-line
+   offset, centre-circle radius, pockets, each with its spread as a residual in mm.
+
+The rotation is known modulo 90 degrees; ``south`` picks the rest. Refusals: no square with
+four dark pockets ("no board found"), lines not followed (under half of the points of the
+worst-but-one striking line or of the centre circle), rms over 2 mm; each a CalibrationError.
 """
 
 from __future__ import annotations
@@ -241,8 +246,6 @@ def calibrate_korona(image: np.ndarray, board: KoronaBoard | None = None, fit_le
         image = fit.lens.undistort_image(image)
     H = normalize_h(np.linalg.inv(fit.G))
     residuals = {k: v for k, v in fit.residuals.items()}
-    for s in ("north", "east", "south", "west"):
-        residuals.setdefault(f"rim_{s}", math.nan)
     measured, extra = measure_korona(image, H, board)
     residuals.update(extra)
     return H, measured, residuals, fit.rms_mm, lens

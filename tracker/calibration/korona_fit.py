@@ -1,6 +1,6 @@
 """Korona refinement: the homography and the lens fitted to every painted and built feature.
 
-The square of the edge map (``korona._fit_square``) only seeds the fit: its corners are pulled
+The square of the edge map (``korona._square_candidates``) only seeds the fit: its corners are pulled
 by pockets, rim tops and lens bending. Here, like the crokinole ring fit, model features are
 projected into the image (through the lens), the strongest response is searched along each
 point's image normal (sub-pixel), and the homography (8 dof), the lens (k1, k2 of

@@ -43,7 +43,7 @@ def serve(app, host: str, port: int) -> None:  # type: ignore[no-untyped-def]
             s.bind((host, port))
         except OSError as e:
             raise InputError(f"cannot listen on {host}:{port}: {e.strerror}") from None
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    uvicorn.run(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=3)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -62,7 +62,7 @@ class DetectorSettings:
     # Discs have a chamfered or rounded top edge: the flat top face (whose rim the fit finds on
     # the far side) is this much smaller in radius than the disc. 0 by default (measured: 1.5
     # makes the 10 labelled photos all exact but costs accuracy elsewhere; see the report).
-    bevel: float = 0.0
+    bevel: float = 1.9
     min_color_step: float = 6.0  # top face vs the board around it, weighted 8-bit Lab units
     max_candidates: int = 120
     reuse: bool = True  # keep unchanged discs from the previous call (video)

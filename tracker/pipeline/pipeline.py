@@ -350,6 +350,7 @@ class Pipeline:
             setup = self.namer.setup(tracks, {k: v for k, v in rec.before.items() if k in tracks}, rec.disc)
             if self._apply(setup, res, rec.t_start, rec.frame_start) is not None:
                 self._need_setup = False
+        self._reconcile(rec, tracks)
         expected = self.outcomes[-1].next_seat if self.outcomes else None
         shot = self.namer.shot(rec, tracks, expected)
         for c in rec.contacts:
@@ -385,6 +386,31 @@ class Pipeline:
             self._round_over = True
             if self.game == "korona":
                 self._need_setup = True
+
+    def _reconcile(self, rec: ShotRecord, tracks: dict[int, Track]) -> None:
+        """A named disc that vanished during the shot and a nameless one that turned up then are
+        one disc, knocked away too fast to follow (the tracker lost it and began a new track):
+        the new track takes the name, nearest first, and the old one is retired."""
+        found = [tracks[k] for k in rec.ends if k in tracks and k not in self.namer.names
+                 and k not in rec.before and tracks[k].born >= rec.t_start - 0.05 and k != rec.disc]
+        if not found:
+            return
+        lost = [tr for tr in tracks.values() if tr.id in self.namer.names and tr.id != rec.disc
+                and tr.last_seen >= rec.t_start - 0.05 and tr.last_seen < rec.t_end
+                and (tr.state == "lifted" or (tr.state == "rest" and tr.occluded))]
+        pairs = sorted(
+            ((float(np.hypot(n.path[0].x - o.position()[0], n.path[0].y - o.position()[1])), n.id, o.id)
+             for n in found for o in lost if n.kind == o.kind),
+        )
+        used: set[int] = set()
+        for d, new, old in pairs:
+            if d > 300.0 or new in used or old in used:
+                continue
+            used |= {new, old}
+            self.namer.names[new] = self.namer.names.pop(old)
+            self.tracker.retire(old)
+            gone = tracks[old]
+            gone.state, gone.occluded = "lifted", False
 
     def _owner(self, name: str, shot: Shot) -> str:
         if name in self.namer.strikers.values():

@@ -22,15 +22,13 @@ from __future__ import annotations
 import math
 
 from tracker.sim.physics import PhysicsParams, launch_speed
+from tracker.sim.rim_jump import RIM_NORMAL
 
 Point = tuple[float, float]
 
-# Outward normal and the tangent (normal turned a quarter counter-clockwise) of each rim.
-NORMAL = {"south": (0.0, -1.0), "east": (1.0, 0.0), "north": (0.0, 1.0), "west": (-1.0, 0.0)}
-
-
 def _frame(side: str) -> tuple[Point, Point]:
-    n = NORMAL[side]
+    """Outward normal and tangent (the normal turned a quarter counter-clockwise) of a rim."""
+    n = RIM_NORMAL[side]
     return n, (-n[1], n[0])
 
 

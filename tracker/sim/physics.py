@@ -44,6 +44,7 @@ import pymunk
 
 from tracker.boards import CrokinoleBoard, KoronaBoard
 from tracker.sim.datatypes import Contact, Flight, ShotResult, SimDisc, Transition
+from tracker.sim.rim_jump import RIM_NORMAL, jump
 
 G_MM = 9810.0  # gravity, mm/s^2
 
@@ -54,13 +55,6 @@ _DITCH = 0b10
 _T_DISC, _T_PEG, _T_RIM = 1, 2, 3
 # Speed (mm/s) at which a disc tipping over the surface's edge slides down into the ditch.
 _SLIDE_IN = 150.0
-# Height of the table the korona board stands on, relative to the playing surface (the
-# renderer's board model puts it 25 mm below): where a disc that flew off comes to rest.
-TABLE_Z = -25.0
-# Upward speed (mm/s) of a disc riding up a rim: its bottom clears the 20 mm rim by some 30 mm.
-_JUMP_VZ = 1000.0
-# Outward unit normal of each korona rim.
-_RIM_NORMAL = {"south": (0.0, -1.0), "east": (1.0, 0.0), "north": (0.0, 1.0), "west": (-1.0, 0.0)}
 
 
 @dataclass(frozen=True)
@@ -248,7 +242,7 @@ def simulate(
         side = rim_side.get(b)
         if side is not None and rng is not None:
             vx, vy = bodies[na].velocity
-            nx, ny = _RIM_NORMAL[side]
+            nx, ny = RIM_NORMAL[side]
             chance = p.jump_chance(vx * nx + vy * ny)
             if chance > 0.0 and rng.random() < chance:
                 arbiter.process_collision = False
@@ -296,7 +290,7 @@ def simulate(
             cur[index[did]] = (fx, fy)
         for did, side in sorted(jumping.items()):
             assert isinstance(board, KoronaBoard)
-            flights[did] = _jump(space, bodies[did], shapes[did], state[did], side, board, t, rng, transitions)
+            flights[did] = jump(space, bodies[did], shapes[did], state[did], side, board, t, rng, transitions)
         jumping.clear()
         # State changes after the step: ditch, hole, pocket.
         for did in sorted(awake):
@@ -353,42 +347,6 @@ def simulate(
         final=final,
         flights=flights,
     )
-
-
-def _jump(
-    space: pymunk.Space,
-    body: pymunk.Body,
-    shape: pymunk.Circle,
-    d: SimDisc,
-    side: str,
-    board: KoronaBoard,
-    t: float,
-    rng: np.random.Generator | None,
-    transitions: list[Transition],
-) -> Flight:
-    """Take a disc that jumps the ``side`` rim out of the simulation and plan its flight.
-
-    It lands just beyond the rim's outer edge (a few cm of scatter), carried along the rim by a
-    part of its speed along it, and always on the table: the renderer's table reaches at least
-    some 75 mm beyond the board's outer edge, so the landing spot is clamped inside that.
-    """
-    x, y = body.position
-    vx, vy = body.velocity
-    space.remove(body, shape)
-    nx, ny = _RIM_NORMAL[side]
-    tx, ty = -ny, nx
-    edge = board.outer_size / 2.0
-    flight_time = Flight(t, (0.0, 0.0), (0.0, 0.0), _JUMP_VZ, TABLE_Z).duration
-    gap = float(rng.uniform(3.0, 40.0)) if rng is not None else 10.0
-    out = edge + d.radius + gap
-    along = (x * tx + y * ty) + 0.5 * (vx * tx + vy * ty) * flight_time
-    lim = edge + 45.0
-    along = max(-lim, min(lim, along))
-    land = (round(nx * out + tx * along, 3), round(ny * out + ty * along, 3))
-    d.x, d.y = land
-    d.state = "flown"
-    transitions.append(Transition(round(t, 4), d.id, "flown"))
-    return Flight(t, (float(x), float(y)), land, _JUMP_VZ, TABLE_Z)
 
 
 def _keep_in_ditch(body: pymunk.Body, d: SimDisc, board: CrokinoleBoard, p: PhysicsParams) -> None:
