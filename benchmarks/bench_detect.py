@@ -22,9 +22,10 @@ import contextlib
 
 from tracker.boards import CrokinoleBoard  # noqa: E402
 from tracker.calibration.datatypes import Calibration  # noqa: E402
-from tracker.detect.detector import DiscDetector  # noqa: E402
+from tracker.detect.detector import DetectorSettings, DiscDetector  # noqa: E402
 
 SIZE = (1280, 720)
+SETTINGS = DetectorSettings()
 
 
 def random_discs(rng: np.random.Generator, board: CrokinoleBoard, n: int) -> list[tuple[float, float, int]]:
@@ -88,7 +89,12 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--frames", type=int, default=12, help="frames per preset")
     ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--bevel", type=float, default=None,
+                    help="disc edge chamfer for the detector, mm (default: DetectorSettings' own)")
     args = ap.parse_args()
+    global SETTINGS
+    if args.bevel is not None:
+        SETTINGS = DetectorSettings(bevel=args.bevel)
     n = 3 if args.quick else args.frames
     try:
         import tracker.render  # noqa: F401
@@ -110,7 +116,7 @@ def main() -> int:
             with contextlib.suppress(TrackerError):
                 calibs["auto"] = calibrate_image(img, "crokinole")
             for key, c in calibs.items():
-                det = DiscDetector(c, "crokinole")
+                det = DiscDetector(c, "crokinole", settings=SETTINGS)
                 det.detect(img)  # warm-up (FFT plans, first-call costs)
                 det.reset()
                 t0 = time.perf_counter()
@@ -206,7 +212,7 @@ def video_rows(max_fixtures: int | None) -> None:
                 K, dist = intrinsics(cam, (w, h))  # type: ignore[arg-type]
                 calib = Calibration(homography=np.array(cur_h), image_size=(w, h), rms_mm=0.0,
                                     board=board_for(game), camera_matrix=K, dist_coeffs=dist)
-                det = DiscDetector(calib, game)
+                det = DiscDetector(calib, game, settings=SETTINGS)
             assert det is not None
             t0 = time.perf_counter()
             dets = det.detect(img)

@@ -32,8 +32,8 @@ def main() -> int:
     import cv2
 
     from tracker.calibration import calibrate_image
-    from tracker.detect.detector import DiscDetector
-    from tracker.detect.photo import draw_overlay, score_detections
+    from tracker.detect.detector import DetectorSettings, DiscDetector
+    from tracker.detect.photo import PHOTO_BEVEL_MM, draw_overlay, score_detections
     from tracker.errors import TrackerError
 
     rows = list(csv.DictReader(labels_path.open()))
@@ -57,7 +57,7 @@ def main() -> int:
             print(f"{row['image']:18} calibration failed: {e}")
             continue
         t1 = time.perf_counter()
-        dets = DiscDetector(calib, "crokinole").detect(img)
+        dets = DiscDetector(calib, "crokinole", settings=DetectorSettings(bevel=PHOTO_BEVEL_MM)).detect(img)
         result = score_detections(calib, dets)
         t2 = time.perf_counter()
         got = (result.team_points(0), result.team_points(1), result.team_twenties(0), result.team_twenties(1))

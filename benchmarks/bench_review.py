@@ -195,7 +195,11 @@ def main() -> None:
     if not args.no_video:
         rows = []
         for f in folders:
-            res, dt, frames = review_folder(f)
+            try:
+                res, dt, frames = review_folder(f)
+            except Exception as e:  # a bench reports, it does not stop
+                print(f"  {f.name}: {type(e).__name__}: {e}", file=sys.stderr)
+                continue
             rows.append((f.name, res))
             print(f"  reviewed {f.name}: {frames} frames in {dt:.1f} s", file=sys.stderr)
         table(rows, "tracker review on the videos (detector included)")

@@ -112,3 +112,12 @@ def test_openapi_and_pages(client):
         assert r.status_code == 200 and "<html" in r.text
     assert client.get("/static/app.js").status_code == 200
     assert client.get("/static/../server.py").status_code == 404
+
+
+def test_score_after_each_shot(client, auth):
+    mid = new_match(client, auth)
+    for line in (SOUTH_TWENTY, NORTH_FIFTEEN, {"round_end": True}):
+        client.post(f"/api/matches/{mid}/shots", json={"entry": line}, headers=auth)
+    after = client.get(f"/api/matches/{mid}").json()["score_after"]
+    assert [a["round"] for a in after[:2]] == [{"A": 20, "B": 0}, {"A": 20, "B": 15}]
+    assert after[2]["totals"] == {"A": 5, "B": 0}

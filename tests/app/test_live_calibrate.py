@@ -44,6 +44,14 @@ def test_clicked_points_calibrate_the_live_pipeline(tmp_path):
         assert calib is not None and calib.method == "points"
         got = calib.to_board(img_pts)
         assert np.abs(got - board_pts).max() < 0.5
+        # Pick south: fit the board again with south at the top of the image.
+        bottom = img_pts[np.argmax(img_pts[:, 1])]  # the clicked point lowest in the image
+        assert session.processor.pipeline.calib.to_board(bottom[None])[0, 1] < 0  # south side now
+        r = client.post("/api/live/south", json={"south": "top"}, headers={"Authorization": "Bearer ref"})
+        assert r.status_code == 200, r.text
+        assert session.processor.pipeline.calib.to_board(bottom[None])[0, 1] > 0  # now the north side
+        assert client.post("/api/live/south", json={"south": "up"},
+                           headers={"Authorization": "Bearer ref"}).status_code == 422
         bad = {"points": body["points"][:3]}
         assert client.post("/api/live/calibrate", json=bad, headers={"Authorization": "Bearer ref"}).status_code == 422
     session.stop()

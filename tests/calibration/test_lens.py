@@ -67,8 +67,12 @@ def test_crokinole_lens_is_estimated(tilt: float, azimuth: float, k1: float) -> 
     G_true = np.linalg.inv(H_true)
     lens = LensModel(SIZE, k1)
     calib = calibrate_image(_bend(img, lens), "crokinole")
-    assert calib.dist_coeffs is not None
-    assert calib.dist_coeffs[0] == pytest.approx(k1, abs=0.04)
+    assert calib.dist_coeffs is not None and calib.camera_matrix is not None
+    # the camera matrix carries the real focal length (solved from the tilted view) and the
+    # coefficients in its units: back in the units of the half image width they are k1
+    f = calib.camera_matrix[0, 0]
+    assert f == pytest.approx(0.7 * SIZE[0] * 1400 / 1000, rel=0.1)
+    assert calib.dist_coeffs[0] * (lens.s / f) ** 2 == pytest.approx(k1, abs=0.04)
     # up to the board's quarter-turn symmetry (the rotation cue is tested elsewhere)
     pts = _disc(330.0)
     errs = []
@@ -88,7 +92,10 @@ def test_korona_lens_is_estimated() -> None:
     lens = LensModel(SIZE, -0.15)
     img = _bend(synthetic_view(top, M, G_true, SIZE, noise=2.0), lens)
     calib = calibrate_image(img, "korona")
-    assert calib.dist_coeffs is not None and calib.dist_coeffs[0] == pytest.approx(-0.15, abs=0.04)
+    assert calib.dist_coeffs is not None and calib.camera_matrix is not None
+    f = calib.camera_matrix[0, 0]
+    assert f == pytest.approx(600, rel=0.1)
+    assert calib.dist_coeffs[0] * (lens.s / f) ** 2 == pytest.approx(-0.15, abs=0.04)
     xs = np.linspace(-board.half, board.half, 15)
     X, Y = np.meshgrid(xs, xs)
     pts = np.stack([X.ravel(), Y.ravel()], axis=1)

@@ -29,7 +29,7 @@ class DrawnDisc:
     radius: float = 15.875
     height: float = 9.5
     blur: tuple[float, float] = (0.0, 0.0)  # streak vector in mm (motion blur)
-    bevel: float = 1.9  # 45-degree chamfer of the top edge, mm (as the renderer's; 0: square)
+    bevel: float = 0.0  # 45-degree chamfer of the top edge, mm (the renderer draws 1.9; 0: square)
 
 
 @dataclass

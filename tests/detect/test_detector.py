@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
 from tests.detect.drawing import DARK, LIGHT, DrawnDisc, DrawnHand, Shot, render
 from tracker.detect.datatypes import IN_DITCH, IN_HOLE, ON_SURFACE, Detections
-from tracker.detect.detector import DiscDetector
+from tracker.detect.detector import DetectorSettings, DiscDetector
+from tracker.detect.refine import Fit
 from tracker.errors import InputError
 
 SIZE = (800, 600)
@@ -168,6 +171,48 @@ def test_successive_frames_reuse_still_discs_and_follow_a_moved_one() -> None:
     det.reset()
     fresh = det.detect(b.image)
     assert len(fresh) == len(moved)
+
+
+def test_a_neighbour_moving_beside_a_still_disc_does_not_refit_it() -> None:
+    """Only changed pixels on a disc's own silhouette force a refit: a disc sliding past 13 mm
+    away (well inside the disc-wide search window around the change) leaves it as it was."""
+    still = DrawnDisc(0.0, -150.0, LIGHT)
+    a = render([still, DrawnDisc(45.0, -150.0, DARK)], SIZE, tilt_deg=25.0, seed=17)
+    b = render([still, DrawnDisc(-45.0, -150.0, DARK)], SIZE, tilt_deg=25.0, seed=17)
+    det = DiscDetector(a.calib, "crokinole")
+    first = det.detect(a.image)
+    calls: list[np.ndarray] = []
+    refine = det.refiner.refine
+
+    def counted(image: np.ndarray, guess: np.ndarray, radius: float, **kw: Any) -> Fit:
+        calls.append(guess)
+        return refine(image, guess, radius, **kw)
+
+    det.refiner.refine = counted  # type: ignore[method-assign,assignment]
+    second = det.detect(b.image)
+    errs, extra = _match(second, b.discs)
+    assert np.all(errs < 1.0) and extra == 0
+    i = int(np.argmin(np.hypot(*(first.xy - [still.x, still.y]).T)))
+    assert np.any(np.all(second.xy == first.xy[i], axis=1))  # kept bit for bit
+    assert len(calls) == 1  # only the moved disc was refitted
+
+
+@pytest.mark.parametrize("color", [DARK, LIGHT], ids=["dark", "light"])
+def test_chamfered_top_edge_at_an_oblique_view(color: tuple[int, int, int]) -> None:
+    """A disc with a 1.9 mm chamfer seen 40 degrees off vertical, on the far side of the board:
+    its outline there is the chamfer's lower edge, which shows nearer the camera than a square
+    disc's top rim. Told the chamfer, the detector puts the centre within 0.4 mm; a square-disc
+    model pulls it toward the camera."""
+    d = DrawnDisc(0.0, 200.0, color, bevel=1.9)
+    shot = render([d, DrawnDisc(-150.0, -60.0, color, bevel=1.9)], SIZE, tilt_deg=40.0, seed=21)
+    got = {}
+    for bevel in (0.0, 1.9):
+        dets = DiscDetector(shot.calib, "crokinole", settings=DetectorSettings(bevel=bevel)).detect(shot.image)
+        errs, extra = _match(dets, shot.discs)
+        assert np.all(np.isfinite(errs)) and extra == 0
+        got[bevel] = dets.xy[int(np.argmin(np.hypot(*(dets.xy - [d.x, d.y]).T)))]
+    assert np.hypot(*(got[1.9] - [d.x, d.y])) < 0.4
+    assert got[0.0][1] < d.y - 0.5  # square model: pulled south, toward the camera
 
 
 def test_disc_sunk_in_the_hole_told_from_the_empty_hole_by_the_background() -> None:

@@ -22,10 +22,12 @@ NAMES = sorted(n for n in INDEX if (FIXTURES / n / "frames.jsonl").exists())
 
 
 KNOWN = {
-    "korona_2p_game": "one pocketing at 10 fps is lost: a fast disc into a pocket between frames",
-    "korona_4p_part": "a 4-player turn order slip at 41 s (west's shot logged while north is due)",
-    "korona_ru_part": "south's bank pot at 32 s (its owed penalty pawn placed at once) is not scored, so "
-                      "south's next shot is logged while north is due",
+    "korona_2p_game": "at 102 s a struck disc bounces off the rim by a pocket between frames; its track "
+                      "coasts over the rim and is called off, so north's later turn is out of order",
+    "korona_4p_part": "the last shot (45 s) drives the whole north row at once: every disc starts a new "
+                      "track and the two pocketed ones have no names, so they are not counted",
+    "korona_ru_part": "at 32 s south calls the sw pocket behind its own line and pots there; a camera "
+                      "cannot hear the call, so the pot is logged uncalled (put back) and the turn passes",
 }
 
 

@@ -43,6 +43,8 @@ class FrameProcessor(Protocol):
     def calibrate_points(self, image: np.ndarray, points: list[tuple[float, float, float, float]],
                          south: str | None) -> dict[str, Any]: ...
 
+    def set_south(self, image: np.ndarray, south: str) -> dict[str, Any]: ...
+
     def resume(self, shot_log: list[dict[str, Any]]) -> None:
         """Continue after a restart from the stored shot log."""
         ...
@@ -168,19 +170,23 @@ class LiveSession:
         return self._jpeg.get(view)
 
     def calibrate_points(self, points: list[tuple[float, float, float, float]], south: str | None) -> dict[str, Any]:
-        """Calibrate from clicked points. The pipeline is not thread-safe, so while the session
-        runs the request is handed to its thread and done between two frames."""
-        if self._last_image is None:
+        """Calibrate from clicked points (image px -> board mm)."""
+        return self._on_pipeline_thread(lambda image: self.processor.calibrate_points(image, points, south))
+
+    def set_south(self, south: str) -> dict[str, Any]:
+        """Fit the board again with ``south`` at that side of the image."""
+        return self._on_pipeline_thread(lambda image: self.processor.set_south(image, south))
+
+    def _on_pipeline_thread(self, job: Callable[[np.ndarray], dict[str, Any]]) -> dict[str, Any]:
+        """Run ``job(last frame)``. The pipeline is not thread-safe, so while the session runs the
+        job is handed to its thread and done between two frames."""
+        image = self._last_image
+        if image is None:
             raise InputError("no camera frame yet to calibrate on")
-
-        def job() -> dict[str, Any]:
-            assert self._last_image is not None
-            return self.processor.calibrate_points(self._last_image, points, south)
-
         if not self._thread.is_alive():
-            return job()
+            return job(image)
         done: Future[dict[str, Any]] = Future()
-        self._requests.put((job, done))
+        self._requests.put((lambda: job(self._last_image if self._last_image is not None else image), done))
         return done.result(timeout=30)
 
     def _serve_requests(self) -> None:

@@ -60,3 +60,7 @@ class ClickPoints(BaseModel):
 
 class Status(BaseModel):
     status: Literal["live", "reviewing", "done", "failed"]
+
+
+class South(BaseModel):
+    south: Literal["top", "bottom", "left", "right"]

@@ -50,6 +50,15 @@ class PipelineProcessor:
         self._image = image
         return events, lines
 
+    def set_south(self, image: np.ndarray, south: str) -> dict[str, Any]:
+        """Fit the board again on ``image`` with ``south`` at that side of the image."""
+        from tracker.calibration import calibrate_image
+
+        self.pipeline.south = south
+        calib = calibrate_image(image, self.pipeline.game, south=south)
+        self.pipeline.set_calibration(calib, image)
+        return {"rms_mm": calib.rms_mm, "south": south, "method": calib.method}
+
     def resume(self, shot_log: list[dict[str, Any]]) -> None:
         from tracker.shotlog import parse_entry
 

@@ -33,6 +33,7 @@ def score(store: Store, match: Match) -> dict[str, Any]:
 def score_log(match: Match, log: list[dict[str, Any]]) -> dict[str, Any]:
     engine = engine_for_match(match)
     decisions: list[dict[str, Any]] = []
+    after: list[dict[str, Any]] = []  # the score after each line of the log
     next_seat = None
     for i, obj in enumerate(log):
         entry = parse_entry(obj, i + 1)
@@ -40,12 +41,17 @@ def score_log(match: Match, log: list[dict[str, Any]]) -> dict[str, Any]:
             outcome = engine.apply(entry)
         except TrackerError as e:
             decisions.append({"shot": i, "kind": "error", "reason": str(e)})
+            after.append(after[-1] if after else {})
             continue
+        summary = engine.summary()
+        after.append({"totals": summary.get("totals", {}),
+                      "round": (summary.get("current_round") or {}).get("points")})
         next_seat = outcome.next_seat
         for d in outcome.decisions:
             decisions.append({"shot": i, "seat": outcome.seat, "kind": d.kind, "reason": d.reason,
                               "discs": list(d.discs), "points": d.points})
-    return {"summary": engine.summary(), "decisions": decisions, "turn": next_seat, "log": log}
+    return {"summary": engine.summary(), "decisions": decisions, "turn": next_seat, "log": log,
+            "after": after}
 
 
 def analytics(match: Match, log: list[dict[str, Any]], events: list[dict[str, Any]]) -> dict[str, Any]:

@@ -25,7 +25,7 @@ from tracker.app import scoring
 from tracker.app.hub import Hub
 from tracker.app.jobs import ReviewJobs
 from tracker.app.live import LiveSession
-from tracker.app.models import ClickPoints, Correction, NewMatch, ShotLine, Status
+from tracker.app.models import ClickPoints, Correction, NewMatch, ShotLine, South, Status
 from tracker.app.store import Match, Store
 from tracker.errors import TrackerError
 
@@ -128,7 +128,8 @@ def create_app(
         m = get_match(match_id)
         s = scored(m)
         return m.to_json() | {"summary": s["summary"], "turn": s["turn"], "decisions": s["decisions"],
-                              "corrections": s["corrections"], "shots": len(s["log"])}
+                              "corrections": s["corrections"], "shots": len(s["log"]),
+                              "score_after": s["after"]}
 
     @app.delete("/api/matches/{match_id}", status_code=204, dependencies=[Depends(referee)])
     def delete_match(match_id: int) -> Response:
@@ -299,6 +300,13 @@ def create_app(
     def live_calibrate(body: ClickPoints, session: Live) -> dict[str, Any]:
         try:
             return session.calibrate_points(body.points, body.south)
+        except TrackerError as e:
+            raise HTTPException(422, str(e)) from None
+
+    @app.post("/api/live/south", dependencies=[Depends(referee)])
+    def live_south(body: South, session: Live) -> dict[str, Any]:
+        try:
+            return session.set_south(body.south)
         except TrackerError as e:
             raise HTTPException(422, str(e)) from None
 

@@ -18,6 +18,7 @@ from tracker.boards import CrokinoleBoard, KoronaBoard, board_for
 from tracker.calibration.datatypes import Calibration
 from tracker.calibration.geometry import orient, unmirror
 from tracker.calibration.io import check_frame, median_frame, read_video_frames
+from tracker.calibration.lens import LensModel
 from tracker.errors import CalibrationError, InputError
 
 
@@ -31,6 +32,27 @@ def _undistort(image: np.ndarray, intrinsics: dict | None) -> tuple[np.ndarray, 
     return cv2.undistort(image, K, D, None, K), K, D
 
 
+def _camera(lens: LensModel, H: np.ndarray, size: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
+    """The fitted lens as (camera_matrix, dist_coeffs) with a real focal length: solved from the
+    homography when the view is tilted enough to show it, else the one that puts the camera at
+    the height detection assumes for face-on views (detection reads the camera matrix as the
+    camera, for the parallax of disc tops)."""
+    from tracker.calibration.korona_fit import camera_centre
+    from tracker.calibration.lens import camera_with_focal, solve_focal
+
+    G = np.linalg.inv(H)
+    f = solve_focal(G, size)
+    if f is None:
+        try:
+            from tracker.detect.geometry import ASSUMED_HEIGHT_MM as assumed
+        except ImportError:  # detection not installed: its documented default
+            assumed = 1300.0
+        C = camera_centre(G, size, focal=lens.s)
+        # face-on, the camera height is proportional to the focal length
+        f = lens.s * assumed / float(C[2]) if C is not None and C[2] > 1e-6 else lens.s
+    return camera_with_focal(lens, float(f))
+
+
 def calibrate_image(image: np.ndarray, game: str, board: CrokinoleBoard | KoronaBoard | None = None,
                     south: str | None = None, intrinsics: dict | None = None) -> Calibration:
     """Find the board in ``image`` (BGR) and fit it. Raises CalibrationError when it cannot."""
@@ -41,19 +63,17 @@ def calibrate_image(image: np.ndarray, game: str, board: CrokinoleBoard | Korona
         from tracker.calibration.crokinole import calibrate_crokinole
 
         b = board if isinstance(board, CrokinoleBoard) else None
-        H, cmeasured, residuals, rms, clens = calibrate_crokinole(work, b, fit_lens=K is None)
+        H, cmeasured, residuals, rms, lens = calibrate_crokinole(work, b, fit_lens=K is None)
         measured: CrokinoleBoard | KoronaBoard = cmeasured
-        if clens is not None:
-            K, D = clens.camera()
     elif game == "korona":
         from tracker.calibration.korona import calibrate_korona
 
         kb = board if isinstance(board, KoronaBoard) else None
         H, measured, residuals, rms, lens = calibrate_korona(work, kb, fit_lens=K is None)
-        if lens is not None:
-            K, D = lens
     else:
         raise InputError(f"unknown game {game!r}: expected crokinole or korona")
+    if lens is not None:
+        K, D = _camera(lens, H, (w, h))
     to_raw = None
     if K is not None and D is not None:
         Kc, Dc = K, D

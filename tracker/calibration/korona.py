@@ -26,6 +26,7 @@ import numpy as np
 from tracker.boards import KoronaBoard
 from tracker.calibration.geometry import apply_h, normalize_h
 from tracker.calibration.korona_fit import KoronaFit
+from tracker.calibration.lens import LensModel
 from tracker.errors import CalibrationError
 
 
@@ -191,7 +192,7 @@ def _followed(fit: KoronaFit) -> float:
 
 
 def calibrate_korona(image: np.ndarray, board: KoronaBoard | None = None, fit_lens: bool = True
-                     ) -> tuple[np.ndarray, KoronaBoard, dict[str, float], float, tuple[np.ndarray, np.ndarray] | None]:
+                     ) -> tuple[np.ndarray, KoronaBoard, dict[str, float], float, LensModel | None]:
     """(H undistorted px -> board mm, measured board, residuals mm, rms mm, lens or None).
 
     The square found in the edge map seeds :func:`korona_fit.fit_korona`, which fits the
@@ -240,9 +241,9 @@ def calibrate_korona(image: np.ndarray, board: KoronaBoard | None = None, fit_le
             f"of the centre circle were seen; give --points or --markers")
     if fit.rms_mm > 2.0:
         raise CalibrationError(f"korona board lines fit poorly (rms {fit.rms_mm:.1f} mm); refusing a bad calibration")
-    lens: tuple[np.ndarray, np.ndarray] | None = None
+    lens: LensModel | None = None
     if fit.lens.max_shift_px() > 0.5:
-        lens = fit.lens.camera()
+        lens = fit.lens
         image = fit.lens.undistort_image(image)
     H = normalize_h(np.linalg.inv(fit.G))
     residuals = {k: v for k, v in fit.residuals.items()}

@@ -29,7 +29,7 @@ import numpy as np
 
 from tracker.boards import KoronaBoard
 from tracker.calibration.geometry import apply_h, normalize_h
-from tracker.calibration.lens import LensModel, undistort_n
+from tracker.calibration.lens import LensModel, solve_focal, undistort_n
 from tracker.errors import CalibrationError
 
 SIDES = ("north", "east", "south", "west")
@@ -56,28 +56,18 @@ class KoronaFit:
     rim_offset: float = 0.0  # median signed distance of the rim points outside the fitted edge, mm
 
 
-def camera_centre(G: np.ndarray, size: tuple[int, int]) -> np.ndarray | None:
+def camera_centre(G: np.ndarray, size: tuple[int, int], focal: float | None = None) -> np.ndarray | None:
     """Camera centre in board mm (z up) from board -> undistorted px, assuming square pixels and
-    the principal point at the image centre; None when the focal length is not determined
-    (a face-on view: then the camera is above the board, every wall faces it)."""
+    the principal point at the image centre; the focal length is solved from ``G`` unless
+    given. None when it is not determined (a face-on view: then the camera is above the
+    board, every wall faces it)."""
     w, h = size
     T = np.array([[1, 0, -(w - 1) / 2.0], [0, 1, -(h - 1) / 2.0], [0, 0, 1.0]])
     A = T @ G
-    A = A / np.linalg.norm(A[:, :2])
-    h1, h2 = A[:, 0], A[:, 1]
-    # the two conditions on the rotation's columns (r1 . r2 = 0 and |r1| = |r2|) each give
-    # f^2; take the better conditioned (one degenerates when the camera faces a board axis)
-    den1, den2 = h1[2] * h2[2], h1[2] ** 2 - h2[2] ** 2
-    cands = []
-    if abs(den1) > 1e-9:
-        cands.append((abs(den1), -(h1[0] * h2[0] + h1[1] * h2[1]) / den1))
-    if abs(den2) > 1e-9:
-        cands.append((abs(den2), -(h1[0] ** 2 + h1[1] ** 2 - h2[0] ** 2 - h2[1] ** 2) / den2))
-    cands = [c for c in cands if c[1] > 0]
-    if not cands:
+    f_solved = focal if focal is not None else solve_focal(G, size)
+    if f_solved is None:
         return None
-    f2 = max(cands)[1]
-    f = math.sqrt(f2)
+    f = float(f_solved)
     Kinv = np.diag([1 / f, 1 / f, 1.0])
     B = Kinv @ A
     lam = 1.0 / np.linalg.norm(B[:, 0])
@@ -250,7 +240,8 @@ def fit_korona(image: np.ndarray, G0: np.ndarray, board: KoronaBoard,
             inl = np.abs(rk) < 3.0
             fit.inliers[k] = float(inl.sum()) / len(feats[k][0])
             fit.residuals[k] = float(np.sqrt(np.mean(rk[inl] ** 2))) if inl.any() else math.inf
-            cat.append(rk[inl])
+            if not k.startswith("rim"):  # rms of the painted features: the rims are a
+                cat.append(rk[inl])  # shaded step, a mm off by design (see RIM_WEIGHT)
         for k in feats:
             fit.inliers.setdefault(k, 0.0)
         allr = np.concatenate(cat) if cat else np.zeros(0)
@@ -259,9 +250,16 @@ def fit_korona(image: np.ndarray, G0: np.ndarray, board: KoronaBoard,
 
 
 def rim_offset(image: np.ndarray, fit: KoronaFit, board: KoronaBoard, reach_mm: float = 25.0) -> float:
-    """Median signed distance (mm, + outward) of the strongest edge within ``reach_mm`` of each
-    visible rim's fitted place: near 0 (a shadow's mm) when the board matches its profile, the
-    error of the profile's line distances scaled to the rim when it does not."""
+    """How far (mm, + outward) the rims lie from where the fit, with the profile's line
+    distances, puts them; 0 when that is explained by the board matching its profile.
+
+    Per visible side, the median place of the strongest edge within ``reach_mm``. That edge
+    is the foot of the rim's wall (offset ~0, or a shadow's mm) or, as often, the top of the
+    wall (rim height above the plane: it lands outward by ``rim_height * d / (Cz - rim_height)``
+    with ``d`` the camera's horizontal distance to the wall, different on each side). A board
+    whose lines differ from its profile moves all rims by the *same* amount, which is neither:
+    only then is the common offset returned.
+    """
     import cv2
 
     from tracker.calibration.crokinole import _peak_search
@@ -272,7 +270,9 @@ def rim_offset(image: np.ndarray, fit: KoronaFit, board: KoronaBoard, reach_mm: 
     mag = cv2.magnitude(cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3), cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3))
     feats = _features(board, fit.line_dist, fit.circle_radius, fit.rims_used)
     Hb = np.linalg.inv(fit.G)
-    offs: list[np.ndarray] = []
+    C = camera_centre(fit.G, (w, h))
+    offs: list[float] = []
+    tops: list[float] = []
     for k, (pts, nrm_mm) in feats.items():
         if not k.startswith("rim"):
             continue
@@ -283,7 +283,19 @@ def rim_offset(image: np.ndarray, fit: KoronaFit, board: KoronaBoard, reach_mm: 
         off, strength = _peak_search(mag, p0, d / ppm[:, None], reach_mm * float(np.median(ppm)))
         q = apply_h(Hb, fit.lens.undistort_px(p0 + off[:, None] * d / ppm[:, None]))
         inside = (p0[:, 0] > 2) & (p0[:, 1] > 2) & (p0[:, 0] < w - 3) & (p0[:, 1] < h - 3) & (strength > 0)
-        offs.append(((q - pts) * nrm_mm).sum(axis=1)[inside])
-    allo = np.concatenate(offs) if offs else np.zeros(0)
-    return float(np.median(allo)) if len(allo) >= 10 else 0.0
-
+        o = ((q - pts) * nrm_mm).sum(axis=1)[inside]
+        if len(o) >= 10:
+            offs.append(float(np.median(o)))
+            if C is not None and C[2] > board.rim_height:
+                dist = board.half - float(C[:2] @ nrm_mm[0])
+                tops.append(board.rim_height * dist / (C[2] - board.rim_height))
+            else:
+                tops.append(math.nan)
+    if len(offs) < 2:
+        return 0.0
+    o_arr, t_arr = np.array(offs), np.array(tops)
+    common = float(np.median(o_arr))
+    if np.ptp(o_arr) > 2.5:
+        return 0.0  # sides disagree: walls and shadows, not a different board
+    explained = (np.abs(o_arr) < 3.0) | (np.abs(o_arr - t_arr) < 3.0)
+    return 0.0 if explained.sum() * 2 > len(offs) else common

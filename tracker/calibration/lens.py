@@ -77,6 +77,43 @@ class LensModel:
         return float(np.max(np.linalg.norm(distort_n(corner, self.k1, self.k2) - corner, axis=1)) * self.s)
 
 
+def solve_focal(G: np.ndarray, size: tuple[int, int]) -> float | None:
+    """Focal length (px) of the pinhole that sees the board through ``G`` (board mm ->
+    undistorted px), principal point at the image centre, square pixels; None when the view is
+    too face-on for it to show (then only focal / height is known) or it is implausible."""
+    w, h = size
+    T = np.array([[1, 0, -(w - 1) / 2.0], [0, 1, -(h - 1) / 2.0], [0, 0, 1.0]])
+    A = T @ G
+    A = A / np.linalg.norm(A[:, :2])
+    h1, h2 = A[:, 0], A[:, 1]
+    # r1 . r2 = 0 and |r1| = |r2| each give f^2; take the better conditioned one (either
+    # degenerates when the camera faces along a board axis)
+    den1, den2 = h1[2] * h2[2], h1[2] ** 2 - h2[2] ** 2
+    cands = []
+    if abs(den1) > 1e-9:
+        cands.append((abs(den1), -(h1[0] * h2[0] + h1[1] * h2[1]) / den1))
+    if abs(den2) > 1e-9:
+        cands.append((abs(den2), -(h1[0] ** 2 + h1[1] ** 2 - h2[0] ** 2 - h2[1] ** 2) / den2))
+    cands = [c for c in cands if c[1] > 0]
+    if not cands:
+        return None
+    f = float(np.sqrt(max(cands)[1]))
+    tilt_signal = float(np.hypot(h1[2], h2[2]) * f / max(float(np.linalg.norm(A[:2, :2])), 1e-12))
+    if not 0.25 * max(w, h) < f < 5.0 * max(w, h) or tilt_signal < 0.05:
+        return None
+    return f
+
+
+def camera_with_focal(lens: LensModel, focal: float) -> tuple[np.ndarray, np.ndarray]:
+    """(camera_matrix, dist_coeffs) of the same lens with the focal length ``focal``: the
+    coefficients rescale ((f/s)^2, (f/s)^4) so the undistorted pixels, and so the homography,
+    stay the same. Downstream code that reads the camera matrix as the camera (disc-top
+    parallax in detection) then gets a real focal length, not the convention ``s``."""
+    q = (focal / lens.s) ** 2
+    K = np.array([[focal, 0, lens.c[0]], [0, focal, lens.c[1]], [0, 0, 1.0]])
+    return K, np.array([lens.k1 * q, lens.k2 * q * q, 0.0, 0.0, 0.0])
+
+
 def distort_n(n: np.ndarray, k1: float, k2: float) -> np.ndarray:
     r2 = np.sum(n * n, axis=-1, keepdims=True)
     return n * (1.0 + k1 * r2 + k2 * r2 * r2)

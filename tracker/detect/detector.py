@@ -4,13 +4,16 @@ Pipeline per frame (each stage cheap, the expensive one only where a disc is lik
 
 1. Rectify the board region to a top-down view at a modest scale (``mm_per_px``, default 2, never
    finer than the camera sees), with remap tables computed once per calibration.
-2. Reuse: compare with the view of the previous call; discs whose surroundings did not change are
-   kept as they were, and the search below runs only on the changed region's bounding box (a full
-   pass every ``refresh_frames`` calls). A still frame costs a remap and a difference.
+2. Reuse: compare with the view of the previous call; discs with no changed pixel on their own
+   silhouette are kept as they were (a neighbour sliding past does not force a refit), and the
+   search below runs only on the changed region's bounding box (a full pass every
+   ``refresh_frames`` calls). A still frame costs a remap and a difference.
 3. Coarse candidates: the fixed-radius four-quadrant ring filter of ``candidates.py`` (one radius
    per kind: disc, korona striker), peaks above a coherence and strength floor.
 4. Refine each candidate in the original image (``refine.py``): edge points on rays, cylinder
-   silhouette fit, so the centre is where the disc touches the board (height-corrected).
+   silhouette fit, so the centre is where the disc touches the board (height-corrected, and
+   chamfer-corrected when ``bevel`` is set). A candidate whose outline is plainly open after two
+   of the four iterations is given up (most candidates that are not discs: half the cost).
 5. Verify: enough of the outline found in every quarter (coverage), a small residual, the right
    radius, a top face that differs from the board around it. A hand, an arm, a cue or a shadow
    does not close a disc-sized circle with edges all round, so it fails here. Openings cut in the
@@ -47,6 +50,7 @@ from tracker.detect.datatypes import (
 )
 from tracker.detect.geometry import BoardView, camera_pose
 from tracker.detect.refine import Fit, Refiner
+from tracker.detect.reuse import untouched
 from tracker.errors import InputError
 
 
@@ -59,10 +63,11 @@ class DetectorSettings:
     min_quarter_coverage: float = 0.25  # ... and in the worst quarter of the outline
     max_residual: float = 1.2  # refined: RMS edge residual, mm
     radius_tolerance: float = 0.15  # refined radius within +-15% of the nominal one
-    # Discs have a chamfered or rounded top edge: the flat top face (whose rim the fit finds on
-    # the far side) is this much smaller in radius than the disc. 0 by default (measured: 1.5
-    # makes the 10 labelled photos all exact but costs accuracy elsewhere; see the report).
-    bevel: float = 1.9
+    # Size (mm) of the chamfer or rounding of the discs' top edge. At an oblique view it pulls the
+    # far side's outline toward the camera by ``bevel * cot(elevation)`` (``Refiner._bevel_drop``)
+    # and leaves a top-down view alone. 0 (square discs) by default; ``tracker photo`` uses 1.9
+    # for real discs (see ``photo.PHOTO_BEVEL_MM`` and the report for the measurements).
+    bevel: float = 0.0
     min_color_step: float = 6.0  # top face vs the board around it, weighted 8-bit Lab units
     max_candidates: int = 120
     reuse: bool = True  # keep unchanged discs from the previous call (video)
@@ -158,34 +163,40 @@ class DiscDetector:
         return IN_POCKET if b.pocket_of(x, y, r) is not None else ON_SURFACE
 
     # ------------------------------------------------------------------ detection
-    def candidates(self, lab: np.ndarray, kind: int, radius: float,
-                   region: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
-        """Coarse centres (N, 2) in mm and their coherence (N,), only inside ``region`` (a mask of
-        the view) when given; the filter then runs on the region's bounding box only."""
+    def candidates(self, view: np.ndarray, kind: int, radius: float,
+                   region: np.ndarray | None = None, lab: np.ndarray | None = None
+                   ) -> tuple[np.ndarray, np.ndarray]:
+        """Coarse centres (N, 2) in mm and their coherence (N,) in the coarse ``view`` (BGR),
+        only inside ``region`` (a mask of the view) when given; the filter then runs on the
+        region's bounding box only, and only that box is converted to Lab (unless the whole
+        view's ``lab`` is given)."""
         st = self.settings
         valid = self._valid if region is None else self._valid & region
         y0, x0 = 0, 0
-        sub = lab
         filt = self._filters[kind]
+        H, W = view.shape[:2]
+        sub: np.ndarray | None = None
         if region is not None:
             ys, xs = np.nonzero(valid)
             if len(ys) == 0:
                 return np.zeros((0, 2)), np.zeros(0)
             m = filt.half + 2
-            y0, y1 = max(int(ys.min()) - m, 0), min(int(ys.max()) + m + 1, lab.shape[0])
-            x0, x1 = max(int(xs.min()) - m, 0), min(int(xs.max()) + m + 1, lab.shape[1])
-            if (y1 - y0) * (x1 - x0) < 0.5 * lab.shape[0] * lab.shape[1]:
+            y0, y1 = max(int(ys.min()) - m, 0), min(int(ys.max()) + m + 1, H)
+            x0, x1 = max(int(xs.min()) - m, 0), min(int(xs.max()) + m + 1, W)
+            if (y1 - y0) * (x1 - x0) < 0.5 * H * W:
                 hb, wb = -(-(y1 - y0) // 32) * 32, -(-(x1 - x0) // 32) * 32
                 key = (kind, hb, wb)
                 if key not in self._crop_filters:
                     rp, ep = self._ring_px[kind]
                     self._crop_filters[key] = RingFilter.build((hb, wb), rp, 1.5, ep)
                 filt = self._crop_filters[key]
-                sub = cv2.copyMakeBorder(lab[y0:y1, x0:x1], 0, hb - (y1 - y0), 0, wb - (x1 - x0),
-                                         cv2.BORDER_REPLICATE)
+                crop = lab[y0:y1, x0:x1] if lab is not None else self._lab(view[y0:y1, x0:x1])
+                sub = cv2.copyMakeBorder(crop, 0, hb - (y1 - y0), 0, wb - (x1 - x0), cv2.BORDER_REPLICATE)
                 valid = np.pad(valid[y0:y1, x0:x1], ((0, hb - (y1 - y0)), (0, wb - (x1 - x0))))
             else:
                 y0 = x0 = 0
+        if sub is None:
+            sub = lab if lab is not None else self._lab(view)
         rr = ring_response(sub, filt)
         ok = valid & (rr.coherence >= st.min_coherence) & (rr.score >= st.min_flux)
         uv = peaks(rr.score, 0.9 * radius / self.mm_per_px, 0.0, ok, st.max_candidates)
@@ -207,27 +218,6 @@ class DiscDetector:
         k = 2 * int(np.ceil(1.6 * r / self.mm_per_px)) + 1
         region = cv2.dilate(moved, np.ones((k, k), np.uint8))  # square: separable, fast
         return moved.astype(bool), region.astype(bool), grey
-
-    def _untouched(self, dets: Detections, moved: np.ndarray) -> np.ndarray:
-        """Per detection: True when no changed pixel falls on its silhouette (the disc and its
-        top face's apparent shift, plus a pixel): the disc did not move and nothing covers it,
-        so its fit stands. A neighbour moving next to it no longer costs a refit."""
-        out = np.zeros(len(dets), bool)
-        if not len(dets):
-            return out
-        uv = self.view.to_px(dets.xy)
-        s, k = self.pose.top_shift(dets.xy, self.thickness)
-        reach = (dets.radius * k + np.linalg.norm(s, axis=1)) / self.mm_per_px + 1.5
-        h, w = moved.shape
-        for i, ((u, v), rr) in enumerate(zip(uv, reach, strict=True)):
-            m = int(np.ceil(rr))
-            u0, v0 = int(round(u)) - m, int(round(v)) - m
-            if u0 < 0 or v0 < 0 or u0 + 2 * m + 1 > w or v0 + 2 * m + 1 > h:
-                continue  # at the view's edge: refit
-            win = moved[v0 : v0 + 2 * m + 1, u0 : u0 + 2 * m + 1]
-            yy, xx = np.mgrid[v0 : v0 + 2 * m + 1, u0 : u0 + 2 * m + 1]
-            out[i] = not np.any(win & ((xx - u) ** 2 + (yy - v) ** 2 <= rr * rr))
-        return out
 
     def _holes(self) -> list[tuple[np.ndarray, float]]:
         """Circular openings cut in the surface: the crokinole 20-hole, the korona pockets."""
@@ -325,11 +315,12 @@ class DiscDetector:
             self._since_full += 1
             assert self._last is not None
             return self._with_streaks(self._last[np.arange(len(self._last))], view)
-        lab = self._lab(view)
+        # The whole view's Lab only when it is all searched or the streak finder needs it.
+        lab = self._lab(view) if region is None or self.background_lab is not None else None
         kept = Detections.empty()
         if region is not None and self._last is not None and len(self._last):
             assert moved is not None
-            kept = self._last[self._untouched(self._last, moved)]
+            kept = self._last[untouched(self._last, moved, self.view, self.pose, self.thickness)]
             self._since_full += 1
         else:
             self._since_full = 0
@@ -337,7 +328,7 @@ class DiscDetector:
         taken: list[tuple[np.ndarray, float]] = [(p, float(r)) for p, r in zip(kept.xy, kept.radius, strict=True)]
         # Smaller kinds first; overlaps between kinds are settled afterwards by confidence.
         for kind, radius in sorted(self.kinds, key=lambda kr: kr[1]):
-            centres, coh = self.candidates(lab, kind, radius, region)
+            centres, coh = self.candidates(view, kind, radius, region, lab)
             fits: list[tuple[Fit, float]] = []
             for c, q in zip(centres, coh, strict=True):
                 if any(np.hypot(*(c - p)) < 1.6 * min(radius, pr) for p, pr in taken):

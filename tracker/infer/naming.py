@@ -34,6 +34,7 @@ class Namer:
         self._count: Counter[str] = Counter()
         self.cls_seat: dict[int, Counter[str]] = {}
         self.strikers: dict[str, str] = {str(s): s[0].upper() for s in self.seats}
+        self.left_out: list[str] = []  # unknown discs left out of the last shot's entry
 
     def seat_of_start(self, start: tuple[float, float], expected: str | None = None) -> str:
         x, y = start
@@ -54,6 +55,16 @@ class Namer:
         name = f"{seat[0]}{self._count[seat]}"
         self.names[track] = name
         return name
+
+    def _adopt(self, track: int, tr: Track | None, at: tuple[float, float]) -> str:
+        """Name a crokinole disc found at rest on the surface that was never seen shot (its shot
+        was missed, or it was put down by hand): the seat of its colour when known, else the seat
+        whose side it lies on. The rules ignore its moves (it is not on their board), but the log
+        keeps its path under a name it will keep if it is shot later."""
+        seat = _colour_seat(self.cls_seat, tuple(self.seats), tr.cls) if tr is not None and tr.cls >= 0 else None
+        if seat is None:
+            seat = self.seat_of_start(at)
+        return self._new_name(seat, track)
 
     def setup(self, tracks: dict[int, Track], before: dict[int, tuple[float, float]], striker: int) -> Setup:
         """The korona setup line of a new game: every target disc at rest, named by owner."""
@@ -89,6 +100,10 @@ class Namer:
                 return t
             return local.get(t) or self.name(t)
 
+        if self.game == "crokinole":  # discs first seen at rest on the surface, never shot
+            for tid in rec.ends:
+                if tid not in self.names and tid != rec.disc and tid in rec.before:
+                    self._adopt(tid, tracks.get(tid), rec.before[tid])
         contacts = tuple((nm(c.a), nm(c.b)) for c in rec.contacts)
         end: dict[str, tuple[float, float] | str] = {}
         for tid, e in rec.ends.items():
@@ -96,12 +111,16 @@ class Namer:
                 continue
             end[nm(tid)] = _end(e)
         announced = Announced()
-        if self.game == "korona":  # discs the rules never met (not in the setup) are left out
-            known = set(self.names.values()) | set(self.strikers.values())
-            contacts = tuple(c for c in contacts if all(x in known or x == "peg" or x.startswith("rim") for x in c))
-            end = {k: v for k, v in end.items() if k in known}
-            if _indirect(contacts, disc, seat):
-                announced = Announced(indirect=True)
+        # Discs the rules never met are left out of the log: korona discs not in the setup, and
+        # crokinole discs never shot (waiting in the ditch, or first seen at rest because their
+        # shot was missed): the rules would ignore their moves, and a made-up name helps no one.
+        known = set(self.names.values()) | (set(self.strikers.values()) if self.game == "korona" else set())
+        known.add(disc)
+        self.left_out = sorted({nm(t) for t in rec.ends if nm(t) not in known and rec.ends[t] != "lifted"})
+        contacts = tuple(c for c in contacts if all(x in known or x == "peg" or x.startswith("rim") for x in c))
+        end = {k: v for k, v in end.items() if k in known}
+        if self.game == "korona" and _indirect(contacts, disc, seat):
+            announced = Announced(indirect=True)
         return Shot(seat=seat, disc=disc, start=(round(rec.start[0], 2), round(rec.start[1], 2)),
                     contacts=contacts, end=end, announced=announced)
 
@@ -116,6 +135,16 @@ def _indirect(contacts: tuple[tuple[str, str], ...], striker: str, seat: str) ->
             other = b if a == striker else a
             return not other.startswith(seat[0])
     return False
+
+
+def _colour_seat(cls_seat: dict[int, Counter[str]], seats: tuple[str, ...], cls: int) -> str | None:
+    """The seat a colour class belongs to: the one seen shooting it most; or, when every other
+    colour is known and one seat is left, that seat."""
+    if cls in cls_seat and cls_seat[cls]:
+        return cls_seat[cls].most_common(1)[0][0]
+    taken = {c.most_common(1)[0][0] for c in cls_seat.values() if c}
+    free = [s for s in seats if s not in taken]
+    return free[0] if len(free) == 1 else None
 
 
 def _end(e: End) -> tuple[float, float] | str:

@@ -35,6 +35,7 @@ from tracker.calibration import Calibration, DriftMonitor
 from tracker.detect.datatypes import Detections
 from tracker.errors import CalibrationError, TrackerError
 from tracker.infer import HandEvent, Namer, ShotRecord, ShotSegmenter
+from tracker.pipeline.identity import owners_from_rows, reconcile
 from tracker.pipeline.stillness import StillnessGate
 from tracker.rules import engine_for, outcome_events, shot_flags
 from tracker.rules.datatypes import Outcome
@@ -353,8 +354,13 @@ class Pipeline:
         self._reconcile(rec, tracks)
         expected = self.outcomes[-1].next_seat if self.outcomes else None
         shot = self.namer.shot(rec, tracks, expected)
+        if self.namer.left_out:
+            self.warnings.append(f"t = {rec.t_end:.2f} s: {len(self.namer.left_out)} disc(s) moved that were "
+                                 "never seen shot; left out of the shot log")
         for c in rec.contacts:
             a, b = shot_name(self.namer, shot, c.a), shot_name(self.namer, shot, c.b)
+            if a in self.namer.left_out or b in self.namer.left_out:
+                continue
             self._emit(ev.collision(c.t, self._frame_of(c.t), a, b), res)
         out = self._apply(shot, res, rec.t_end, rec.frame_end)
         if out is None:
@@ -388,29 +394,10 @@ class Pipeline:
                 self._need_setup = True
 
     def _reconcile(self, rec: ShotRecord, tracks: dict[int, Track]) -> None:
-        """A named disc that vanished during the shot and a nameless one that turned up then are
-        one disc, knocked away too fast to follow (the tracker lost it and began a new track):
-        the new track takes the name, nearest first, and the old one is retired."""
-        found = [tracks[k] for k in rec.ends if k in tracks and k not in self.namer.names
-                 and k not in rec.before and tracks[k].born >= rec.t_start - 0.05 and k != rec.disc]
-        if not found:
-            return
-        lost = [tr for tr in tracks.values() if tr.id in self.namer.names and tr.id != rec.disc
-                and tr.last_seen >= rec.t_start - 0.05 and tr.last_seen < rec.t_end
-                and (tr.state == "lifted" or (tr.state == "rest" and tr.occluded))]
-        pairs = sorted(
-            ((float(np.hypot(n.path[0].x - o.position()[0], n.path[0].y - o.position()[1])), n.id, o.id)
-             for n in found for o in lost if n.kind == o.kind),
-        )
-        used: set[int] = set()
-        for d, new, old in pairs:
-            if d > 300.0 or new in used or old in used:
-                continue
-            used |= {new, old}
+        for new, old in reconcile(rec, tracks, self.namer.names):
             self.namer.names[new] = self.namer.names.pop(old)
             self.tracker.retire(old)
-            gone = tracks[old]
-            gone.state, gone.occluded = "lifted", False
+            tracks[old].state, tracks[old].occluded = "lifted", False
 
     def _owner(self, name: str, shot: Shot) -> str:
         if name in self.namer.strikers.values():
@@ -432,35 +419,9 @@ class Pipeline:
             return
         model = ColorModel.fit(np.array([d.color for d in discs]), k=k)
         classes = [int(c) for c in model.predict(np.array([d.color for d in discs]))]
-        owner = self._owners_from_rows([rec.before[d.id] for d in discs], classes)
+        owner = owners_from_rows(self.board, self.namer.seats, [rec.before[d.id] for d in discs], classes)
         for d, c in zip(discs, classes, strict=True):
             d.cls_votes, d.cls = {}, owner.get(c, c)
-
-    def _owners_from_rows(self, at: list[tuple[float, float]], classes: list[int]) -> dict[int, int]:
-        """Colour class -> index of its owner's seat, when the game starts from the standard rows.
-
-        A player's discs stand in a row against the far rim (rules setup, 2.2), so a colour whose
-        discs all rest against one rim belongs to the seat opposite it. Only when every colour
-        sits along a different rim of an occupied seat's far side; else {} (the lightest-first
-        convention stands)."""
-        from tracker.seats import opposite
-
-        b = self.board
-        if not isinstance(b, KoronaBoard):
-            return {}
-        seats = list(self.namer.seats)
-        out: dict[int, int] = {}
-        for c in sorted(set(classes)):
-            pts = np.array([xy for xy, k in zip(at, classes, strict=True) if k == c])
-            sides = {b.seat_of(float(x), float(y)) for x, y in pts}
-            near_rim = bool(np.all(np.abs(pts).max(axis=1) > b.half - 4 * b.disc_radius))
-            if len(sides) != 1 or not near_rim:
-                return {}
-            seat = opposite(sides.pop())
-            if seat not in seats or seats.index(seat) in out.values():
-                return {}
-            out[c] = seats.index(seat)
-        return out
 
     def _frame_of(self, t: float) -> int:
         return int(round(t * self.fps))

@@ -38,6 +38,7 @@ from tracker.track.association import (
 )
 from tracker.track.datatypes import Sample, Track
 from tracker.track.fate import resolve_lost, where_verdict
+from tracker.track.merge import donor_of, nudged_from
 
 
 @dataclass(frozen=True)
@@ -318,7 +319,7 @@ class Tracker:
         cfg = self.cfg
         if tr in self._tentative:
             return
-        if tr.state == "rest" and tr.id in self._struck:
+        if tr.state == "rest" and tr.id in self._struck and t - tr.last_seen <= 1.5 * dt:
             self._knocked_unseen(tr, t)
         elif tr.state == "rest":
             tr.occluded = True
@@ -446,43 +447,10 @@ class Tracker:
             self.det_track[j] = track_id
 
     def _nudged(self, tr: Track, first: Sample, dt: float) -> Track | None:
-        """A resting disc that vanished the frame this one appeared, within 3 radii of it."""
-        cands = []
-        for d in self.tracks:
-            if d.kind != tr.kind or d.state != "rest" or not d.occluded:
-                continue
-            if not (0 < first.t - d.last_seen <= 1.5 * dt):
-                continue
-            p = d.anchor if d.anchor_n else d.xy
-            dist = float(np.hypot(first.x - p[0], first.y - p[1]))
-            if dist <= 3 * d.radius:
-                cands.append((dist, d))
-        return min(cands, key=lambda c: c[0])[1] if len(cands) == 1 else None
+        return nudged_from(self.tracks, tr, first, dt)
 
     def _donor(self, tr: Track, v: np.ndarray, first: Sample) -> Track | None:
-        """The vanished disc a track born moving came from.
-
-        Candidates vanished (resting and unseen, or moving) at most 0.6 s before the new track's
-        first detection, and could have got there at the top speed. Among them the nearest to
-        where the new track's line, run backwards, was at that moment; a missing first frame or a
-        peg bounce between the first detections makes that line rough, so the gate is wide.
-        """
-        best, best_cost = None, BIG
-        for d in self.tracks:
-            if d.kind != tr.kind or not ((d.state == "rest" and d.occluded) or d.state == "moving"):
-                continue
-            gap = first.t - d.last_seen
-            if gap <= 1e-6 or gap > 0.6:
-                continue
-            p = d.anchor if d.state == "rest" and d.anchor_n else d.xy
-            reach = float(np.hypot(first.x - p[0], first.y - p[1]))
-            if reach > self.cfg.v_max * gap + 2 * d.radius:
-                continue
-            back = np.array([first.x, first.y]) - v * gap
-            cost = min(float(np.hypot(*(back - p))), reach)
-            if cost < best_cost:
-                best, best_cost = d, cost
-        return best
+        return donor_of(self.tracks, tr, v, first, self.cfg.v_max)
 
 
 def _segment_distance(q: np.ndarray, a: np.ndarray, b: np.ndarray) -> float:

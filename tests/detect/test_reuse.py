@@ -1,0 +1,42 @@
+"""``untouched``: a disc's fit is reused only when nothing changed on its own silhouette."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tracker.detect.datatypes import Detections
+from tracker.detect.geometry import BoardView, CameraPose
+from tracker.detect.reuse import untouched
+
+VIEW = BoardView.around(400.0, 2.0)
+TOP_DOWN = CameraPose(centre=np.array([0.0, 0.0, 1300.0]), focal_px=1000.0, focal_solved=False)
+
+
+def _mask_at(points_mm: list[tuple[float, float]]) -> np.ndarray:
+    m = np.zeros((VIEW.height, VIEW.width), bool)
+    for u, v in np.round(VIEW.to_px(np.array(points_mm, float))).astype(int):
+        m[v, u] = True
+    return m
+
+
+def test_change_on_the_rim_refits_change_a_disc_away_does_not() -> None:
+    dets = Detections(xy=np.array([[100.0, 50.0], [-200.0, -120.0]]), radius=np.full(2, 15.875))
+    # The first disc's rim (16 mm out) changed; 30 mm from the second's centre something moved.
+    moved = _mask_at([(116.0, 50.0), (-170.0, -120.0)])
+    assert untouched(dets, moved, VIEW, TOP_DOWN, 9.5).tolist() == [False, True]
+    assert untouched(dets, np.zeros_like(moved), VIEW, TOP_DOWN, 9.5).tolist() == [True, True]
+
+
+def test_an_oblique_camera_widens_the_silhouette_away_from_it() -> None:
+    """Seen from the south at 40 degrees the top face shows some 10 mm north of a disc at y = 250:
+    a change there is on the disc."""
+    oblique = CameraPose(centre=np.array([0.0, -900.0, 1070.0]), focal_px=1000.0, focal_solved=True)
+    dets = Detections(xy=np.array([[0.0, 250.0]]), radius=np.array([15.875]))
+    moved = _mask_at([(0.0, 250.0 + 15.875 + 8.0)])  # on the top face, off the bottom circle
+    assert untouched(dets, moved, VIEW, TOP_DOWN, 9.5).tolist() == [True]
+    assert untouched(dets, moved, VIEW, oblique, 9.5).tolist() == [False]
+
+
+def test_a_disc_at_the_view_edge_is_always_refitted() -> None:
+    dets = Detections(xy=np.array([[398.0, 0.0]]), radius=np.array([15.875]))
+    assert untouched(dets, _mask_at([(0.0, 0.0)]), VIEW, TOP_DOWN, 9.5).tolist() == [False]

@@ -1,0 +1,53 @@
+"""Who is who: korona colours to seats from the starting rows, and a disc lost during a shot
+joined to the nameless track it became."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tracker.boards import KoronaBoard
+from tracker.detect.datatypes import DISC
+from tracker.infer import ShotRecord
+from tracker.pipeline.identity import owners_from_rows, reconcile
+from tracker.track import Track
+from tracker.track.datatypes import Sample
+
+KB = KoronaBoard()
+RIM = KB.half - KB.disc_radius
+SEATS = ("south", "west", "north", "east")
+
+
+def test_colours_belong_to_the_seat_opposite_their_row() -> None:
+    # class 0 along the north rim, 1 along the east rim, 2 south, 3 west (colour order arbitrary)
+    rows = {0: [(x, RIM) for x in (-25.0, 0.0, 25.0)], 1: [(RIM, y) for y in (-25.0, 0.0, 25.0)],
+            2: [(x, -RIM) for x in (-25.0, 0.0, 25.0)], 3: [(-RIM, y) for y in (-25.0, 0.0, 25.0)]}
+    at = [xy for k in rows for xy in rows[k]]
+    classes = [k for k in rows for _ in rows[k]]
+    owner = owners_from_rows(KB, SEATS, at, classes)
+    assert {c: SEATS[i] for c, i in owner.items()} == {0: "south", 1: "west", 2: "north", 3: "east"}
+    # scattered discs: no rows to read, the colour convention stands
+    assert owners_from_rows(KB, SEATS, [*at[:-1], (0.0, 0.0)], classes) == {}
+
+
+def _track(tid: int, xy: tuple[float, float], born: float, state: str = "rest", occluded: bool = False,
+           last_seen: float = 0.0) -> Track:
+    tr = Track(id=tid, kind=DISC, radius=12.5, xy=np.array(xy), anchor=np.array(xy), anchor_n=3,
+               state=state, occluded=occluded, born=born, last_seen=last_seen)  # type: ignore[arg-type]
+    tr.path = [Sample(born, xy[0], xy[1])]
+    return tr
+
+
+def test_a_disc_lost_in_the_shot_is_the_new_track_nearest_it() -> None:
+    tracks = {
+        1: _track(1, (0.0, -300.0), 0.0, last_seen=3.0),  # the striker
+        5: _track(5, (-411.0, -91.0), 0.0, occluded=True, last_seen=1.1),  # named, vanished at 1.1 s
+        6: _track(6, (-411.0, 40.0), 0.0, occluded=True, last_seen=0.5),  # named, covered before the shot
+        9: _track(9, (-413.0, -208.0), 1.2, state="pocket"),  # new during the shot
+    }
+    names = {5: "e1", 6: "e6"}
+    rec = ShotRecord(disc=1, start=(0.0, -320.0), t_start=1.0, t_end=2.0, frame_start=10, frame_end=20,
+                     ends={1: (0.0, 0.0), 9: "pocket:sw"}, before={1: (0.0, -320.0), 5: (-411.0, -91.0)})
+    assert reconcile(rec, tracks, names) == [(9, 5)]
+    far = dict(tracks)
+    far[9] = _track(9, (300.0, 300.0), 1.2, state="pocket")
+    assert reconcile(rec, far, names) == []

@@ -1,0 +1,72 @@
+"""Who is who, where vision alone is unsure: pure functions the pipeline asks between tracking and
+naming.
+
+* :func:`reconcile`: after a shot, a named disc that vanished during it and a nameless track that
+  turned up then are one disc, knocked away too fast to follow (at 10 fps a struck disc may cross
+  several diameters between frames and the tracker starts a new track). Nearest first.
+* :func:`owners_from_rows`: korona colours to seats from the standard start, where every
+  player's discs stand in a row against the far rim (rules setup, 2.2).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from tracker.boards import CrokinoleBoard, KoronaBoard
+from tracker.infer import ShotRecord
+from tracker.seats import opposite
+from tracker.track import Track
+
+REACH_MM = 300.0  # farthest a new track may start from where the vanished disc rested
+
+
+def reconcile(rec: ShotRecord, tracks: dict[int, Track], names: dict[int, str]) -> list[tuple[int, int]]:
+    """(new track, vanished named track) pairs that are the same disc, for the shot ``rec``.
+
+    New: a nameless track in the shot's ends, born during the shot. Vanished: a named track last
+    seen during the shot and unseen since (lifted, or resting and covered). Pairs are taken
+    nearest first (the new track's first sample against the old one's last place), same kind
+    only, within ``REACH_MM``."""
+    found = [tracks[k] for k in rec.ends if k in tracks and k not in names and k not in rec.before
+             and k != rec.disc and tracks[k].born >= rec.t_start - 0.05]
+    if not found:
+        return []
+    lost = [tr for tr in tracks.values() if tr.id in names and tr.id != rec.disc
+            and rec.t_start - 0.05 <= tr.last_seen < rec.t_end
+            and (tr.state == "lifted" or (tr.state == "rest" and tr.occluded))]
+    pairs = sorted((float(np.hypot(n.path[0].x - o.position()[0], n.path[0].y - o.position()[1])), n.id, o.id)
+                   for n in found for o in lost if n.kind == o.kind)
+    used: set[int] = set()
+    out: list[tuple[int, int]] = []
+    for d, new, old in pairs:
+        if d > REACH_MM or new in used or old in used:
+            continue
+        used |= {new, old}
+        out.append((new, old))
+    return out
+
+
+def owners_from_rows(board: CrokinoleBoard | KoronaBoard, seats: Sequence[str], at: Sequence[tuple[float, float]],
+                     classes: Sequence[int]) -> dict[int, int]:
+    """Colour class -> index of its owner in ``seats``, when the game starts from the standard rows.
+
+    A colour whose discs (at ``at``, class ``classes``) all rest against one rim belongs to the
+    seat opposite that rim. Only when every colour sits along its own rim, opposite an occupied
+    seat; else {} (the lightest-first colour convention stands)."""
+    if not isinstance(board, KoronaBoard):
+        return {}
+    order = list(seats)
+    out: dict[int, int] = {}
+    for c in sorted(set(classes)):
+        pts = np.array([xy for xy, k in zip(at, classes, strict=True) if k == c])
+        sides = {board.seat_of(float(x), float(y)) for x, y in pts}
+        near_rim = bool(np.all(np.abs(pts).max(axis=1) > board.half - 4 * board.disc_radius))
+        if len(sides) != 1 or not near_rim:
+            return {}
+        seat = opposite(sides.pop())
+        if seat not in order or order.index(seat) in out.values():
+            return {}
+        out[c] = order.index(seat)
+    return out

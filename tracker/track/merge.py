@@ -1,0 +1,54 @@
+"""Joining a new track to a disc the tracker already knows, when the new one is really that
+disc: knocked a short way within one frame (``nudged_from``), or flicked so fast that its first
+detection fell outside its rest gate (``donor_of``). Pure functions over the tracker's tracks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from tracker.track.association import BIG
+from tracker.track.datatypes import Sample, Track
+
+
+def nudged_from(tracks: Sequence[Track], tr: Track, first: Sample, dt: float) -> Track | None:
+    """A resting disc that vanished the frame this one appeared, within 3 radii of it."""
+    cands = []
+    for d in tracks:
+        if d.kind != tr.kind or d.state != "rest" or not d.occluded:
+            continue
+        if not (0 < first.t - d.last_seen <= 1.5 * dt):
+            continue
+        p = d.anchor if d.anchor_n else d.xy
+        dist = float(np.hypot(first.x - p[0], first.y - p[1]))
+        if dist <= 3 * d.radius:
+            cands.append((dist, d))
+    return min(cands, key=lambda c: c[0])[1] if len(cands) == 1 else None
+
+
+def donor_of(tracks: Sequence[Track], tr: Track, v: np.ndarray, first: Sample, v_max: float) -> Track | None:
+    """The vanished disc a track born moving came from.
+
+    Candidates vanished (resting and unseen, or moving) at most 0.6 s before the new track's
+    first detection, and could have got there at the top speed. Among them the nearest to
+    where the new track's line, run backwards, was at that moment; a missing first frame or a
+    peg bounce between the first detections makes that line rough, so the gate is wide.
+    """
+    best, best_cost = None, BIG
+    for d in tracks:
+        if d.kind != tr.kind or not ((d.state == "rest" and d.occluded) or d.state == "moving"):
+            continue
+        gap = first.t - d.last_seen
+        if gap <= 1e-6 or gap > 0.6:
+            continue
+        p = d.anchor if d.state == "rest" and d.anchor_n else d.xy
+        reach = float(np.hypot(first.x - p[0], first.y - p[1]))
+        if reach > v_max * gap + 2 * d.radius:
+            continue
+        back = np.array([first.x, first.y]) - v * gap
+        cost = min(float(np.hypot(*(back - p))), reach)
+        if cost < best_cost:
+            best, best_cost = d, cost
+    return best
