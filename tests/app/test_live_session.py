@@ -110,3 +110,39 @@ def test_status_reports_frames(tmp_path):
     s.stop()
     assert st["frames_read"] == 20 and st["frames_processed"] + st["frames_dropped"] == 20
     assert s.jpeg("camera") is not None and np.frombuffer(s.jpeg("camera"), np.uint8)[0] == 0xFF
+
+
+def test_a_stream_camera_that_disappears_is_waited_for_and_resumed():
+    """An MJPEG camera over HTTP that drops after 15 frames each time: the source says it
+    disappeared, reconnects by itself and goes on reading."""
+    import asyncio
+
+    import cv2
+    from fastapi import FastAPI
+    from fastapi.responses import StreamingResponse
+
+    from tests.app.livehelp import ServerThread, free_port
+    from tracker.app.server import mjpeg_part
+
+    app = FastAPI()
+
+    @app.get("/cam.mjpg")
+    async def cam():
+        async def gen():
+            for i in range(15):
+                img = np.full((120, 160, 3), i * 10, np.uint8)
+                yield mjpeg_part(cv2.imencode(".jpg", img)[1].tobytes())
+                await asyncio.sleep(0.02)
+
+        return StreamingResponse(gen(), media_type="multipart/x-mixed-replace; boundary=frame")
+
+    with ServerThread(app, free_port()) as server:
+        src = FrameSource(server.url + "/cam.mjpg", reconnect_s=0.2).start()
+        messages = set()
+        end = time.monotonic() + 20
+        while src.read < 40 and time.monotonic() < end:
+            src.latest(0.05)
+            messages.add(src.message)
+        src.stop()
+    assert src.read >= 40  # more than two connections' worth of frames
+    assert any("disappeared" in m for m in messages) and "camera connected" in messages

@@ -319,7 +319,7 @@ class Tracker:
         cfg = self.cfg
         if tr in self._tentative:
             return
-        if tr.state == "rest" and tr.id in self._struck and t - tr.last_seen <= 1.5 * dt:
+        if tr.state == "rest" and tr.id in self._struck and t - tr.last_seen <= 2.5 * dt:  # vanished just now
             self._knocked_unseen(tr, t)
         elif tr.state == "rest":
             tr.occluded = True
