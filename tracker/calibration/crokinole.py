@@ -55,7 +55,7 @@ from tracker.errors import CalibrationError
 WORK_SIZE = 800  # long side of the image the board search runs on ...
 RETRY_SIZE = 1200
 RING_MISMATCH_MM = 2.0  # fitted ring radii this far from the profile's: the board differs from it  # ... and again at this size when thin lines vanished at the first
-FULL_SCHEDULE = (8.0, 5.0, 3.0, 2.5)  # search half-widths (mm) of the full-resolution passes
+FULL_SCHEDULE = (6.0, 3.0, 2.5)  # search half-widths (mm) of the full-resolution passes
 
 
 @dataclass
@@ -356,16 +356,19 @@ def _calibrate_at(image: np.ndarray, board: CrokinoleBoard | None, work_size: in
         best = _reseed(small, best, board)
     if sc < 1 or fit_lens:
         G_full = np.linalg.inv(S) @ best.G
-        best = fit_rings(image, G_full, board, best.radii, schedule=FULL_SCHEDULE, fit_lens=fit_lens)
+        # a video frame is refined from close by; a large photo's reduced fit is several px
+        # off at full size and needs the wide passes too
+        sched = FULL_SCHEDULE if sc > 0.5 else (20.0, 12.0, 6.0, 3.0, 2.5)
+        best = fit_rings(image, G_full, board, best.radii, schedule=sched, fit_lens=fit_lens)
         nominal_ratio = np.array([board.ten_line_radius, board.fifteen_line_radius]) / board.shooting_line_radius
         if fit_lens and np.max(np.abs(np.array([best.radii["ten"], best.radii["fifteen"]]) - 304.8 * nominal_ratio)) > RING_MISMATCH_MM:
             # the rings are not where the profile says even with the lens's help: this board
             # differs from its profile; measure its rings freely. Without the radius prior k1
             # is poorly fixed on a face-on view and soaks up the board's own irregularities:
             # keep a lens only when it clearly explains more than none
-            free = fit_rings(image, G_full, board, best.radii, schedule=FULL_SCHEDULE, fit_lens=True,
+            free = fit_rings(image, G_full, board, best.radii, schedule=sched, fit_lens=True,
                              radius_prior_mm=None)
-            plain = fit_rings(image, G_full, board, best.radii, schedule=FULL_SCHEDULE, fit_lens=False)
+            plain = fit_rings(image, G_full, board, best.radii, schedule=sched, fit_lens=False)
             best = free if free.rms_mm < 0.85 * plain.rms_mm else plain
     fit = best
     lens = fit.lens if fit.lens is not None and fit.lens.max_shift_px() > 0.5 else None

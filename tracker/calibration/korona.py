@@ -168,65 +168,6 @@ def _square_candidates(grey: np.ndarray, board: KoronaBoard, keep: int = 4) -> l
     return out
 
 
-def _pocket_seeds(image: np.ndarray, board: KoronaBoard, keep: int = 3) -> list[np.ndarray]:
-    """Board mm -> image px guesses from four dark blobs taken as the pockets: a second way in
-    when the square's outline is broken (a sheet of paper on the rim, a table of the rim's
-    colour). Blobs are dark against their surroundings (black-hat), compact; every convex
-    four of the strongest few is a guess, ranked by the line-ness along the striking lines
-    and centre circle it predicts."""
-    import itertools
-
-    import cv2
-
-    from tracker.calibration.features import lineness
-
-    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    h_img, w_img = grey.shape
-    k = max(15, int(round(0.06 * max(h_img, w_img))) | 1)
-    bh = cv2.morphologyEx(grey, cv2.MORPH_BLACKHAT, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
-    thr = max(30.0, float(np.percentile(bh, 99.0)) * 0.5)
-    n, _lab, stats, cents = cv2.connectedComponentsWithStats((bh > thr).astype(np.uint8))
-    blobs = []
-    for i in range(1, n):
-        x, y, bw, bh_, area = stats[i]
-        if area < 12 or area > 0.01 * h_img * w_img or max(bw, bh_) > 3 * min(bw, bh_):
-            continue
-        if area < 0.45 * bw * bh_:
-            continue
-        blobs.append((float(area), cents[i]))
-    blobs.sort(key=lambda b: -b[0])
-    pts = [c for _a, c in blobs[:9]]
-    if len(pts) < 4:
-        return []
-    ln = cv2.GaussianBlur(lineness(image, 7), (0, 0), 1.0)
-    base = float(np.median(ln)) + 1.0
-    hb = board.half - board.pocket_inset
-    mm = np.array([[-hb, hb], [hb, hb], [hb, -hb], [-hb, -hb]])
-    d = board.half - board.striking_line_offset
-    t = np.linspace(-0.9, 0.9, 25) * board.striking_line_half_length
-    model = [np.stack([t, np.full_like(t, sgn * d)], axis=1) for sgn in (-1, 1)]
-    model += [np.stack([np.full_like(t, sgn * d), t], axis=1) for sgn in (-1, 1)]
-    a = np.linspace(0, 2 * math.pi, 48, endpoint=False)
-    model.append(board.centre_circle_radius * np.stack([np.cos(a), np.sin(a)], axis=1))
-    probe = np.concatenate(model)
-    scored: list[tuple[float, np.ndarray]] = []
-    for quad in itertools.combinations(range(len(pts)), 4):
-        q = _order(np.array([pts[i] for i in quad]))
-        if not cv2.isContourConvex(q.astype(np.float32).reshape(-1, 1, 2)):
-            continue
-        if cv2.contourArea(q.astype(np.float32)) < 0.01 * h_img * w_img:
-            continue
-        G, _ = cv2.findHomography(mm, q, 0)
-        if G is None:
-            continue
-        p = apply_h(G, probe).astype(np.float32)
-        v = cv2.remap(ln, p[:, 0].reshape(-1, 1), p[:, 1].reshape(-1, 1), cv2.INTER_LINEAR,
-                      borderMode=cv2.BORDER_CONSTANT, borderValue=0).ravel()
-        scored.append((float(np.median(v)) / base, G))
-    scored.sort(key=lambda t_: -t_[0])
-    return [G for _s, G in scored[:keep]]
-
-
 def _refine_square(grey: np.ndarray, cand: np.ndarray, ratio: float, board: KoronaBoard) -> np.ndarray:
     corners, _rms = _refine_sides(grey, cand)
     # the rim's inner edge may run just inside what was found: shrink and look there
@@ -268,19 +209,8 @@ def calibrate_korona(image: np.ndarray, board: KoronaBoard | None = None, fit_le
     # image TL, TR, BR, BL (top-down, south at the bottom) -> board NW, NE, SE, SW
     mm = np.array([[-h, h], [h, h], [h, -h], [-h, -h]])
     best: tuple[float, KoronaFit] | None = None
-    try:
-        seeds = [cv2.findHomography(mm, c, 0)[0] for c in _square_candidates(grey, board)]
-    except CalibrationError:
-        seeds = []
-    tried_pockets = False
-    while True:
-        if not seeds:
-            if tried_pockets or (best is not None and best[0] > 0.8):
-                break
-            seeds, tried_pockets = _pocket_seeds(image, board), True
-            if not seeds:
-                break
-        G0 = seeds.pop(0)
+    for corners in _square_candidates(grey, board):
+        G0, _ = cv2.findHomography(mm, corners, 0)
         if G0 is None:
             continue
         try:
@@ -293,8 +223,7 @@ def calibrate_korona(image: np.ndarray, board: KoronaBoard | None = None, fit_le
         if q > 0.8:
             break  # clearly the board
     if best is None:
-        raise CalibrationError("no board found: no square with four dark corner pockets and "
-                               "striking lines in the image; give --points or --markers")
+        raise CalibrationError("korona board found but every fit of its lines diverged; give --points or --markers")
     fit = best[1]
     off = rim_offset(image, fit, board)
     if abs(off) > RIM_MISMATCH_MM:

@@ -320,13 +320,7 @@ class DiscDetector:
         kept = Detections.empty()
         if region is not None and self._last is not None and len(self._last):
             assert moved is not None
-            keep = untouched(self._last, moved, self.view, self.pose, self.thickness)
-            # A striker-sized ring is the likelier false fit (drawn through a row of discs): it
-            # is kept only when nothing changed within a disc of it, as before.
-            uv = np.round(self.view.to_px(self._last.xy)).astype(int)
-            for i in np.nonzero(keep & (self._last.kind == STRIKER))[0]:
-                keep[i] = not region[uv[i, 1], uv[i, 0]]
-            kept = self._last[keep]
+            kept = self._last[untouched(self._last, moved, self.view, self.pose, self.thickness)]
             self._since_full += 1
         else:
             self._since_full = 0

@@ -28,9 +28,9 @@ from tracker.detect.datatypes import IN_HOLE, ON_SURFACE, Detections
 
 CLOSE_CALL_MM = 1.0
 # Real discs have a rounded or chamfered top edge of about this size (mm). At an oblique view it
-# pulls the far-side outline in (see ``Refiner._bevel_drop``); measured on the labelled photos it
-# moves the two sam_board6 discs that sat 0.4-0.6 mm clear of the 10 line toward it (one now
-# touches, as labelled) and changes no other call. Video keeps the detector's default.
+# pulls the far side's outline toward the camera (see ``Refiner._bevel_drop``); on the labelled
+# photos it moves the two sam_board6 discs that sat 0.4-0.6 mm clear of the 10 line toward it (one
+# now touches, as labelled) and changes no other call. Video keeps the detector's default (0).
 PHOTO_BEVEL_MM = 1.9
 
 

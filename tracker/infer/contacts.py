@@ -107,6 +107,12 @@ def infer_contacts(
                 best = (float(d[i]), float(ts[i]), a)
         if best is not None and best[0] < 2.5 * radius[b]:
             found.append(Contact(best[1], best[2], b))
+        elif _clearly_moved(p, q, radius[b]):
+            # Knocked more than its radius, but no path passes near its rest place: the frames
+            # that showed the hitter there were lost (blur, a missed detection). Something hit
+            # it; the likeliest is the disc whose path came nearest, else the shot disc.
+            who = best[2] if best is not None else shooter
+            found.append(Contact(best[1] if best is not None else float(t_hi), who, b))
     # 2. Sharp turns: pegs, rims, discs.
     pegs = np.array(board.peg_positions()) if isinstance(board, CrokinoleBoard) else np.zeros((0, 2))
     peg_r = board.peg_diameter / 2 if isinstance(board, CrokinoleBoard) else 0.0
@@ -164,6 +170,11 @@ def rim_side(c: np.ndarray) -> str:
     if abs(y) >= abs(x):
         return "rim:north" if y > 0 else "rim:south"
     return "rim:east" if x > 0 else "rim:west"
+
+
+def _clearly_moved(p: Path, rest: np.ndarray, radius: float) -> bool:
+    """A disc whose measured positions went more than its radius from its rest place."""
+    return bool(np.hypot(p[:, 1] - rest[0], p[:, 2] - rest[1]).max() > radius)
 
 
 def _after_own_hits(found: Sequence[Contact], a: int | str, t: float, frame: float) -> float:

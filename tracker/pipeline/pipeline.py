@@ -89,6 +89,7 @@ class Pipeline:
         self.calibration_error: str | None = None
         self._buffer: list[tuple[int, float, np.ndarray]] = []
         self._pending_lift: dict[int, str] = {}  # track id -> reason the rules gave
+        self._lift_pending: dict[int, HandEvent] = {}  # unexpected lifts, said at the next shot
         self._expect_place: list[tuple[str, tuple[float, float] | None]] = []
         self._round_over = False
         self._need_setup = game == "korona"
@@ -309,8 +310,16 @@ class Pipeline:
             return
         # (korona: players take discs out of pockets all game; only crokinole lifts are news)
         if self.game == "crokinole" and h.where == "surface" and not self._round_over and h.track in self.namer.names:
-            e = ev.removed(h.t, h.frame, self.namer.name(h.track), "by_hand", expected=False)
-            self._emit(e, res)
+            self._lift_pending[h.track] = h  # said at the next shot, if the disc is still away
+
+    def _flush_lifts(self, res: FrameResult) -> None:
+        """Unexpected lifts, once the next shot starts (or the input ends): a disc the detector
+        lost for a few seconds and found again where it lay was never lifted."""
+        for tid, h in list(self._lift_pending.items()):
+            tr = self.tracker.get(tid)
+            if tr is not None and tr.state == "lifted":
+                self._emit(ev.removed(h.t, h.frame, self.namer.name(tid), "by_hand", expected=False), res)
+        self._lift_pending.clear()
 
     def _placed(self, h: HandEvent) -> None:
         """A disc put down: if the rules asked for a disc to be placed, this is that disc."""
@@ -345,6 +354,7 @@ class Pipeline:
                                     {"disc": self.namer.name(tid), "reason": reason}), res)
                 self.warnings.append(f"t = {rec.t_start:.2f} s: {self.namer.name(tid)} was not removed ({reason})")
         self._pending_lift.clear()
+        self._flush_lifts(res)
         self._round_over = False
         if self._need_setup:
             self._classify_colours(tracks, rec)
@@ -440,6 +450,8 @@ class Pipeline:
                 res = FrameResult(-1, last)
                 for rec in self.segmenter.flush(self.tracker.tracks, last, self._frame_of(last)):
                     self._shot(rec, res)
+            if hasattr(self, "tracker"):
+                self._flush_lifts(FrameResult(-1, self.segmenter.t))
             return
         if self.calib is None:
             if self._buffer and self._try_calibrate():
