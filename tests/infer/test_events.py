@@ -145,3 +145,39 @@ def test_korona_setup_and_pocket() -> None:
     assert len(log) == 1 and log[0].disc == "S" and log[0].seat == "south"
     pocketed = [e for e in p.events if e.type == "pocketed"]
     assert [(e.data["pocket"], e.data["owner"]) for e in pocketed] == [("ne", "south")]
+
+
+def _shot_then(hide: str) -> Pipeline:
+    """South's disc comes to rest mid-board; then it is hidden ("hand": covered 5 s, longer than
+    the tracker waits before it calls a disc lifted, then seen again where it lay) or lifted
+    away for good ("lift"); then north shoots."""
+    w = World(BOARD, seed=12)
+    w.place("s1", 0, -298, cls=0)
+    w.run(0.5)
+    w.shoot("s1", 0, 850)  # stops about 60 mm short of the centre
+    w.settle(0.6)
+    at = w.bodies["s1"]
+    assert at.where == 0 and -90 < at.y < -30
+    if hide == "hand":
+        w.hand(at.x, at.y, 40.0, 5.0)
+    else:
+        w.lift("s1")
+    w.run(5.5)
+    w.place("n1", 150, 258, cls=1)
+    w.run(0.6)
+    w.shoot("n1", -700, -1300)
+    w.settle(0.6)
+    return feed(w)
+
+
+def test_a_disc_hidden_for_a_while_is_not_removed() -> None:
+    p = _shot_then("hand")
+    assert [s.seat for s in shots(p)] == ["south", "north"]
+    assert not [e for e in p.events if e.type == "removed" and e.data["reason"] == "by_hand"]
+
+
+def test_a_disc_lifted_between_shots_is_reported_at_the_next_shot() -> None:
+    p = _shot_then("lift")
+    assert [s.seat for s in shots(p)] == ["south", "north"]
+    removed = [e for e in p.events if e.type == "removed" and e.data["reason"] == "by_hand"]
+    assert [e.data["disc"] for e in removed] == ["s1"]

@@ -77,3 +77,25 @@ def test_crokinole_discs_never_shot() -> None:
     assert shot.end == {"s1": (0.0, -60.0), "n1": "off"}
     assert shot.contacts == (("s1", "n1"),)
     assert namer.left_out == ["x8"]
+
+
+def test_korona_setup_with_a_spurious_disc_is_evened_out() -> None:
+    """Eight discs a side, plus something taken for a north disc that turned up 2.5 s later (a
+    hand near the striking line): the setup keeps eight each and drops the late one."""
+    namer = Namer("korona", 2, KB)
+    rim = KB.half - KB.disc_radius
+    tracks: dict[int, Track] = {}
+    before: dict[int, tuple[float, float]] = {}
+    for i in range(8):
+        for tid, xy, cls in ((1 + i, (-87.5 + 25 * i, rim), 0), (20 + i, (-87.5 + 25 * i, -rim), 1)):
+            tracks[tid] = _track(tid, xy)
+            tracks[tid].cls, tracks[tid].hits = cls, 40
+            before[tid] = xy
+    tracks[99] = _track(99, (-176.0, -405.0))
+    tracks[99].cls, tracks[99].born, tracks[99].hits = 1, 2.5, 11
+    before[99] = (-176.0, -405.0)
+    setup = namer.setup(tracks, before, striker=50)
+    owners = [o for o, _ in setup.discs.values()]
+    assert owners.count("south") == 8 and owners.count("north") == 8
+    assert namer.dropped == [99]
+    assert 99 not in namer.names

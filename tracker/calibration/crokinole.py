@@ -55,7 +55,7 @@ from tracker.errors import CalibrationError
 WORK_SIZE = 800  # long side of the image the board search runs on ...
 RETRY_SIZE = 1200
 RING_MISMATCH_MM = 2.0  # fitted ring radii this far from the profile's: the board differs from it  # ... and again at this size when thin lines vanished at the first
-FULL_SCHEDULE = (6.0, 3.0, 2.5)  # search half-widths (mm) of the full-resolution passes
+FULL_SCHEDULE = (8.0, 5.0, 3.0, 2.5)  # search half-widths (mm) of the full-resolution passes
 
 
 @dataclass

@@ -35,6 +35,7 @@ class Namer:
         self.cls_seat: dict[int, Counter[str]] = {}
         self.strikers: dict[str, str] = {str(s): s[0].upper() for s in self.seats}
         self.left_out: list[str] = []  # unknown discs left out of the last shot's entry
+        self.dropped: list[int] = []  # tracks left out of the last korona setup (uneven counts)
 
     def seat_of_start(self, start: tuple[float, float], expected: str | None = None) -> str:
         x, y = start
@@ -73,14 +74,18 @@ class Namer:
         # colour class i belongs to the i-th occupied seat (classes are ordered lightest first)
         owner_of_cls = {i: seat for i, seat in enumerate(self.seats)}
         discs: dict[str, tuple[str, tuple[float, float]]] = {}
-        for tid, xy in sorted(before.items(), key=lambda kv: (kv[1][1], kv[1][0])):
+        owners: dict[int, str] = {}
+        for tid, xy in before.items():
             tr = tracks.get(tid)
             if tr is None or tid == striker or tr.kind != 0:
                 continue
-            owner = owner_of_cls.get(tr.cls) or self.board.seat_of(*xy)
-            if owner not in self.seats:
-                owner = min(self.seats, key=lambda s: CLOCKWISE.index(s))
-            discs[self._new_name(owner, tid)] = (owner, (round(xy[0], 2), round(xy[1], 2)))
+            owner: str = owner_of_cls.get(tr.cls) or self.board.seat_of(*xy)
+            owners[tid] = owner if owner in self.seats else min(self.seats, key=lambda s: CLOCKWISE.index(s))
+        self.dropped = _even_out(owners, tracks)
+        for tid, xy in sorted(before.items(), key=lambda kv: (kv[1][1], kv[1][0])):
+            if tid in owners:
+                owner = owners[tid]
+                discs[self._new_name(owner, tid)] = (owner, (round(xy[0], 2), round(xy[1], 2)))
         return Setup(discs=discs, strikers=dict(self.strikers))
 
     def shot(self, rec: ShotRecord, tracks: dict[int, Track], expected: str | None = None) -> Shot:
@@ -135,6 +140,26 @@ def _indirect(contacts: tuple[tuple[str, str], ...], striker: str, seat: str) ->
             other = b if a == striker else a
             return not other.startswith(seat[0])
     return False
+
+
+def _even_out(owners: dict[int, str], tracks: dict[int, Track]) -> list[int]:
+    """Korona players start with equal numbers of discs. When vision counts more for some seat
+    (a spurious detection, a hand or cue taken for a disc), the extras are dropped from the
+    setup, the latest-seen first (the setup discs are on the table from the start), so the
+    game can be scored at all. Returns the dropped track ids (``owners`` is trimmed in place)."""
+    per: dict[str, list[int]] = {}
+    for tid, seat in owners.items():
+        per.setdefault(seat, []).append(tid)
+    if len(per) < 2:
+        return []
+    least = min(len(v) for v in per.values())
+    dropped: list[int] = []
+    for ids in per.values():
+        ids.sort(key=lambda k: (tracks[k].born, -tracks[k].hits))
+        for tid in ids[least:]:
+            del owners[tid]
+            dropped.append(tid)
+    return dropped
 
 
 def _colour_seat(cls_seat: dict[int, Counter[str]], seats: tuple[str, ...], cls: int) -> str | None:

@@ -359,6 +359,9 @@ class Pipeline:
         if self._need_setup:
             self._classify_colours(tracks, rec)
             setup = self.namer.setup(tracks, {k: v for k, v in rec.before.items() if k in tracks}, rec.disc)
+            if self.namer.dropped:
+                self.warnings.append(f"t = {rec.t_start:.2f} s: {len(self.namer.dropped)} disc(s) left out of the setup "
+                                     "to give every player the same number")
             if self._apply(setup, res, rec.t_start, rec.frame_start) is not None:
                 self._need_setup = False
         self._reconcile(rec, tracks)
