@@ -39,7 +39,7 @@ class ServerThread:
 
 
 def write_video(path: Path, frames: int = 60, size: tuple[int, int] = (160, 120), fps: float = 30.0) -> Path:
-    w = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"mp4v"), fps, size)
+    w = cv2.VideoWriter(str(path), cv2.VideoWriter.fourcc(*"mp4v"), fps, size)
     for i in range(frames):
         img = np.full((size[1], size[0], 3), 40, np.uint8)
         cv2.circle(img, (10 + i, 60), 8, (255, 255, 255), -1)

@@ -32,8 +32,7 @@ def test_scoreboard_shows_the_score_change_after_a_scoring_shot(tmp_path):
 
     video = write_video(tmp_path / "cam.mp4", frames=150, fps=30.0)
     store = Store(tmp_path / "m.db")
-    lines = {60: {"seat": "south", "disc": "s1", "end": {"s1": "hole"}}, 70: {"round_end": True, "seat": "south", "disc": "x"}}
-    proc = ScriptedProcessor({60: lines[60]})
+    proc = ScriptedProcessor({60: {"seat": "south", "disc": "s1", "end": {"s1": "hole"}}})
     session = LiveSession(store, str(video), "crokinole", 2, proc, realtime=True)
     app = create_app(store, token="t", live=session)
     with ServerThread(app, free_port()) as server, sync_playwright() as pw:

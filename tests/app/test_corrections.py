@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from tracker.corrections import apply_corrections, validate_patch
 from tracker.errors import InputError
 
-LOG = [
+LOG: list[dict[str, Any]] = [
     {"seat": "south", "disc": "s1", "contacts": [], "end": {"s1": [0.0, -150.0]}},
     {"seat": "north", "disc": "n1", "contacts": [["n1", "s1"]], "end": {"n1": [10.0, 90.0], "s1": "off"}},
 ]

@@ -24,8 +24,8 @@ def test_clicked_points_calibrate_the_live_pipeline(tmp_path):
     board_pts = np.array([[0.0, 0.0], [101.6, 0.0], [0.0, 203.2], [-203.2, -101.6], [250.0, -150.0]])
     img_pts = cv2.perspectiveTransform(board_pts.reshape(-1, 1, 2), np.linalg.inv(H)).reshape(-1, 2)
     store = Store(tmp_path / "m.db")
-    session = LiveSession(store, str(FIXTURE / "video.mp4"), "crokinole", 2,
-                          PipelineProcessor("crokinole", 2), realtime=False)
+    processor = PipelineProcessor("crokinole", 2)
+    session = LiveSession(store, str(FIXTURE / "video.mp4"), "crokinole", 2, processor, realtime=False)
     app = create_app(store, token="ref", live=session)
     with TestClient(app) as client:
         body = {"points": [[*p, *b] for p, b in zip(img_pts.tolist(), board_pts.tolist(), strict=True)]}
@@ -40,16 +40,18 @@ def test_clicked_points_calibrate_the_live_pipeline(tmp_path):
         r = client.post("/api/live/calibrate", json=body, headers={"Authorization": "Bearer ref"})
         assert r.status_code == 200, r.text
         assert r.json()["rms_mm"] < 0.5
-        calib = session.processor.pipeline.calib
+        calib = processor.pipeline.calib
         assert calib is not None and calib.method == "points"
         got = calib.to_board(img_pts)
         assert np.abs(got - board_pts).max() < 0.5
         # Pick south: fit the board again with south at the top of the image.
         bottom = img_pts[np.argmax(img_pts[:, 1])]  # the clicked point lowest in the image
-        assert session.processor.pipeline.calib.to_board(bottom[None])[0, 1] < 0  # south side now
+        before = processor.pipeline.calib
+        assert before is not None and before.to_board(bottom[None])[0, 1] < 0  # south side now
         r = client.post("/api/live/south", json={"south": "top"}, headers={"Authorization": "Bearer ref"})
         assert r.status_code == 200, r.text
-        assert session.processor.pipeline.calib.to_board(bottom[None])[0, 1] > 0  # now the north side
+        after = processor.pipeline.calib
+        assert after is not None and after.to_board(bottom[None])[0, 1] > 0  # now the north side
         assert client.post("/api/live/south", json={"south": "up"},
                            headers={"Authorization": "Bearer ref"}).status_code == 422
         bad = {"points": body["points"][:3]}

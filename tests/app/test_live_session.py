@@ -4,6 +4,7 @@ one session per camera."""
 from __future__ import annotations
 
 import time
+from typing import Any
 
 import numpy as np
 import pytest
@@ -18,7 +19,7 @@ from tracker.errors import InputError
 class ScriptedProcessor:
     """Emits one shot line and its event when it sees the frame with the given index."""
 
-    def __init__(self, at: dict[int, dict]):
+    def __init__(self, at: dict[int, dict[str, Any]]):
         self.at = at
 
     def process(self, image, t, index):
@@ -36,6 +37,9 @@ class ScriptedProcessor:
     def calibrate_points(self, image, points, south):
         return {"rms_mm": 0.0}
 
+    def set_south(self, image, south):
+        return {"rms_mm": 0.0, "south": south}
+
     def resume(self, shot_log):
         self.resumed_with = list(shot_log)
 
@@ -51,7 +55,7 @@ def wait_until(cond, timeout=20.0):
 def test_file_source_drops_frames_when_processing_is_slow(tmp_path):
     video = write_video(tmp_path / "v.mp4", frames=90, fps=90.0)
     src = FrameSource(str(video), realtime=True).start()
-    got = []
+    got: list[int | None] = []
     while not src.finished or got[-1:] != [None]:
         f = src.latest(timeout=0.2)
         got.append(None if f is None else f.index)
@@ -81,6 +85,7 @@ def test_events_persist_and_a_restart_resumes_the_same_match(tmp_path):
     s1 = LiveSession(store, str(video), "crokinole", 2, ScriptedProcessor({5: lines[5]}), realtime=False).start()
     wait_until(lambda: s1.finished)
     s1.stop()  # as if killed after the video ended mid-match: the match stays live
+    assert s1.match_id is not None
     first = store.events(s1.match_id)
     assert [e["disc"] for e in first] == ["s1"]
     store2 = Store(tmp_path / "m.db")
@@ -89,6 +94,7 @@ def test_events_persist_and_a_restart_resumes_the_same_match(tmp_path):
     s2.start()
     wait_until(lambda: s2.finished)
     s2.stop()
+    assert s2.match_id is not None
     assert [e["disc"] for e in store2.events(s2.match_id)] == ["s1", "n1"]
     assert store2.shots(s2.match_id) == [lines[5], lines[30]]
 
@@ -109,7 +115,8 @@ def test_status_reports_frames(tmp_path):
     st = s.status()
     s.stop()
     assert st["frames_read"] == 20 and st["frames_processed"] + st["frames_dropped"] == 20
-    assert s.jpeg("camera") is not None and np.frombuffer(s.jpeg("camera"), np.uint8)[0] == 0xFF
+    jpg = s.jpeg("camera")
+    assert jpg is not None and np.frombuffer(jpg, np.uint8)[0] == 0xFF
 
 
 def test_a_stream_camera_that_disappears_is_waited_for_and_resumed():

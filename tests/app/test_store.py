@@ -21,7 +21,8 @@ def test_events_and_shots_survive_reopen(tmp_path):
     assert [e["seq"] for e in s2.events(m.id, since=3)] == [3, 4]
     assert len(s2.shots(m.id)) == 5
     assert s2.corrections(m.id)[0]["patch"] == {"end": {"s2": "off"}}
-    assert s2.live_match("cam0").id == m.id
+    live = s2.live_match("cam0")
+    assert live is not None and live.id == m.id
     s2.set_status(m.id, "done")
     assert s2.live_match("cam0") is None
     s.close()
