@@ -109,13 +109,12 @@ def run_session(video: Path, game: str, seconds_cap: float, loop: bool = False,
     return start_wall, received, status
 
 
-def latency(quick: bool) -> tuple[list[float], dict]:
+def latency(quick: bool, folders: list[Path]) -> tuple[list[float], dict]:
     """For every score pushed after a shot: its arrival minus the moment the last disc stopped
     (the latest stop in the truth before that arrival, on the playback clock)."""
     lat: list[float] = []
     status: dict = {}
-    for name in SCORING:
-        fx = FIXTURES / name
+    for fx in folders:
         stops = stop_times(fx)
         start_wall, received, status = run_session(fx / "video.mp4", "crokinole", 30 if quick else 600)
         for t, m in received:
@@ -151,16 +150,16 @@ def main() -> None:
     args = ap.parse_args()
     minutes = args.minutes if args.minutes is not None else (1.0 if args.quick else 10.0)
 
-    lat, st0 = latency(args.quick)
-    print("| measure | value |\n|---|---|")
-    print(f"| fixture 480x270 10 fps: frames processed / read | {st0.get('frames_processed')} / {st0.get('frames_read')} |")
-    if lat:
-        print(f"| latency last disc stopped -> score on the socket, median | {statistics.median(lat):.0f} ms |")
-        print(f"| same, worst of {len(lat)} shots | {max(lat):.0f} ms |")
-    else:
-        print("| latency | no scoring shot seen |")
-
     video = hd_clip()
+    print("| measure | value |\n|---|---|")
+    for folder, label in ((FIXTURES / SCORING[0], "fixture 480x270 10 fps"), (video.parent, "1280x720 30 fps")):
+        lat, _ = latency(args.quick, [folder])
+        if lat:
+            print(f"| {label}: last disc stopped -> score on the socket, median / worst of {len(lat)} | "
+                  f"{statistics.median(lat):.0f} / {max(lat):.0f} ms |")
+        else:
+            print(f"| {label}: latency | no scoring shot seen |")
+
     _, _, st = run_session(video, "crokinole", 600)
     read = max(1, st["frames_read"])
     print(f"| 1280x720 30 fps: frames processed / read | {st['frames_processed']} / {st['frames_read']} "

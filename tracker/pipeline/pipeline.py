@@ -380,7 +380,7 @@ class Pipeline:
             return
         hit, foul = shot_flags(out)
         self._emit(ev.shot(rec.t_end, rec.frame_end, shot.seat, shot.disc, round(rec.t_start, 3),
-                           round(rec.t_end, 3), hit, foul), res)
+                           round(rec.t_end, 3), hit, foul, speed_mm_s=round(rec.peak_speed, 1)), res)
         for name, end in shot.end.items():
             if end == "off":
                 self._emit(ev.off_board(rec.t_end, rec.frame_end, name), res)
