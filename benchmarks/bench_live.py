@@ -85,7 +85,8 @@ def run_session(video: Path, game: str, seconds_cap: float, loop: bool = False,
                     if stop.is_set():
                         return
                     continue
-                received.append((time.monotonic(), json.loads(msg)))
+                if sample is None:  # a soak keeps nothing, so only the server's memory is measured
+                    received.append((time.monotonic(), json.loads(msg)))
 
     ready, stop = threading.Event(), threading.Event()
     lt = threading.Thread(target=lambda: asyncio.run(listen()), daemon=True)

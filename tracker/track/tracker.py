@@ -63,6 +63,7 @@ class Tracker:
         self.board = board
         self.cfg = config or TrackerConfig()
         self.tracks: list[Track] = []
+        self._updates = 0
         self._tentative: list[Track] = []
         self._next_id = 1
         self._t: float | None = None
@@ -150,7 +151,17 @@ class Tracker:
                 else:
                     self.det_track[j] = revived.id
         self._promote(t, dt)
+        self._updates += 1
+        if self._updates % 30 == 0:
+            self._trim_finished_paths()
         return [tr for tr in self.tracks]
+
+    def _trim_finished_paths(self, keep: int = 64) -> None:
+        """Tracks no longer in play (in the hole, a pocket, the ditch, off, lifted) keep only
+        their last few samples: a long live match must not grow with every disc ever shot."""
+        for tr in self.tracks:
+            if tr.state not in ("rest", "moving") and len(tr.path) > keep:
+                del tr.path[:-keep]
 
     # ------------------------------------------------------------------ prediction and cost
     def _predict(self, rows: Sequence[Track], dt: float, t: float) -> tuple[list[list[np.ndarray]], np.ndarray]:
