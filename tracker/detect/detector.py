@@ -31,6 +31,7 @@ fixture videos.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass
 
 import cv2
@@ -52,6 +53,9 @@ from tracker.detect.geometry import BoardView, camera_pose
 from tracker.detect.refine import Fit, Refiner
 from tracker.detect.reuse import untouched
 from tracker.errors import InputError
+
+# Crop-sized FFT ring filters kept at once (each ~0.1-1 MB).
+CROP_FILTER_CACHE = 24
 
 
 @dataclass(frozen=True)
@@ -104,7 +108,7 @@ class DiscDetector:
         self._valid = self._region_mask()
         self._filters: dict[int, RingFilter] = {}
         self._ring_px: dict[int, tuple[float, float]] = {}
-        self._crop_filters: dict[tuple[int, int, int], RingFilter] = {}
+        self._crop_filters: OrderedDict[tuple[int, int, int], RingFilter] = OrderedDict()
         # Frame-to-frame reuse (see ``detect``).
         self._ref_grey: np.ndarray | None = None
         self._last: Detections | None = None
@@ -189,6 +193,11 @@ class DiscDetector:
                 if key not in self._crop_filters:
                     rp, ep = self._ring_px[kind]
                     self._crop_filters[key] = RingFilter.build((hb, wb), rp, 1.5, ep)
+                    # A bounded cache (least recently used out): every crop size has its own
+                    # FFT filter, and an unbounded cache grew without end over a long live match.
+                    while len(self._crop_filters) > CROP_FILTER_CACHE:
+                        self._crop_filters.popitem(last=False)
+                self._crop_filters.move_to_end(key)
                 filt = self._crop_filters[key]
                 crop = lab[y0:y1, x0:x1] if lab is not None else self._lab(view[y0:y1, x0:x1])
                 sub = cv2.copyMakeBorder(crop, 0, hb - (y1 - y0), 0, wb - (x1 - x0), cv2.BORDER_REPLICATE)
