@@ -17,7 +17,7 @@ import numpy as np
 
 from tracker.boards import CrokinoleBoard, KoronaBoard
 from tracker.sim.datatypes import ShotResult, State
-from tracker.sim.timeline import CueTrack, HandTrack, Timeline
+from tracker.sim.timeline import CueTrack, DiscTrack, HandTrack, Timeline
 
 SEAT_ANGLE = {"east": 0.0, "north": math.pi / 2, "west": math.pi, "south": -math.pi / 2}
 
@@ -52,6 +52,30 @@ def _outside(board: CrokinoleBoard | KoronaBoard, angle: float) -> tuple[float, 
     return (R * math.cos(angle), R * math.sin(angle))
 
 
+def _set_down(h: HandTrack, tr: DiscTrack, out: tuple[float, float],
+              now: tuple[float, float, float, State] | None, start: tuple[float, float],
+              t: float, leave_pose: str) -> float:
+    """Key a hand fetching a disc (from outside the board, or from where it lies: a striker after
+    a shot, a disc in a pocket) and setting it down on ``start``; returns when it is down."""
+    if now is None or now[3] in ("off", "lifted"):
+        h.key(t, out[0], out[1], HAND_Z + LIFT_Z, "pinch")
+        tr.key(t, out[0], out[1], LIFT_Z, "lifted")
+        t1 = t + REACH
+    else:
+        h.key(t, out[0], out[1], HAND_Z, "open")
+        h.key(t + REACH, now[0], now[1], HAND_Z * 0.5, "pinch")
+        tr.key(t + REACH, now[0], now[1], now[2], now[3])
+        tr.key(t + REACH + PINCH, now[0], now[1], LIFT_Z, "lifted")
+        h.key(t + REACH + PINCH, now[0], now[1], HAND_Z * 0.5 + LIFT_Z, "pinch")
+        t1 = t + REACH + PINCH + 0.35
+    h.key(t1, start[0], start[1], HAND_Z * 0.5 + 8.0, "pinch")
+    tr.key(t1, start[0], start[1], 8.0, "lifted")
+    t2 = t1 + PINCH
+    tr.key(t2, start[0], start[1], 0.0, "surface")
+    h.key(t2, start[0], start[1], HAND_Z * 0.5, leave_pose)
+    return t2
+
+
 def place_and_flick(
     tl: Timeline,
     board: CrokinoleBoard | KoronaBoard,
@@ -69,25 +93,7 @@ def place_and_flick(
     out = _outside(board, h.from_angle)
     now = tr.at(t)
     r = tr.disc.radius
-    if now is None or now[3] in ("off", "lifted"):
-        src = out
-        h.key(t, out[0], out[1], HAND_Z + LIFT_Z, "pinch")
-        tr.key(t, out[0], out[1], LIFT_Z, "lifted")
-        t1 = t + REACH
-    else:
-        # Fetch it from where it lies (a striker after a shot, a disc in a pocket).
-        src = (now[0], now[1])
-        h.key(t, out[0], out[1], HAND_Z, "open")
-        h.key(t + REACH, src[0], src[1], HAND_Z * 0.5, "pinch")
-        tr.key(t + REACH, src[0], src[1], now[2], now[3])
-        tr.key(t + REACH + PINCH, src[0], src[1], LIFT_Z, "lifted")
-        h.key(t + REACH + PINCH, src[0], src[1], HAND_Z * 0.5 + LIFT_Z, "pinch")
-        t1 = t + REACH + PINCH + 0.35
-    h.key(t1, start[0], start[1], HAND_Z * 0.5 + 8.0, "pinch")
-    tr.key(t1, start[0], start[1], 8.0, "lifted")
-    t2 = t1 + PINCH
-    tr.key(t2, start[0], start[1], 0.0, "surface")
-    h.key(t2, start[0], start[1], HAND_Z * 0.5, "pinch")
+    t2 = _set_down(h, tr, out, now, start, t, "pinch")
     ux, uy = direction
     behind = (start[0] - ux * (r + 8.0), start[1] - uy * (r + 8.0))
     t3 = t2 + 0.3
@@ -154,22 +160,7 @@ def place_and_flick_hand_only(
     h = hands.new(seat)
     out = _outside(board, h.from_angle)
     now = tr.at(t)
-    if now is None or now[3] in ("off", "lifted"):
-        h.key(t, out[0], out[1], HAND_Z + LIFT_Z, "pinch")
-        tr.key(t, out[0], out[1], LIFT_Z, "lifted")
-        t1 = t + REACH
-    else:
-        h.key(t, out[0], out[1], HAND_Z, "open")
-        h.key(t + REACH, now[0], now[1], HAND_Z * 0.5, "pinch")
-        tr.key(t + REACH, now[0], now[1], now[2], now[3])
-        tr.key(t + REACH + PINCH, now[0], now[1], LIFT_Z, "lifted")
-        h.key(t + REACH + PINCH, now[0], now[1], HAND_Z * 0.5 + LIFT_Z, "pinch")
-        t1 = t + REACH + PINCH + 0.35
-    h.key(t1, start[0], start[1], HAND_Z * 0.5 + 8.0, "pinch")
-    tr.key(t1, start[0], start[1], 8.0, "lifted")
-    t2 = t1 + PINCH
-    tr.key(t2, start[0], start[1], 0.0, "surface")
-    h.key(t2, start[0], start[1], HAND_Z * 0.5, "open")
+    t2 = _set_down(h, tr, out, now, start, t, "open")
     h.key(t2 + REACH, out[0], out[1], HAND_Z, "open")
     tl.hands.append(h)
     return t2 + 0.2
