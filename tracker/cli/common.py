@@ -21,6 +21,25 @@ def players_type(text: str) -> int:
     return n
 
 
+def number_type(name: str, cast: type[int] | type[float] = int, lo: float | None = None,
+                hi: float | None = None):  # type: ignore[no-untyped-def]
+    """An argparse type for a number in [lo, hi] whose errors name the option."""
+    what = "a whole number" if cast is int else "a number"
+
+    def parse(text: str) -> int | float:
+        try:
+            v = cast(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{name} must be {what}, not {text!r}") from None
+        if lo is not None and hi is not None and not lo <= v <= hi:
+            raise argparse.ArgumentTypeError(f"{name} must be between {lo:g} and {hi:g}, not {text}")
+        if lo is not None and v < lo:
+            raise argparse.ArgumentTypeError(f"{name} must be at least {lo:g}, not {text}")
+        return v
+
+    return parse
+
+
 def size_type(text: str) -> tuple[int, int]:
     """``1280x720`` -> (1280, 720)."""
     parts = text.lower().split("x")

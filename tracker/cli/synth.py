@@ -8,41 +8,8 @@ from __future__ import annotations
 
 import argparse
 
-from tracker.cli.common import add_game, players_type, size_type
+from tracker.cli.common import add_game, number_type, players_type, size_type
 from tracker.errors import InputError
-
-
-def _positive_int(name: str):  # type: ignore[no-untyped-def]
-    def parse(text: str) -> int:
-        try:
-            n = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{name} must be a whole number, not {text!r}") from None
-        if n < 1:
-            raise argparse.ArgumentTypeError(f"{name} must be at least 1, not {n}")
-        return n
-
-    return parse
-
-
-def _fps(text: str) -> float:
-    try:
-        v = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"fps must be a number, not {text!r}") from None
-    if not 1.0 <= v <= 240.0:
-        raise argparse.ArgumentTypeError(f"fps must be between 1 and 240, not {text}")
-    return v
-
-
-def _seed(text: str) -> int:
-    try:
-        n = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"seed must be a whole number, not {text!r}") from None
-    if n < 0:
-        raise argparse.ArgumentTypeError(f"seed must not be negative, not {n}")
-    return n
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -51,14 +18,14 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                        "and write video.mp4, truth.json, shots.jsonl, events.jsonl and frames.jsonl.")
     add_game(p)
     p.add_argument("--players", type=players_type, default=2, help="2, 3 or 4 (default 2)")
-    p.add_argument("--seed", type=_seed, default=0, help="random seed (same seed, same match)")
+    p.add_argument("--seed", type=number_type("seed", int, lo=0), default=0, help="random seed (same seed, same match)")
     p.add_argument("--out", required=True, help="output folder")
     p.add_argument("--preset", choices=("easy", "hard"), default="easy", help="camera, look and player error")
-    p.add_argument("--rounds", type=_positive_int("rounds"), default=1,
+    p.add_argument("--rounds", type=number_type("rounds", int, lo=1), default=1,
                    help="crokinole rounds / korona games to play (default 1)")
     p.add_argument("--size", type=size_type, default=(1280, 720), help="video size WxH (default 1280x720)")
-    p.add_argument("--fps", type=_fps, default=30.0, help="frames per second (default 30)")
-    p.add_argument("--max-shots", type=_positive_int("max-shots"), default=None,
+    p.add_argument("--fps", type=number_type("fps", float, 1.0, 240.0), default=30.0, help="frames per second (default 30)")
+    p.add_argument("--max-shots", type=number_type("max-shots", int, lo=1), default=None,
                    help="stop after this many shots (a clip of part of a round)")
     p.add_argument("--bump", choices=("auto", "on", "off"), default="auto",
                    help="knock the camera part way through (auto: by chance, per preset)")
