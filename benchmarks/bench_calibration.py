@@ -1,12 +1,14 @@
 """Calibration figures: accuracy on rendered frames, real photos, and timings.
 
     .venv/bin/python benchmarks/bench_calibration.py [--n 12] [--size 1280x720] [--no-real]
+        [--no-render] [--game crokinole|korona] [--preset easy|hard]
 
 Rendered frames (``tracker.render``, both presets, every board style the sampler draws): the
 calibration's ``to_board`` of the true (distorted) image of a grid of board points over the
 playing surface is compared with the points themselves: mean and worst error in mm. Real photos
 (``../shared/real/crokinole``, read in place, never copied): which calibrate, the fitted ring
-radii as ratios of the shooting line, and overlays in /tmp/calib_overlays/ to look at. Timings:
+radii as ratios of the shooting line, and overlays in /tmp/calib_overlays/ to look at; carrom
+photos (``../shared/real/carrom``) as korona boards, default and declared carrom profile. Timings:
 one 1280x720 calibration and one drift check.
 """
 
@@ -29,6 +31,15 @@ from tracker.calibration import DriftMonitor, calibrate_image  # noqa: E402
 from tracker.errors import CalibrationError  # noqa: E402
 
 REAL = Path(__file__).resolve().parents[2] / "shared" / "real" / "crokinole"
+CARROM = REAL.parent / "carrom"
+# A carrom board declared as a korona board profile (ICF figures: 740 mm playing surface,
+# base lines 101.5 mm in from the frame and 470 mm long, 85 mm centre circle, 44.5 mm pockets;
+# frame width and pocket inset as measured on the photos). Without it the default korona
+# profile is used and the board's scale taken from its rims.
+CARROM_PROFILE = {"game": "korona", "outer_size": 860.0, "rim_width": 60.0, "pocket_radius": 22.25,
+                  "pocket_inset": 22.0, "striking_line_offset": 101.5, "striking_line_half_length": 235.0,
+                  "centre_circle_radius": 85.0, "line_width": 2.0, "disc_diameter": 30.2,
+                  "striker_diameter": 41.3, "disc_thickness": 9.0}
 
 
 def surface_grid(board: CrokinoleBoard | KoronaBoard, n: int = 25) -> np.ndarray:
@@ -44,11 +55,12 @@ def surface_grid(board: CrokinoleBoard | KoronaBoard, n: int = 25) -> np.ndarray
     return np.stack([X[keep], Y[keep]], axis=1)
 
 
-def rendered(n: int, size: tuple[int, int], game: str = "crokinole") -> list[dict]:
+def rendered(n: int, size: tuple[int, int], game: str = "crokinole",
+             presets: tuple[str, ...] = ("easy", "hard")) -> list[dict]:
     from tracker.render import Renderer, SceneFrame, project, sample_camera, sample_look
 
     rows = []
-    for preset in ("easy", "hard"):
+    for preset in presets:
         for seed in range(n):
             rng = np.random.default_rng(1000 + seed)
             look = sample_look(preset, rng, game)
@@ -128,6 +140,43 @@ def real() -> list[dict]:
     return rows
 
 
+def real_carrom() -> list[dict]:
+    """Carrom photos (``../shared/real/carrom``, read in place) as korona: the default profile
+    and the declared carrom profile. What was measured, in the board's mm, and overlays."""
+    import cv2
+
+    from tracker.boards.profile import profile_from_dict
+    from tracker.calibration.overlay import draw_overlay
+
+    os.makedirs("/tmp/calib_overlays", exist_ok=True)
+    carrom = profile_from_dict(CARROM_PROFILE)
+    rows = []
+    for f in sorted(glob.glob(str(CARROM / "*.jpg"))):
+        img = cv2.imread(f)
+        if img is None:
+            continue
+        for label, board in (("korona", None), ("carrom", carrom)):
+            name = f"carrom/{Path(f).stem} ({label})"
+            row: dict = {"name": name}
+            t0 = time.perf_counter()
+            try:
+                c = calibrate_image(img, "korona", board=board)
+                b = c.board
+                assert isinstance(b, KoronaBoard)
+                row.update(ok=True, rms=c.rms_mm, half=b.half, line=b.striking_line_offset,
+                           circle=b.centre_circle_radius, pocket_r=b.pocket_radius, pocket_in=b.pocket_inset,
+                           worst=max(c.residuals_mm.items(), key=lambda kv: kv[1]))
+                ov = draw_overlay(img, c)
+                s = 1000 / max(ov.shape[:2])
+                cv2.imwrite(f"/tmp/calib_overlays/carrom_{Path(f).stem}_{label}.png",
+                            cv2.resize(ov, None, fx=s, fy=s, interpolation=cv2.INTER_AREA))
+            except CalibrationError as e:
+                row.update(ok=False, why=str(e)[:110])
+            row["time"] = time.perf_counter() - t0
+            rows.append(row)
+    return rows
+
+
 def timings(size: tuple[int, int]) -> tuple[float, float, float, float]:
     """(calibrate wall s, calibrate CPU s, drift wall s, drift CPU s). The machine is shared:
     wall time varies with the load of other processes, CPU time much less."""
@@ -160,17 +209,19 @@ def main() -> int:
     ap.add_argument("--size", default="1280x720")
     ap.add_argument("--no-real", action="store_true")
     ap.add_argument("--no-render", action="store_true")
+    ap.add_argument("--game", choices=["crokinole", "korona"], help="rendered frames of one game only")
+    ap.add_argument("--preset", choices=["easy", "hard"], help="rendered frames of one preset only")
     a = ap.parse_args()
     w, h = (int(v) for v in a.size.split("x"))
-    for game in ([] if a.no_render else ["crokinole", "korona"]):
-        rows = rendered(a.n, (w, h), game)
+    for game in ([] if a.no_render else [a.game] if a.game else ["crokinole", "korona"]):
+        rows = rendered(a.n, (w, h), game, presets=(a.preset,) if a.preset else ("easy", "hard"))
         print(f"\n{game}: rendered frames {w}x{h} (error of to_board over the playing surface, mm)")
         print(f"{'preset':6s} {'seed':>4s} {'tilt':>5s} {'k1':>6s} {'style':16s} {'mean':>6s} {'worst':>6s} {'rms':>5s} {'seat':>5s} {'s':>5s}")
         for r in rows:
             seat = ("yes" if r.get("seat") else "FLIP") if r["ok"] else "-"
             print(f"{r['preset']:6s} {r['seed']:4d} {r['tilt']:5.1f} {r['k1']:6.3f} {r['style']:16s} "
                   f"{r['mean']:6.2f} {r['worst']:6.2f} {r['rms']:5.2f} {seat:>5s} {r['time']:5.2f} {r.get('why', '')}")
-        for preset in ("easy", "hard"):
+        for preset in sorted({r["preset"] for r in rows}):
             rr = [r for r in rows if r["preset"] == preset]
             ok = [r for r in rr if r["ok"]]
             if ok:
@@ -190,6 +241,17 @@ def main() -> int:
             else:
                 print(f"{r['name']:28s} FAIL {r['why']}")
         print(f"calibrated {sum(r['ok'] for r in rows)}/{len(rows)}")
+    if not a.no_real and CARROM.exists():
+        rows = real_carrom()
+        print("\nReal carrom photos read as korona (figures in the board's mm: default profile = 850 mm "
+              "playing area, carrom profile = 740 mm)")
+        for r in rows:
+            if r["ok"]:
+                print(f"{r['name']:38s} ok   rms {r['rms']:.2f}  line {r['line']:5.1f}  circle {r['circle']:5.1f}  "
+                      f"pocket r {r['pocket_r']:4.1f} inset {r['pocket_in']:4.1f}  worst {r['worst'][0]} "
+                      f"{r['worst'][1]:.1f} mm  {r['time']:.1f}s")
+            else:
+                print(f"{r['name']:38s} REFUSED {r['why']}  {r['time']:.1f}s")
     t_cal, p_cal, t_drift, p_drift = timings((1280, 720))
     print(f"\ntime: calibrate one 1280x720 frame {t_cal * 1000:.0f} ms wall, {p_cal * 1000:.0f} ms CPU "
           f"(target 1000); drift check {t_drift * 1000:.2f} ms wall, {p_drift * 1000:.2f} ms CPU (target 5)")

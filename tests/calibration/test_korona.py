@@ -29,8 +29,8 @@ def test_korona_square_found_and_measured(tilt: float, azimuth: float, focal: fl
     assert b.pocket_radius == pytest.approx(36.0, abs=3.0)
     assert b.pocket_inset == pytest.approx(36.0, abs=3.0)
     assert {"line_north", "line_east", "line_south", "line_west", "circle", "pockets"} <= set(calib.residuals_mm)
-    # rims only where the camera sees the wall's foot: all four from above, three at 35 degrees
-    assert sum(k.startswith("rim_") for k in calib.residuals_mm) == (4 if tilt == 0 else 3)
+    # every rim straightens the lens (each at a distance of its own: foot or top of its wall)
+    assert sum(k.startswith("rim_") for k in calib.residuals_mm) == 4
 
 
 def test_korona_refuses_blank_table() -> None:

@@ -53,12 +53,36 @@ def _camera(lens: LensModel, H: np.ndarray, size: tuple[int, int]) -> tuple[np.n
     return camera_with_focal(lens, float(f))
 
 
+MAX_SIDE = 2048  # larger images are fitted at WORK_SIDE: a phone photo at full size takes a minute
+WORK_SIDE = 1600
+
+
+def _shrink(image: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+    """(image to fit, matrix full px -> its px, or None when used as is).
+
+    Pixel centres map as ``p' = (p + 0.5) * s - 0.5`` (what ``cv2.resize`` samples), so the
+    lens model, normalised about the image centre by half the long side, keeps its
+    coefficients: the fitted ``(k1, k2)`` hold for the full image too.
+    """
+    h, w = image.shape[:2]
+    if max(w, h) <= MAX_SIDE:
+        return image, None
+    import cv2
+
+    f = WORK_SIDE / max(w, h)
+    ws, hs = round(w * f), round(h * f)
+    sx, sy = ws / w, hs / h
+    S = np.array([[sx, 0, 0.5 * sx - 0.5], [0, sy, 0.5 * sy - 0.5], [0, 0, 1.0]])
+    return cv2.resize(image, (ws, hs), interpolation=cv2.INTER_AREA), S
+
+
 def calibrate_image(image: np.ndarray, game: str, board: CrokinoleBoard | KoronaBoard | None = None,
                     south: str | None = None, intrinsics: dict | None = None) -> Calibration:
     """Find the board in ``image`` (BGR) and fit it. Raises CalibrationError when it cannot."""
     image = check_frame(image, "image")
     h, w = image.shape[:2]
     work, K, D = _undistort(image, intrinsics)
+    work, S = _shrink(work)
     if game == "crokinole":
         from tracker.calibration.crokinole import calibrate_crokinole
 
@@ -72,6 +96,10 @@ def calibrate_image(image: np.ndarray, game: str, board: CrokinoleBoard | Korona
         H, measured, residuals, rms, lens = calibrate_korona(work, kb, fit_lens=K is None)
     else:
         raise InputError(f"unknown game {game!r}: expected crokinole or korona")
+    if S is not None:
+        H = H @ S
+        if lens is not None:
+            lens = LensModel((w, h), lens.k1, lens.k2)
     if lens is not None:
         K, D = _camera(lens, H, (w, h))
     to_raw = None

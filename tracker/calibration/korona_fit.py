@@ -1,6 +1,6 @@
 """Korona refinement: the homography and the lens fitted to every painted and built feature.
 
-The square of the edge map (``korona._square_candidates``) only seeds the fit: its corners are pulled
+The square of the edge map (``korona_seed.square_candidates``) only seeds the fit: its corners are pulled
 by pockets, rim tops and lens bending. Here, like the crokinole ring fit, model features are
 projected into the image (through the lens), the strongest response is searched along each
 point's image normal (sub-pixel), and the homography (8 dof), the lens (k1, k2 of
@@ -9,14 +9,19 @@ are fitted by robust least squares with residuals in board mm. The features:
 
 * the four **striking lines** and the **centre circle** (line-ness peaks): painted on the plane,
   so exact at any tilt; straight lines bent by the lens are what fixes k1;
-* the **rim's inner edges** (gradient peaks), which fix the scale (the playing area is
-  ``2 * half`` wide). A rim is 20 mm tall: when the camera stands outside a side's wall plane
-  it sees the rim's *top* edge there, which lands up to 20 mm inside the playing area on the
-  board plane. The camera position is recovered from the current fit (focal length from the
-  homography, principal point at the image centre) and only the sides whose wall faces the
-  camera are used.
+* the **rim's inner edges** (gradient peaks). A rim is 20 mm tall and its edge is a shaded
+  step: the camera sees the wall's foot, or its top (which lands up to 20 mm off on the board
+  plane), or a shadow. Either edge is a straight line parallel to its side, so each side's rim
+  gets a distance of its own (loosely held at ``half``, RIM_SIGMA_MM): the rims straighten the
+  lens out to the corners, where lines and circle do not reach, without lending the scale
+  their bias. (A board whose lines differ from its profile is refitted with the rims anchored
+  at ``half``: then they give the scale.) ``visible_rims`` still names the sides whose wall
+  faces the camera (the camera position is recovered from the fit); ``rim_offset`` uses those;
+* the four **pockets** (gradient peaks on the arc facing the playing area): cut holes, exact on
+  the plane, of a size and inset fitted loosely; they pin the corners. Weighted down
+  (POCKET_WEIGHT): a tilted view sees into the pit and its dark edge runs a few mm wide.
 
-Priors keep the measured distances near the board profile (5 mm) and the lens mild, for the
+Priors keep the measured distances near the board profile and the lens mild, for the
 directions the picture cannot fix.
 """
 
@@ -40,6 +45,20 @@ SIDES = ("north", "east", "south", "west")
 # the prior's pull while a hundred rim points keep theirs), a rim biased by a shadow does not.
 RIM_WEIGHT = 0.05
 PRIOR_MM = 0.2
+# Pockets are cut holes, exact on the plane but of any size and place (boards differ): their
+# arcs pin the playing area's corners (where lines and circle leave a lens free to bend) with
+# their own inset and radius fitted loosely.
+POCKET_PRIOR_MM = 5.0
+USE_POCKETS = True
+POCKET_WEIGHT = 0.3
+# Rim edges, wall foot or wall top, are straight lines parallel to their side: fitted with a
+# distance of their own they bend the lens straight out to the corners, where lines and circle
+# do not reach, without lending the scale their shading bias.
+RIM_STRAIGHT = True
+RIM_SIGMA_MM = 5.0
+ALL_RIMS = True
+LENS_K1_PRIOR = 10.0  # weights keeping the lens mild where the picture does not fix it
+LENS_K2_PRIOR = 50.0
 _DIR = {"north": (0.0, 1.0), "east": (1.0, 0.0), "south": (0.0, -1.0), "west": (-1.0, 0.0)}
 
 
@@ -54,6 +73,7 @@ class KoronaFit:
     rms_mm: float = 0.0
     rims_used: tuple[str, ...] = ()
     rim_offset: float = 0.0  # median signed distance of the rim points outside the fitted edge, mm
+    rim_dist: dict[str, float] = field(default_factory=dict)  # each side's rim edge from the centre, mm
 
 
 def camera_centre(G: np.ndarray, size: tuple[int, int], focal: float | None = None) -> np.ndarray | None:
@@ -95,8 +115,11 @@ def visible_rims(G: np.ndarray, size: tuple[int, int], half: float) -> tuple[str
     return tuple(out)
 
 
-def _features(board: KoronaBoard, line_dist: float, radius: float, rims: tuple[str, ...]
-              ) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+_POCKETS = {"ne": (1.0, 1.0), "nw": (-1.0, 1.0), "sw": (-1.0, -1.0), "se": (1.0, -1.0)}
+
+
+def _features(board: KoronaBoard, line_dist: float, radius: float, rims: tuple[str, ...],
+              pockets: tuple[float, float] | None = None) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     """Model points and unit normals (board mm) per feature."""
     out: dict[str, tuple[np.ndarray, np.ndarray]] = {}
     L = board.striking_line_half_length
@@ -113,6 +136,15 @@ def _features(board: KoronaBoard, line_dist: float, radius: float, rims: tuple[s
     a = np.linspace(0, 2 * math.pi, 72, endpoint=False) + 0.02
     u = np.stack([np.cos(a), np.sin(a)], axis=1)
     out["circle"] = (radius * u, u)
+    if pockets is not None:
+        inset, pr = pockets
+        c = board.half - inset
+        for name, (sx, sy) in _POCKETS.items():
+            # the arc facing the playing area (the rest runs under the rim's corner)
+            toward = math.atan2(-sy, -sx)
+            a = toward + np.linspace(-0.45 * math.pi, 0.45 * math.pi, 24)
+            u = np.stack([np.cos(a), np.sin(a)], axis=1)
+            out[f"pocket_{name}"] = (np.array([sx * c, sy * c]) + pr * u, u)
     return out
 
 
@@ -145,8 +177,9 @@ def _inner_edge_search(img: np.ndarray, p0: np.ndarray, nrm: np.ndarray, half: f
 
 def fit_korona(image: np.ndarray, G0: np.ndarray, board: KoronaBoard,
                schedule: tuple[float, ...] = (25.0, 12.0, 6.0, 3.0, 2.5), fit_lens: bool = True,
-               lens0: LensModel | None = None, prior_mm: float = PRIOR_MM,
-               rim_weight: float = RIM_WEIGHT, start: tuple[float, float] | None = None) -> KoronaFit:
+               lens0: LensModel | None = None, prior_mm: float | None = None,
+               rim_weight: float | None = None, start: tuple[float, float] | None = None,
+               use_pockets: bool | None = None) -> KoronaFit:
     """Refine ``G0`` (board mm -> undistorted px) on lines, circle and visible rim edges.
     ``prior_mm`` and ``rim_weight``: see the module constants; a board that differs from its
     profile is refitted by the caller with a loose prior and full-weight rims."""
@@ -157,6 +190,9 @@ def fit_korona(image: np.ndarray, G0: np.ndarray, board: KoronaBoard,
     from tracker.calibration.features import lineness, odd
 
     h, w = image.shape[:2]
+    prior_mm = PRIOR_MM if prior_mm is None else prior_mm
+    use_pockets = USE_POCKETS if use_pockets is None else use_pockets
+    rim_weight = RIM_WEIGHT if rim_weight is None else rim_weight
     G = normalize_h(G0.copy())
     lens = lens0 or LensModel((w, h))
     Nimg = lens.norm_matrix()
@@ -171,10 +207,17 @@ def fit_korona(image: np.ndarray, G0: np.ndarray, board: KoronaBoard,
     d_nom = board.half - board.striking_line_offset
     r_nom = board.centre_circle_radius
     line_dist, radius = start if start is not None else (d_nom, r_nom)
+    inset, pr = board.pocket_inset, board.pocket_radius
+    rim_c = np.full(4, board.half)
+    # the rims' own distances: loose (straightness only, the scale is the lines') unless the
+    # caller takes the scale from the rims (a board whose lines differ from its profile)
+    rim_sigma = RIM_SIGMA_MM if rim_weight < 0.5 else 0.3
     fit = KoronaFit(G=G, lens=lens, line_dist=line_dist, circle_radius=radius)
     for it, half_mm in enumerate(schedule):
         rims = visible_rims(G, (w, h), board.half)
-        feats = _features(board, line_dist, radius, rims)
+        # pockets once the fit is close (a wide search would find the rims beside them)
+        feats = _features(board, line_dist, radius, SIDES if (RIM_STRAIGHT and ALL_RIMS) else rims,
+                          (inset, pr) if use_pockets and half_mm <= 6.0 else None)
         obs: dict[str, np.ndarray] = {}
         for k, (pts, nrm_mm) in feats.items():
             p0 = apply_h(G, pts)
@@ -187,7 +230,7 @@ def fit_korona(image: np.ndarray, G0: np.ndarray, board: KoronaBoard,
             if k.startswith("rim") and half_mm <= 6.0:
                 off, strength = _inner_edge_search(mag, p0, nrm, half)
             else:
-                off, strength = _peak_search(mag if k.startswith("rim") else ln, p0, nrm, half)
+                off, strength = _peak_search(mag if k.startswith(("rim", "pocket")) else ln, p0, nrm, half)
             inside = (p0[:, 0] > 2) & (p0[:, 1] > 2) & (p0[:, 0] < w - 3) & (p0[:, 1] < h - 3)
             pos = inside & (strength > 0)
             good = inside & (strength > 0.25 * np.median(strength[pos])) if pos.any() else inside & False
@@ -197,33 +240,52 @@ def fit_korona(image: np.ndarray, G0: np.ndarray, board: KoronaBoard,
         Hn = Hn / Hn[2, 2]
         keys = [k for k in obs if len(obs[k])]
         Q = np.concatenate([lens.normalise(obs[k]) for k in keys]) if keys else np.zeros((0, 2))
+        if not with_lens and not lens.is_identity:
+            # the lens is held (a refit's first round): its points are undistorted once here
+            Q = undistort_n(Q, lens.k1, lens.k2, 4)
         kind = np.concatenate([np.full(len(obs[k]), i) for i, k in enumerate(keys)]) if keys else np.zeros(0, int)
         # per point: residual = n . p - c, with (n, c) the feature's line, or |p| - r for the circle
-        nx = np.array([_DIR[k.split("_")[1]][0] if k != "circle" else 0.0 for k in keys])[kind]
-        ny = np.array([_DIR[k.split("_")[1]][1] if k != "circle" else 0.0 for k in keys])[kind]
+        nx = np.array([_DIR.get(k.split("_")[-1], (0.0, 0.0))[0] for k in keys])[kind]
+        ny = np.array([_DIR.get(k.split("_")[-1], (0.0, 0.0))[1] for k in keys])[kind]
         is_circle = np.array([k == "circle" for k in keys])[kind]
         is_rim = np.array([k.startswith("rim") for k in keys])[kind]
+        is_pocket = np.array([k.startswith("pocket") for k in keys])[kind]
+        pc = np.array([_POCKETS[k.split("_")[1]] if k.startswith("pocket") else (0.0, 0.0) for k in keys])[kind]
+        side = np.array([SIDES.index(k.split("_")[1]) if k.startswith("rim") else 0 for k in keys], int)[kind]
         if len(Q) < 40 or is_circle.sum() < 10:
             raise CalibrationError("korona board found but its lines were not: too few points on the "
                                    "striking lines and centre circle")
 
         def residuals(x: np.ndarray, Q=Q, nx=nx, ny=ny, is_circle=is_circle, is_rim=is_rim,
-                      with_lens=with_lens) -> np.ndarray:
+                      is_pocket=is_pocket, pc=pc, side=side, with_lens=with_lens) -> np.ndarray:
             H = np.append(x[:8], 1.0).reshape(3, 3)
             q = undistort_n(Q, x[10], x[11], 4) if with_lens else Q
             p = apply_h(H, q)
-            lin = p[:, 0] * nx + p[:, 1] * ny - np.where(is_rim, board.half, x[8])
-            r = np.where(is_circle, np.linalg.norm(p, axis=1) - x[9], lin * np.where(is_rim, rim_weight, 1.0))
-            prior = [(x[8] - d_nom) / prior_mm, (x[9] - r_nom) / prior_mm]
+            if RIM_STRAIGHT:
+                # each rim edge a straight line parallel to its side at its own distance
+                lin = p[:, 0] * nx + p[:, 1] * ny - np.where(is_rim, x[14:18][side], x[8])
+                r = np.where(is_circle, np.linalg.norm(p, axis=1) - x[9], lin)
+            else:
+                lin = p[:, 0] * nx + p[:, 1] * ny - np.where(is_rim, board.half, x[8])
+                r = np.where(is_circle, np.linalg.norm(p, axis=1) - x[9], lin * np.where(is_rim, rim_weight, 1.0))
+            if is_pocket.any():
+                d = np.linalg.norm(p - pc * (board.half - x[12]), axis=1) - x[13]
+                r = np.where(is_pocket, POCKET_WEIGHT * d, r)
+            prior = [(x[8] - d_nom) / prior_mm, (x[9] - r_nom) / prior_mm,
+                     (x[12] - board.pocket_inset) / POCKET_PRIOR_MM, (x[13] - board.pocket_radius) / POCKET_PRIOR_MM]
             if with_lens:
-                prior += [10.0 * x[10], 50.0 * x[11]]
+                prior += [LENS_K1_PRIOR * x[10], LENS_K2_PRIOR * x[11]]
+            if RIM_STRAIGHT:
+                prior += list((x[14:18] - board.half) / rim_sigma)
             return np.concatenate([r, prior])
 
-        x0 = np.concatenate([Hn.ravel()[:8], [line_dist, radius, lens.k1, lens.k2]])
+        x0 = np.concatenate([Hn.ravel()[:8], [line_dist, radius, lens.k1, lens.k2, inset, pr], rim_c])
         res = least_squares(residuals, x0, loss="soft_l1", f_scale=1.0 if it < 2 else 0.5, x_scale="jac")
         x = res.x
         H = np.append(x[:8], 1.0).reshape(3, 3)
         line_dist, radius = float(x[8]), float(x[9])
+        inset, pr = float(x[12]), float(x[13])
+        rim_c = x[14:18].copy()
         if with_lens:
             lens = LensModel((w, h), float(x[10]), float(x[11]))
         G = normalize_h(np.linalg.inv(H @ Nimg))
@@ -231,9 +293,14 @@ def fit_korona(image: np.ndarray, G0: np.ndarray, board: KoronaBoard,
         if not np.all(np.isfinite(c0)) or not 0.02 * max(w, h) < np.linalg.norm(c0[1] - c0[0]) < 3 * max(w, h):
             raise CalibrationError("korona board found but the fit diverged; give --points or --markers")
         # the final figures: residuals of each feature with the final parameters
-        r_all = residuals(x)[: len(Q)] / np.where(is_rim, rim_weight, 1.0)
+        r_all = residuals(x)[: len(Q)] / np.where(is_pocket, POCKET_WEIGHT, 1.0)
+        if not RIM_STRAIGHT:
+            r_all = r_all / np.where(is_rim, rim_weight, 1.0)
+        off_rim = r_all + (x[14:18][side] - board.half if RIM_STRAIGHT else 0.0)
         fit = KoronaFit(G=G, lens=lens, line_dist=line_dist, circle_radius=radius, rims_used=rims,
-                        rim_offset=float(np.median(r_all[is_rim])) if is_rim.any() else 0.0)
+                        rim_offset=float(np.median(off_rim[is_rim])) if is_rim.any() else 0.0,
+                        rim_dist={s: float(x[14 + i]) for i, s in enumerate(SIDES)
+                                  if RIM_STRAIGHT and f"rim_{s}" in keys})
         cat: list[np.ndarray] = []
         for i, k in enumerate(keys):
             rk = r_all[kind == i]
@@ -295,7 +362,11 @@ def rim_offset(image: np.ndarray, fit: KoronaFit, board: KoronaBoard, reach_mm: 
         return 0.0
     o_arr, t_arr = np.array(offs), np.array(tops)
     common = float(np.median(o_arr))
-    if np.ptp(o_arr) > 2.5:
-        return 0.0  # sides disagree: walls and shadows, not a different board
     explained = (np.abs(o_arr) < 3.0) | (np.abs(o_arr - t_arr) < 3.0)
+    if np.ptp(o_arr) > 2.5:
+        # sides disagree: walls and shadows, not a different board -- unless every side is
+        # well out the same way and no wall explains any (lines drawn off the profile's
+        # proportions and a fit bent by them, e.g. a carrom board read as korona)
+        same_way = bool(np.all(np.sign(o_arr) == np.sign(common))) and float(np.min(np.abs(o_arr))) > 4.0
+        return common if same_way and not explained.any() else 0.0
     return 0.0 if explained.sum() * 2 > len(offs) else common
