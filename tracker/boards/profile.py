@@ -10,17 +10,29 @@ from tracker.boards.crokinole import CrokinoleBoard
 from tracker.boards.korona import KoronaBoard
 from tracker.errors import InputError
 
+# Profiles shipped with the package, by name (``--board carrom``): boards people own that differ
+# from the defaults. A path to a file always wins over a name.
+BUILTIN = Path(__file__).resolve().parent / "profiles"
+
+
+def builtin_profiles() -> list[str]:
+    return sorted(f.stem for f in BUILTIN.glob("*.json"))
+
 
 def load_profile(path: str | Path) -> CrokinoleBoard | KoronaBoard:
     """Load ``{"game": "crokinole", "shooting_line_radius": 300, ...}`` into a board model.
 
-    Unknown keys and non-numeric values are refused with a message naming the key.
+    ``path`` is a JSON file, or the name of a built-in profile (``carrom``). Unknown keys and
+    non-numeric values are refused with a message naming the key.
     """
     p = Path(path)
+    if not p.exists() and str(path) in builtin_profiles():
+        p = BUILTIN / f"{path}.json"
     try:
         data = json.loads(p.read_text())
     except FileNotFoundError:
-        raise InputError(f"board profile {p}: no such file") from None
+        names = ", ".join(builtin_profiles())
+        raise InputError(f"board profile {p}: no such file (built-in profiles: {names})") from None
     except json.JSONDecodeError as e:
         raise InputError(f"board profile {p}: not JSON ({e.msg} at line {e.lineno})") from None
     if not isinstance(data, dict):

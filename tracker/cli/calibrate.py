@@ -28,7 +28,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--south", choices=("top", "left", "right", "bottom"), help="image side of the south seat (automatic mode; --points fix the seats themselves)")
     p.add_argument("--intrinsics", metavar="FILE", help="camera intrinsics JSON from a --chessboard run")
     p.add_argument("--markers", metavar="FILE", help="ArUco marker map JSON (id -> board mm corners)")
-    p.add_argument("--board", metavar="PROFILE", help="board profile JSON with the nominal figures")
+    p.add_argument("--board", metavar="PROFILE", help="board profile JSON with the nominal figures, or a built-in name (carrom)")
     p.add_argument("--chessboard", metavar="COLSxROWS", help="fit camera intrinsics from chessboard views instead")
     p.add_argument("--square-mm", type=float, default=25.0, help="chessboard square size (default 25)")
     p.set_defaults(func=run)
