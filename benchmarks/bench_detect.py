@@ -5,6 +5,16 @@ Frames come from the project's renderer (``tracker.render``: random looks and ca
 the true calibration (homography and lens), so the figures are the detector's own; a second row
 per preset uses the automatic calibration (``calibrate_image``) where it succeeds, to show the
 end-to-end error. Run: ``python benchmarks/bench_detect.py [--frames N] [--quick]``.
+
+Fixture mode (``--fixtures [NAME|DIR ...]``): the bundled fixture videos (or matches written by
+``tracker synth``, e.g. ``/tmp/bench/<match>``; ``--width 640`` shrinks 1280x720 ones to
+640x360) at sampled frames (``--stride``), each a full pass, against ``frames.jsonl``: recall of
+discs at rest on the surface, of korona strikers, of discs in the 20-hole and the ditch, extra
+detections per frame, median / 95th-percentile error at rest and CPU ms per full pass. The
+calibration is the pipeline's own (``calibrate_image`` on the median of the first frames of each
+camera position) unless ``--true-calib``. ``--overlays DIR`` writes a crop of every missed disc
+(``*_miss.png``: truth circle green, detections red) and of every extra detection (``*_x*.png``);
+``--no-clusters`` turns the second pass (``tracker/detect/clusters.py``) off for comparison.
 """
 
 from __future__ import annotations
@@ -91,10 +101,25 @@ def main() -> int:
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--bevel", type=float, default=None,
                     help="disc edge chamfer for the detector, mm (default: DetectorSettings' own)")
+    ap.add_argument("--fixtures", nargs="*", default=None,
+                    help="only the fixture mode: these fixtures (names under fixtures/videos or folders such as "
+                         "/tmp/bench/<match>; none given: every fixture), full passes at sampled frames")
+    ap.add_argument("--stride", type=int, default=None, help="fixture mode: every Nth frame (default ~60 a video)")
+    ap.add_argument("--true-calib", action="store_true", help="fixture mode: the true calibration")
+    ap.add_argument("--overlays", type=Path, default=None, help="fixture mode: crops of missed discs here")
+    ap.add_argument("--no-clusters", action="store_true", help="without the second pass (clusters.py)")
+    ap.add_argument("--width", type=int, default=None, help="fixture mode: shrink wider videos to this width")
     args = ap.parse_args()
     global SETTINGS
     if args.bevel is not None:
         SETTINGS = DetectorSettings(bevel=args.bevel)
+    if args.no_clusters:
+        SETTINGS = DetectorSettings(bevel=SETTINGS.bevel, clusters=False)
+    if args.fixtures is not None:
+        root = Path(__file__).resolve().parents[1] / "fixtures" / "videos"
+        names = args.fixtures or sorted(p.name for p in root.iterdir() if (p / "frames.jsonl").exists())
+        fixture_rows(names, args.stride, args.true_calib, args.overlays, args.width)
+        return 0
     n = 3 if args.quick else args.frames
     try:
         import tracker.render  # noqa: F401
@@ -234,6 +259,167 @@ def video_rows(max_fixtures: int | None) -> None:
         print(f"{name:24} {w:>4}x{h:<4} {len(imgs):>6} {1e3 * decode:>9.2f} {1e3 * per:>9.2f} "
               f"{per / max(decode, 1e-9):>6.1f} {len(errs) / max(n_true, 1):>7.3f} "
               f"{extra / max(len(imgs), 1):>7.2f} {np.median(err):>7.2f} {np.percentile(err, 95):>7.2f}")
+
+
+# ---------------------------------------------------------------------------- fixtures at rest
+def _truth_calib(fr: dict, game: str, size: tuple[int, int], scale: float) -> Calibration:
+    from tracker.boards import board_for
+    from tracker.render import intrinsics
+
+    cam = _camera(fr["camera"])
+    K, dist = intrinsics(cam, size)  # type: ignore[arg-type]
+    H = np.array(fr["homography"], float) @ np.diag([1 / scale, 1 / scale, 1.0])
+    return Calibration(homography=H, image_size=size, rms_mm=0.0, board=board_for(game),
+                       camera_matrix=K, dist_coeffs=dist, method="truth")
+
+
+def _read(path: Path, scale: float, keep: set[int]) -> dict[int, np.ndarray]:
+    import cv2
+
+    cap = cv2.VideoCapture(str(path))
+    out: dict[int, np.ndarray] = {}
+    i = 0
+    while True:
+        ok = cap.grab()
+        if not ok:
+            break
+        if i in keep:
+            _, img = cap.retrieve()
+            if scale != 1.0:
+                img = cv2.resize(img, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+            out[i] = img
+        i += 1
+    return out
+
+
+def _overlay(path: Path, img: np.ndarray, calib: Calibration, truth_xy: np.ndarray, found: np.ndarray,
+             dets_img: np.ndarray, r_mm: float) -> None:
+    """A crop around each missed disc, 6x: truth circle green, detections red."""
+    import cv2
+
+    for j, p in enumerate(truth_xy):
+        c = calib.to_image(p[None])[0]
+        edge = calib.to_image(np.array([p + [r_mm, 0.0]]))[0]
+        rp = float(np.hypot(*(edge - c)))
+        half = int(4 * rp) + 4
+        x0, y0 = int(c[0]) - half, int(c[1]) - half
+        pad = cv2.copyMakeBorder(img, half, half, half, half, cv2.BORDER_CONSTANT)
+        crop = pad[y0 + half: y0 + 3 * half, x0 + half: x0 + 3 * half]
+        s = 6
+        big = cv2.resize(crop, None, fx=s, fy=s, interpolation=cv2.INTER_NEAREST)
+        cv2.circle(big, (int((c[0] - x0) * s), int((c[1] - y0) * s)), int(rp * s), (0, 255, 0), 1)
+        for q in dets_img:
+            cv2.circle(big, (int((q[0] - x0) * s), int((q[1] - y0) * s)), 3, (0, 0, 255), -1)
+        cv2.imwrite(str(path.with_name(f"{path.stem}_{j}{'' if found[j] else '_miss'}.png")), big)
+
+
+def fixture_rows(names: list[str], stride: int | None, true_calib: bool, overlays: Path | None,
+                 scale_to: int | None) -> None:
+    """Each fixture (or /tmp/bench match) at sampled frames, as a full pass (no reuse), against
+    frames.jsonl: recall of discs at rest on the surface (strikers apart for korona), of discs in
+    the 20-hole and the ditch, extra detections per frame, position error at rest and the time of
+    a full pass. The calibration is the pipeline's own (``calibrate_image`` on the median of the
+    first frames of each camera position) unless ``true_calib``; positions are compared in the
+    truth's board frame through the image."""
+    import json
+
+    from tracker.calibration import calibrate_image
+    from tracker.errors import TrackerError
+
+    root = Path(__file__).resolve().parents[1] / "fixtures" / "videos"
+    print(f"{'fixture':28} {'size':>9} {'calib':5} {'frames':>6} {'rest':>5} {'recall':>7} {'strk':>5} "
+          f"{'hole':>5} {'ditch':>5} {'extra/f':>7} {'med mm':>7} {'p95 mm':>7} {'cpu ms':>8}")
+    for name in names:
+        d = Path(name) if Path(name).is_dir() else root / name
+        game = d.name.split("_")[0]
+        frames = [json.loads(line) for line in (d / "frames.jsonl").open()]
+        st = stride or max(1, len(frames) // 60)
+        pick = set(range(st // 2, len(frames), st))
+        # First frames of each camera position, for the pipeline-like calibration.
+        seg_start = [i for i, f in enumerate(frames) if i == 0 or f["homography"] != frames[i - 1]["homography"]]
+        calib_frames = {j for s in seg_start for j in range(s, min(s + 10, len(frames)))}
+        import cv2
+
+        cap = cv2.VideoCapture(str(d / "video.mp4"))
+        w0 = int(cap.get(cv2.CAP_PROP_FRAME_WIDTH))
+        cap.release()
+        scale = 1.0 if scale_to is None or w0 <= scale_to else scale_to / w0
+        imgs = _read(d / "video.mp4", scale, pick | calib_frames)
+        h, w = next(iter(imgs.values())).shape[:2]
+        calibs: dict[int, tuple[Calibration, Calibration]] = {}
+        for s in seg_start:
+            truth_c = _truth_calib(frames[s], game, (w, h), scale)
+            use = truth_c
+            if not true_calib:
+                med = np.median(np.stack([imgs[j] for j in range(s, min(s + 10, len(frames))) if j in imgs]),
+                                axis=0).astype(np.uint8)
+                try:
+                    use = calibrate_image(med, game)
+                except TrackerError as e:
+                    print(f"{d.name}: calibration failed at frame {s}: {e}")
+                    continue
+            calibs[s] = (truth_c, use)
+        errs: list[float] = []
+        n = {"rest": 0, "strk": 0, "hole": 0, "ditch": 0}
+        got = {"rest": 0, "strk": 0, "hole": 0, "ditch": 0}
+        extra = 0
+        ms: list[float] = []
+        det: DiscDetector | None = None
+        cur = -1
+        for i in sorted(pick):
+            seg = max(s for s in seg_start if s <= i)
+            if seg not in calibs:
+                continue
+            truth_c, use = calibs[seg]
+            if seg != cur:
+                det = DiscDetector(use, game, settings=SETTINGS)
+                det.detect(imgs[i])  # warm-up
+                cur = seg
+            assert det is not None
+            det.reset()
+            t0 = time.process_time()  # CPU time: the machine may be shared
+            dets = det.detect(imgs[i])
+            ms.append(1e3 * (time.process_time() - t0))
+            dimg = use.to_image(dets.xy) if len(dets) else np.zeros((0, 2))
+            dxy = truth_c.to_board(dimg) if len(dets) else np.zeros((0, 2))
+            fr = frames[i]
+            missed_xy: list[np.ndarray] = []
+            for key, kind, states in (("rest", 0, ("surface",)), ("strk", 1, ("surface",)),
+                                      ("hole", 0, ("hole",)), ("ditch", 0, ("ditch", "pocket"))):
+                want = [(q["x_mm"], q["y_mm"], 0) for q in fr["discs"] if not q.get("moving")
+                        and q.get("state", "surface") in states and (q.get("kind") == "striker") == (kind == 1)]
+                if not want:
+                    continue
+                found, _, _ = match(dxy[dets.kind == kind], want, tol=8.0)
+                n[key] += len(want)
+                got[key] += len(found)
+                if key in ("rest", "strk"):
+                    errs += found
+                    if overlays is not None and len(found) < len(want):
+                        ok = np.array([np.hypot(*(dxy - np.array(w_[:2])).T).min() <= 8.0 if len(dxy) else False
+                                       for w_ in want])
+                        missed_xy += [np.array(w_[:2]) for w_, f_ in zip(want, ok, strict=True) if not f_]
+            every = np.array([[q["x_mm"], q["y_mm"]] for q in fr["discs"] if q.get("state") != "off"]).reshape(-1, 2)
+            for q_xy in dxy:
+                if len(every) == 0 or np.hypot(*(every - q_xy).T).min() > 8.0:
+                    extra += 1
+                    if overlays is not None:
+                        overlays.mkdir(parents=True, exist_ok=True)
+                        _overlay(overlays / f"{d.name}_{i:04d}_x{extra}.png", imgs[i], truth_c, q_xy[None],
+                                 np.ones(1, bool), dimg, 8.0)
+            if overlays is not None and missed_xy:
+                overlays.mkdir(parents=True, exist_ok=True)
+                _overlay(overlays / f"{d.name}_{i:04d}.png", imgs[i], truth_c, np.array(missed_xy),
+                         np.zeros(len(missed_xy), bool), dimg, truth_c.board.disc_radius)
+        err = np.array(errs) if errs else np.array([np.nan])
+
+        def rate(k: str, got: dict[str, int] = got, n: dict[str, int] = n) -> str:
+            return f"{got[k] / n[k]:.3f}" if n[k] else "-"
+
+        print(f"{d.name:28} {w:>4}x{h:<4} {'true' if true_calib else 'auto':5} {len(ms):>6} {n['rest']:>5} "
+              f"{rate('rest'):>7} {rate('strk'):>5} {rate('hole'):>5} {rate('ditch'):>5} "
+              f"{extra / max(len(ms), 1):>7.2f} {np.median(err):>7.2f} {np.nanpercentile(err, 95):>7.2f} "
+              f"{np.median(ms) if ms else float('nan'):>8.1f}", flush=True)
 
 
 if __name__ == "__main__":

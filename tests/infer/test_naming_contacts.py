@@ -99,3 +99,68 @@ def test_korona_setup_with_a_spurious_disc_is_evened_out() -> None:
     assert owners.count("south") == 8 and owners.count("north") == 8
     assert namer.dropped == [99]
     assert 99 not in namer.names
+
+
+def test_rim_bounce_between_frames_with_a_slow_return_is_found() -> None:
+    """10 fps: the striker is seen at y = 320 running north at 2460 mm/s, then at y = 309 coming
+    back at 1230 mm/s (the bounce took speed). Straight runs at constant speed put the corner
+    at y = 395, short of the rim (400 for the striker's centre): the bounce is found because
+    the forward run reaches the rim and the velocity across it turned back; then the disc hit."""
+    s = np.array([[13.8, 179.0, -184.0], [13.9, 147.0, 74.0], [14.0, 117.0, 320.0], [14.1, 89.0, 309.0],
+                  [14.2, 60.0, 186.0], [14.3, 40.0, 66.0], [14.4, 32.0, -29.0]])
+    d = np.array([[14.3, -20.0, -20.0], [14.4, -58.0, -35.0], [14.5, -143.0, -95.0]])
+    before = {1: (200.0, -360.0), 2: (-20.0, -20.0)}
+    out = infer_contacts({1: s, 2: d}, before, {1: KB.striker_radius, 2: KB.disc_radius}, 1, KB)
+    mine = [(c.b, round(c.t, 2)) for c in out if c.a == 1]
+    assert mine[0][0] == "rim:north" and 14.0 <= mine[0][1] <= 14.1, out
+    assert any(c.a == 1 and c.b == 2 for c in out)
+
+
+def test_a_called_pocket_is_assumed_for_an_indirect_pot_behind_the_line() -> None:
+    """Korona: south banks the striker off the north rim and pots its own disc in the sw pocket
+    (behind south's own line). That counts only if called; the camera cannot hear calls, so an
+    indirect pot behind the line is logged as called. A direct pot there stays uncalled."""
+    namer = Namer("korona", 2, KB)
+    namer.names = {2: "s1", 3: "n1"}
+    tracks = {1: _track(1, (10.0, 10.0), STRIKER), 2: _track(2, (-300.0, -300.0)), 3: _track(3, (0.0, 300.0))}
+    bank = ShotRecord(disc=1, start=(50.0, -320.0), t_start=0.0, t_end=1.0, frame_start=0, frame_end=10,
+                      contacts=(Contact(0.2, 1, "rim:north"), Contact(0.5, 1, 2)),
+                      ends={1: (-380.0, -300.0), 2: "pocket:sw"}, before={2: (-300.0, -300.0), 3: (0.0, 300.0)})
+    shot = namer.shot(bank, tracks, "south")
+    assert shot.announced.indirect and shot.announced.pocket == "sw"
+    direct = ShotRecord(disc=1, start=(50.0, -320.0), t_start=2.0, t_end=3.0, frame_start=20, frame_end=30,
+                        contacts=(Contact(2.2, 1, 2),), ends={1: (-300.0, -250.0), 2: "pocket:sw"},
+                        before={2: (-300.0, -300.0)})
+    shot = namer.shot(direct, tracks, "south")
+    assert not shot.announced.indirect and shot.announced.pocket is None
+
+
+def test_a_disc_first_seen_at_rest_is_named_for_the_seat_of_its_colour() -> None:
+    """Crokinole: south shoots light discs, north dark ones (colours learned from the shots
+    seen). A light disc first seen at rest on north's half (its shot was missed), knocked by
+    north's next shot, is south's: named ``s2``, not for the half it lies on."""
+    cb = CrokinoleBoard()
+    namer = Namer("crokinole", 2, cb)
+    light, dark = np.array([80.0, 5.0, 20.0]), np.array([30.0, 10.0, -5.0])
+
+    def disc(tid: int, xy: tuple[float, float], colour: np.ndarray) -> Track:
+        t = Track(id=tid, kind=DISC, radius=15.875, xy=np.array(xy), anchor=np.array(xy), anchor_n=5)
+        t.color, t.color_n = colour + np.array([1.0, -1.0, 0.5]) * (tid % 3), 20
+        return t
+
+    tracks = {1: disc(1, (0.0, -60.0), light), 2: disc(2, (10.0, 80.0), dark), 3: disc(3, (-60.0, 120.0), light),
+              4: disc(4, (-150.0, 260.0), dark)}
+    s1 = ShotRecord(disc=1, start=(0.0, -304.0), t_start=0.0, t_end=1.0, frame_start=0, frame_end=10,
+                    ends={1: (0.0, -60.0)}, before={})
+    n1 = ShotRecord(disc=2, start=(0.0, 304.0), t_start=2.0, t_end=3.0, frame_start=20, frame_end=30,
+                    ends={2: (10.0, 80.0)}, before={1: (0.0, -60.0)})
+    assert namer.shot(s1, tracks, "south").disc == "s1"
+    assert namer.shot(n1, tracks, "north").disc == "n1"
+    n2 = ShotRecord(disc=4, start=(-150.0, 260.0), t_start=5.0, t_end=6.0, frame_start=50, frame_end=60,
+                    contacts=(Contact(5.5, 4, 3),), ends={4: (-60.0, 100.0), 3: (-80.0, 40.0)},
+                    before={1: (0.0, -60.0), 2: (10.0, 80.0), 3: (-60.0, 120.0)})
+    namer.shot(n2, tracks, "north")
+    assert namer.names[3] == "s2"
+    # a disc of neither colour (a hand, the board seen through a gap): by where it lies
+    odd = disc(5, (40.0, 150.0), np.array([55.0, 40.0, 40.0]))
+    assert namer.seat_by_colour(odd) is None

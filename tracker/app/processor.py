@@ -21,6 +21,45 @@ CLOSE_CALL_MM = 1.0
 BOARD_MM_PER_PX = 1.5
 
 
+class BoardWarp:
+    """The rectified board view, with its pixel maps made once per calibration.
+
+    ``tracker.calibration.rectify`` builds the per-pixel map from scratch on every call: with lens
+    distortion that is a few hundred milliseconds of CPU and tens of megabytes of temporaries for
+    a 1280x720 frame. The scoreboard asks for the view several times a second, which took most of
+    the pipeline's core (live dropped ~90% of frames while a page was open) and churned the heap.
+    The map depends only on the calibration, so it is kept until the pipeline fits the board again
+    (a new Calibration object) and each view is then one ``cv2.remap``."""
+
+    def __init__(self, mm_per_px: float):
+        self.mm_per_px = mm_per_px
+        self._calib: Any = None
+        self._maps: tuple[np.ndarray, np.ndarray] | None = None
+        self._M = np.eye(3)
+        self.builds = 0  # maps made so far (one per calibration)
+
+    def warp(self, image: np.ndarray, calib: Any) -> tuple[np.ndarray, np.ndarray]:
+        """(rectified image, board mm -> rectified px matrix) for ``image`` under ``calib``."""
+        from tracker.calibration import rectify, rectify_matrix
+        from tracker.calibration.rectify import rectified_size
+
+        if calib is not self._calib:
+            self._calib, self._maps = calib, None
+            to_mm = rectify_matrix(calib, self.mm_per_px)  # rectified px -> board mm
+            self._M = np.linalg.inv(to_mm)  # board mm -> rectified px, for the labels
+            if calib.camera_matrix is not None and calib.dist_coeffs is not None:
+                n = rectified_size(calib, self.mm_per_px)
+                u, v = np.meshgrid(np.arange(n, dtype=np.float64), np.arange(n, dtype=np.float64))
+                uv = np.stack([u.ravel(), v.ravel(), np.ones(n * n)], axis=1) @ to_mm.T
+                xy = calib.to_image(uv[:, :2]).astype(np.float32).reshape(n, n, 2)
+                self._maps = cv2.convertMaps(xy[:, :, 0], xy[:, :, 1], cv2.CV_16SC2)
+            self.builds += 1
+        if self._maps is None:  # no distortion: one perspective warp is already cheap
+            return rectify(image, calib, self.mm_per_px), self._M
+        return cv2.remap(image, self._maps[0], self._maps[1], cv2.INTER_LINEAR,
+                         borderMode=cv2.BORDER_CONSTANT), self._M
+
+
 class PipelineProcessor:
     """``process(image, t, index) -> (events, shot lines)`` for :class:`tracker.app.live.LiveSession`."""
 
@@ -34,6 +73,7 @@ class PipelineProcessor:
         self.pipeline = Pipeline(game, players, rules=options, fps=fps)
         self._tracks: list[Any] = []
         self._image: np.ndarray | None = None
+        self._board_warp = BoardWarp(BOARD_MM_PER_PX)
 
     def process(self, image: np.ndarray, t: float, index: int) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
         events: list[dict[str, Any]] = []
@@ -119,30 +159,31 @@ class PipelineProcessor:
         for tr in self._tracks:
             if not tr.alive:
                 continue
-            p = calib.to_image(np.asarray(tr.xy, float).reshape(1, 2))[0]
-            cv2.putText(out, names.get(tr.id, f"#{tr.id}"), (int(p[0]) + 6, int(p[1]) - 6),
+            at = pixel_in(calib.to_image(np.asarray(tr.xy, float).reshape(1, 2))[0], out.shape)
+            if at is None:
+                continue
+            cv2.putText(out, names.get(tr.id, f"#{tr.id}"), (at[0] + 6, at[1] - 6),
                         cv2.FONT_HERSHEY_SIMPLEX, 0.45, (255, 255, 255), 1, cv2.LINE_AA)
         return out
 
     def board_view(self) -> np.ndarray | None:
         """The rectified board (north up) with each disc's id and zone value."""
-        from tracker.calibration import rectify, rectify_matrix
-
         calib = self.pipeline.calib
         if calib is None or self._image is None:
             return None
-        img = rectify(self._image, calib, BOARD_MM_PER_PX)
-        M = rectify_matrix(calib, BOARD_MM_PER_PX)  # board mm -> rectified px
+        img, M = self._board_warp.warp(self._image, calib)
         names = self.pipeline.namer.names if hasattr(self.pipeline, "namer") else {}
         board = calib.board
         for tr in self._tracks:
             if not tr.alive:
                 continue
-            q = cv2.perspectiveTransform(np.asarray(tr.xy, float).reshape(1, 1, 2), M)[0, 0]
+            q = pixel_in(cv2.perspectiveTransform(np.asarray(tr.xy, float).reshape(1, 1, 2), M)[0, 0], img.shape)
+            if q is None:
+                continue
             label = names.get(tr.id, f"#{tr.id}")
             if isinstance(board, CrokinoleBoard) and tr.state == "rest":
                 label += f" {board.zone(float(tr.xy[0]), float(tr.xy[1]))}"
-            cv2.putText(img, label, (int(q[0]) + 8, int(q[1])), cv2.FONT_HERSHEY_SIMPLEX, 0.45,
+            cv2.putText(img, label, (q[0] + 8, q[1]), cv2.FONT_HERSHEY_SIMPLEX, 0.45,
                         (255, 255, 255), 1, cv2.LINE_AA)
         return img
 
@@ -157,6 +198,20 @@ class PipelineProcessor:
             calib.south = south
         self.pipeline.set_calibration(calib, image)
         return {"rms_mm": calib.rms_mm, "residuals_mm": calib.residuals_mm, "method": calib.method}
+
+
+def pixel_in(p: np.ndarray, shape: tuple[int, ...], margin: int = 50) -> tuple[int, int] | None:
+    """``p`` as integer pixel coordinates, or None when it is not finite or far outside the image.
+
+    A track's position seen through the homography can land anywhere (near the horizon line it
+    tends to infinity), and OpenCV's drawing calls reject coordinates that do not fit an int:
+    one such label must not cost the frame, let alone the session."""
+    if not np.all(np.isfinite(p)):
+        return None
+    x, y = float(p[0]), float(p[1])
+    if not (-margin <= x <= shape[1] + margin and -margin <= y <= shape[0] + margin):
+        return None
+    return int(x), int(y)
 
 
 def review_file(path: str | Path, game: str, players: int,

@@ -3,6 +3,12 @@
 A reader thread keeps only the newest frame (a one-slot mailbox): when processing falls behind,
 older frames are dropped and counted, never queued without limit, so latency stays bounded. A
 camera that disappears is reopened with back-off while the status says so.
+
+A looping file (soak tests, demos) must look like one long camera session: its clock and frame
+index go on across the wrap instead of starting again at 0. Time running backwards breaks the
+tracker (dt < 0: resting discs never settle, finished tracks never finish, their paths grow for
+ever, and the match stops producing shots), which is what an early soak measured as a leak.
+Only one capture is open at a time: the old one is released before the file is opened again.
 """
 
 from __future__ import annotations
@@ -38,6 +44,10 @@ class FrameSource:
         self.read = 0
         self.dropped = 0
         self.fps = 0.0
+        self.loops = 0  # times a looping file wrapped round
+        self.open_captures = 0  # captures opened and not yet released (at most 1)
+        self._t_offset = 0.0  # a looping file's clock: the length of the plays before this one
+        self.clock_origin = 0.0  # a real-time file: the monotonic time at which its t would be 0
         self._slot: Frame | None = None
         self._cond = threading.Condition()
         self._stop = threading.Event()
@@ -62,7 +72,12 @@ class FrameSource:
 
     def _open(self) -> cv2.VideoCapture:
         cap = cv2.VideoCapture(int(self.spec)) if self.spec.isdigit() else cv2.VideoCapture(self.spec)
+        self.open_captures += 1
         return cap
+
+    def _release(self, cap: cv2.VideoCapture) -> None:
+        cap.release()
+        self.open_captures -= 1
 
     def start(self) -> FrameSource:
         self._thread.start()
@@ -101,7 +116,7 @@ class FrameSource:
             if not cap.isOpened():
                 self.connected = False
                 self.message = f"camera {self.spec} is not available; retrying"
-                cap.release()
+                self._release(cap)
                 if self.is_file:
                     self.message = f"cannot open video {self.spec}"
                     self.finished = True
@@ -118,10 +133,12 @@ class FrameSource:
                 cap.set(cv2.CAP_PROP_POS_FRAMES, self.start_frame)
                 n_file = self.read = self.start_frame
                 start_wall -= n_file / self.fps
+            self.clock_origin = start_wall - self._t_offset
             while not self._stop.is_set():
                 if self.is_file and self.paused:
                     self._running.wait(0.1)
                     start_wall = time.monotonic() - n_file / self.fps
+                    self.clock_origin = start_wall - self._t_offset
                     continue
                 ok, img = cap.read()
                 if not ok:
@@ -130,20 +147,24 @@ class FrameSource:
                     self.dropped += 1
                     continue
                 if self.is_file:
-                    t = n_file / self.fps
+                    played = n_file / self.fps  # time into this play of the file
+                    t = self._t_offset + played
                     n_file += 1
                     if self.realtime:
-                        delay = start_wall + t - time.monotonic()
+                        delay = start_wall + played - time.monotonic()
                         if delay > 0:
                             self._stop.wait(delay)
                 else:
                     t = time.monotonic() - t0
                 self.read += 1
                 self._put(Frame(img, t, self.read - 1))
-            cap.release()
+            self._release(cap)
             self.connected = False
             if self.is_file:
-                if self.loop and not self._stop.is_set():
+                if self.loop and not self._stop.is_set() and n_file > 0:
+                    self._t_offset += n_file / self.fps  # the clock goes on across the wrap
+                    self.loops += 1
+                    self.start_frame = 0
                     continue
                 self.finished = True
                 self.message = "end of video"

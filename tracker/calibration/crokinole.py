@@ -55,6 +55,8 @@ from tracker.errors import CalibrationError
 WORK_SIZE = 800  # long side of the image the board search runs on ...
 RETRY_SIZE = 1200
 RING_MISMATCH_MM = 2.0  # fitted ring radii this far from the profile's: the board differs from it  # ... and again at this size when thin lines vanished at the first
+INLIER_MM = 3.0  # a ring point is "seen" within this distance of its ring (board mm) ...
+INLIER_PX = 1.5  # ... or within this many image px along its normal, whichever is larger
 FULL_SCHEDULE = (8.0, 5.0, 3.0, 2.5)  # search half-widths (mm) of the full-resolution passes
 
 
@@ -211,6 +213,7 @@ def fit_rings(image: np.ndarray, G0: np.ndarray, board: CrokinoleBoard,
     Nimg = lens.norm_matrix()
     obs: dict[str, np.ndarray] = {}
     ok: dict[str, np.ndarray] = {}
+    ppms: dict[str, np.ndarray] = {}
     ref_pt = apply_h(G, np.array([[300.0, 0.0]]))
     for it, half_mm in enumerate(schedule):
         for k in names:
@@ -223,6 +226,7 @@ def fit_rings(image: np.ndarray, G0: np.ndarray, board: CrokinoleBoard,
             good = inside & (strength > 0.25 * np.median(strength[inside & (strength > 0)]) if np.any(inside & (strength > 0)) else inside)
             obs[k] = p0 + off[:, None] * nrm
             ok[k] = good
+            ppms[k] = ppm
         # parameters: H (image -> board) in normalised image coords, 8 entries; r10, r15
         Hn = np.linalg.inv(G) @ np.linalg.inv(Nimg)
         Hn = Hn / Hn[2, 2]
@@ -271,7 +275,10 @@ def fit_rings(image: np.ndarray, G0: np.ndarray, board: CrokinoleBoard,
     allr: list[np.ndarray] = []
     for k in names:
         r = np.linalg.norm(apply_h(Hb, lens.undistort_px(obs[k][ok[k]])), axis=1) - radii[k]
-        inl = np.abs(r) < 3.0
+        # a line is found to about a pixel: on the far side of an oblique view one pixel spans
+        # several mm of board, and a fixed mm tolerance would call a well-followed ring unseen
+        tol = np.maximum(INLIER_MM, INLIER_PX / np.maximum(ppms[k][ok[k]], 1e-6))
+        inl = np.abs(r) < tol
         fit.inliers[k] = float(inl.sum()) / len(ok[k])
         fit.residuals[f"{k}_line"] = float(np.sqrt(np.mean(r[inl] ** 2))) if inl.any() else math.inf
         allr.append(r[inl])
@@ -306,6 +313,26 @@ def _reseed(image: np.ndarray, fit: RingFit, board: CrokinoleBoard) -> RingFit:
     return new if sorted(new.inliers.values())[1] > sorted(fit.inliers.values())[1] else fit
 
 
+RESCALE = (0.76, 0.92)  # shooting line / outer rim and / playing-surface edge, tournament boards
+RESCALE_TOP = 3  # rescaled variants of this many best guesses
+NOMINAL_RADII = {"shooting": 304.8, "ten": 203.2, "fifteen": 101.6}  # the rescaled guesses' start
+
+
+def _with_rescaled(guesses: list[tuple[float, np.ndarray, dict[str, float]]]
+                   ) -> list[tuple[float, np.ndarray, dict[str, float]]]:
+    """The guesses, then the best few shrunk as if their "shooting line" were the outer rim or
+    the playing-surface edge. In oblique broadcast frames the rim and the surface edge are the
+    strongest ellipses and the faint painted lines inside them often score a ring pattern
+    against the wrong one; the ring fit's search window (20 mm) cannot jump 25% in scale, so the
+    shrunk guesses are tried too, after the originals (an easy frame stops at its first guess)
+    and judged by the same quick ring fit."""
+    out = list(guesses)
+    for score, G, _radii in guesses[:RESCALE_TOP]:
+        for f in RESCALE:
+            out.append((score - 1.0, G @ np.diag([f, f, 1.0]), dict(NOMINAL_RADII)))
+    return out
+
+
 # ---------------------------------------------------------------------- all together
 CrokinoleResult = tuple[np.ndarray, CrokinoleBoard, dict[str, float], float, LensModel | None]
 
@@ -338,7 +365,8 @@ def _calibrate_at(image: np.ndarray, board: CrokinoleBoard | None, work_size: in
     S = np.diag([sc, sc, 1.0])
     best: RingFit | None = None
     best_q = -math.inf
-    for score, G0, radii0 in find_board(image, work_size=work_size):
+    edge_err: CalibrationError | None = None
+    for score, G0, radii0 in _with_rescaled(find_board(image, work_size=work_size)):
         try:
             f = fit_rings(small, S @ G0, board, radii0, schedule=(20.0, 10.0, 5.0))
         except CalibrationError:
@@ -346,11 +374,21 @@ def _calibrate_at(image: np.ndarray, board: CrokinoleBoard | None, work_size: in
         # quality: rings seen, lines sharp, and the pattern score as a tie-break
         seen = sorted(f.inliers.values())
         q = seen[1] + 0.5 * seen[0] - 0.3 * f.rms_mm + 0.001 * score
-        if q > best_q:
-            best, best_q = f, q
+        if q <= best_q:
+            continue
+        try:
+            # the playing-surface edge (or the rim) followed as the shooting line fits rings
+            # well too: such a guess must not win over a weaker one on the painted lines
+            line_or_edge(small, f.G)
+        except CalibrationError as e:
+            edge_err = e
+            continue
+        best, best_q = f, q
         if seen[0] > 0.8 and f.rms_mm < 0.8:
             break  # clearly the board: the other guesses cannot do better
     if best is None:
+        if edge_err is not None:
+            raise edge_err
         raise CalibrationError("board rings found but every ring fit diverged; give --points or --markers")
     if sorted(best.inliers.values())[1] < 0.8:
         best = _reseed(small, best, board)

@@ -19,9 +19,15 @@ Pipeline per frame (each stage cheap, the expensive one only where a disc is lik
    does not close a disc-sized circle with edges all round, so it fails here. Openings cut in the
    surface (the empty 20-hole, korona pockets) are circles too: a flat-circle fit (rim at z = 0,
    larger than a disc) or their position rules them out.
+   Then a second, occlusion-aware pass (``clusters.py``, ``DetectorSettings.clusters``): discs
+   touching a found disc, overhanging the 20-hole or lying in a row against a korona rim show no
+   edge on the side they share, so they are refitted with those sides masked, seeded from the
+   rejected candidates, around every disc found, and from an outline map.
 6. Kinds: smaller first; a striker-sized ring through neighbouring discs loses to the discs.
-7. Optional background frame (an empty board): a disc-wide, elongated difference blob that no
-   disc explains is reported as a motion-blurred streak (``streaks.py``).
+7. Streaks: against the empty board, learned from still calls (``background.py``: started by
+   ``set_background``, or with ``background.auto_start`` by the first still call), a disc-wide,
+   elongated difference blob that no disc explains, where the view changed, is reported as a
+   motion-blurred disc (``streaks.py``).
 8. Label ``where`` (surface / hole / ditch / pocket) from the board model.
 
 Tolerances that depend on the image (edge windows, residual, radius) scale with the millimetres
@@ -39,6 +45,7 @@ import numpy as np
 
 from tracker.boards import CrokinoleBoard, KoronaBoard
 from tracker.calibration.datatypes import Calibration
+from tracker.detect.background import BackgroundModel
 from tracker.detect.candidates import RingFilter, peaks, ring_response
 from tracker.detect.datatypes import (
     DISC,
@@ -77,6 +84,7 @@ class DetectorSettings:
     reuse: bool = True  # keep unchanged discs from the previous call (video)
     change_level: float = 10.0  # grey levels: a coarse-view pixel changed
     refresh_frames: int = 50  # a full pass at least this often
+    clusters: bool = True  # the occlusion-aware second pass for touching discs (``clusters.py``)
 
 
 class DiscDetector:
@@ -121,7 +129,11 @@ class DiscDetector:
             self._ring_px[kind] = (r / self.mm_per_px, extra / self.mm_per_px)
             self._filters[kind] = RingFilter.build((self.view.height, self.view.width),
                                                    r / self.mm_per_px, 1.5, extra / self.mm_per_px)
+        # The empty board, learned from still frames (streaks are found against it); and the
+        # Lab of an empty-board frame given to ``set_background`` (the empty 20-hole's colour).
+        self.background = BackgroundModel(self._valid)
         self.background_lab: np.ndarray | None = None
+        self.cluster_board_lab: np.ndarray | None = None  # the board's colour (``clusters.py``)
         if background is not None:
             self.set_background(background)
 
@@ -154,9 +166,17 @@ class DiscDetector:
         lab = cv2.cvtColor(bgr, cv2.COLOR_BGR2Lab)
         return lab.astype(np.float32)
 
-    def set_background(self, frame_bgr: np.ndarray) -> None:
-        """An empty-board frame: discs must differ from it; streaks are found against it."""
-        self.background_lab = cv2.GaussianBlur(self._lab(self.rectify(frame_bgr)), (0, 0), 1.0)
+    def set_background(self, frame_bgr: np.ndarray, discs: Detections | None = None) -> None:
+        """Start the empty-board model from a frame; ``discs``: the discs on it (the board under
+        them is unseen until they go). With no discs the frame is also the empty-board reference
+        of the 20-hole check. The model then learns from still frames (``background.py``)."""
+        from tracker.detect.streaks import explained
+
+        blurred = BackgroundModel.prepare(self._lab(self.rectify(frame_bgr)))
+        has_discs = discs is not None and len(discs) > 0
+        covered = explained(self, discs, self._valid.shape) if discs is not None and has_discs else None
+        self.background.reset(blurred, covered)
+        self.background_lab = None if has_discs else blurred
 
     def where_of(self, x: float, y: float, r: float) -> int:
         b = self.board
@@ -266,37 +286,44 @@ class DiscDetector:
         # No background: an empty hole is much darker than the board around it.
         return fit.surround is not None and float(fit.color[0]) > float(fit.surround[0]) - 25.0
 
-    def _accept(self, fit: Fit, radius: float) -> bool:
+    def _accept(self, fit: Fit, radius: float, residual_scale: float = 1.0) -> bool:
+        """The refined fit's outline, residual, radius and place (``residual_scale``: a looser
+        residual for fits with neighbours masked, whose remaining rays border them)."""
         st = self.settings
         if fit.coverage < st.min_coverage or fit.quarter_coverage < st.min_quarter_coverage:
             return False
         # At low resolution (a disc a few pixels across) the fit is only good to a pixel or so.
-        if fit.residual > max(st.max_residual, 0.5 * fit.mm_per_px):
+        if fit.residual > residual_scale * max(st.max_residual, 0.5 * fit.mm_per_px):
             return False
         # (Dark discs at low resolution look larger: their shadow merges with them.)
         if abs(fit.radius - radius) > max(st.radius_tolerance * radius, 1.2 * fit.mm_per_px):
             return False
+        return self.place_ok(fit.centre, radius, fit.mm_per_px)
+
+    def place_ok(self, centre: np.ndarray, radius: float, mm_per_px: float) -> bool:
+        """Whether a disc of ``radius`` can rest with its centre at ``centre`` (board geometry
+        only: not over a peg; korona: on the playing area, not over a pocket or in a corner)."""
         if isinstance(self.board, CrokinoleBoard):
             # A disc cannot stand over a peg (a small bright peg head at low resolution can look
             # like a disc).
             cb = self.board
             pegs = np.asarray(cb.peg_positions())
-            if np.hypot(*(pegs - fit.centre).T).min() < 0.75 * (radius + cb.peg_diameter / 2):
+            if np.hypot(*(pegs - centre).T).min() < 0.75 * (radius + cb.peg_diameter / 2):
                 return False
         if isinstance(self.board, KoronaBoard):
             # A disc lies wholly on the playing area (or over a pocket, which is inside it).
-            lim = self.board.half - radius + max(2.0, fit.mm_per_px)
-            if abs(fit.centre[0]) > lim or abs(fit.centre[1]) > lim:
+            lim = self.board.half - radius + max(2.0, mm_per_px)
+            if abs(centre[0]) > lim or abs(centre[1]) > lim:
                 return False
             # Nothing stays centred over a pocket or in the corner behind it: it falls in. (A
             # disc at a pocket's mouth, its centre near the edge, is still found.) This also
             # rejects the empty pockets, dark circles about a striker's size.
             b = self.board
             c = b.half - b.pocket_inset + 0.3 * b.pocket_radius
-            if abs(fit.centre[0]) > c and abs(fit.centre[1]) > c:
+            if abs(centre[0]) > c and abs(centre[1]) > c:
                 return False
             for px, py in b.pocket_centres().values():
-                if np.hypot(fit.centre[0] - px, fit.centre[1] - py) < 0.5 * b.pocket_radius:
+                if np.hypot(centre[0] - px, centre[1] - py) < 0.5 * b.pocket_radius:
                     return False
         return True
 
@@ -323,9 +350,9 @@ class DiscDetector:
         if region is not None and not region.any():
             self._since_full += 1
             assert self._last is not None
-            return self._with_streaks(self._last[np.arange(len(self._last))], view)
-        # The whole view's Lab only when it is all searched or the streak finder needs it.
-        lab = self._lab(view) if region is None or self.background_lab is not None else None
+            return self._with_streaks(self._last[np.arange(len(self._last))], view, still=True)
+        # The whole view's Lab only when it is all searched.
+        lab = self._lab(view) if region is None else None
         kept = Detections.empty()
         if region is not None and self._last is not None and len(self._last):
             assert moved is not None
@@ -339,23 +366,34 @@ class DiscDetector:
         for kind, radius in sorted(self.kinds, key=lambda kr: kr[1]):
             centres, coh = self.candidates(view, kind, radius, region, lab)
             fits: list[tuple[Fit, float]] = []
+            rejected: list[tuple[np.ndarray, float, Fit]] = []  # candidate, coherence, its fit
             for c, q in zip(centres, coh, strict=True):
                 if any(np.hypot(*(c - p)) < 1.6 * min(radius, pr) for p, pr in taken):
                     continue
                 fit = self.refiner.refine(frame_bgr, c, radius, with_colors=False,
                                           give_up_below=0.6 * self.settings.min_coverage)
                 if not self._accept(fit, radius):
+                    rejected.append((c, float(q), fit))
                     continue
                 if not self._accept_colors(self.refiner.add_colors(frame_bgr, fit)):
                     continue
                 if not self._is_empty_hole(frame_bgr, c, fit, radius):
                     fits.append((fit, float(q)))
             fits.sort(key=lambda fq: -(fq[0].coverage + fq[1]))
-            xy, rad, col, conf, wh, sur = [], [], [], [], [], []
+            accepted: list[tuple[Fit, float]] = []
             for fit, q in fits:
                 if any(np.hypot(*(fit.centre - p)) < 1.6 * min(radius, pr) for p, pr in taken):
                     continue
                 taken.append((fit.centre, radius))
+                accepted.append((fit, q))
+            if self.settings.clusters:
+                from tracker.detect.clusters import ClusterPass
+
+                lab_v = lab if lab is not None else self._lab(view)
+                sources = [(f.centre, radius) for f, _ in accepted]
+                accepted += ClusterPass(self, frame_bgr, lab_v, kind, radius, taken, region).run(rejected, sources)
+            xy, rad, col, conf, wh, sur = [], [], [], [], [], []
+            for fit, q in accepted:
                 xy.append(fit.centre)
                 rad.append(fit.radius)
                 assert fit.color is not None and fit.surround is not None
@@ -369,14 +407,21 @@ class DiscDetector:
                                         where=np.array(wh), surround=np.array(sur)))
         dets = self._drop_strikers_over_discs(Detections.merge(parts))
         self._ref_grey, self._last = grey, dets
-        return self._with_streaks(dets, view, lab)
+        return self._with_streaks(dets, view, lab, moved)
 
-    def _with_streaks(self, dets: Detections, view: np.ndarray, lab: np.ndarray | None = None) -> Detections:
-        if self.background_lab is None:
+    def _with_streaks(self, dets: Detections, view: np.ndarray, lab: np.ndarray | None = None,
+                      moved: np.ndarray | None = None, still: bool = False) -> Detections:
+        """Streaks of fast discs added to ``dets`` (``moved``: the view's pixels that changed
+        since the last call, None on a full pass); on a still call (nothing changed since the
+        last one) the empty-board model learns from the view instead (``background.py``)."""
+        from tracker.detect.streaks import explained, find_streaks
+
+        if still:
+            blurred = BackgroundModel.prepare(self._lab(view) if lab is None else lab)
+            self.background.update(blurred, explained(self, dets, self._valid.shape))
+            self.background.previous_xy, self.background.previous_streaks = dets.xy.copy(), []
             return dets
-        from tracker.detect.streaks import find_streaks
-
-        return find_streaks(self, self._lab(view) if lab is None else lab, dets)
+        return find_streaks(self, view, dets, moved, lab)
 
     def _drop_strikers_over_discs(self, dets: Detections) -> Detections:
         """Nothing overlaps a striker. A striker-sized ring drawn through neighbouring discs is

@@ -47,6 +47,8 @@ class Fit:
     top_radius: float = 0.0
     edges: np.ndarray | None = None  # (N_RAYS, 2) edge points found, mm (for overlays, debugging)
     inliers: np.ndarray | None = None  # (N_RAYS,) bool
+    visible: float = 1.0  # fraction of rays not hidden by an occluder (coverage counts only those)
+    hidden: np.ndarray | None = None  # (N_RAYS,) bool: rays hidden by an occluder
 
 
 def _ray_to_circle(origin: np.ndarray, dirs: np.ndarray, c: np.ndarray, R: float | np.ndarray) -> np.ndarray:
@@ -85,6 +87,19 @@ def _edge_in_window(strength: np.ndarray, rho_mid: np.ndarray, rho_exp: np.ndarr
     den = a_ - 2 * b_ + c_
     off = np.where(den < 0, 0.5 * (a_ - c_) / np.where(den < 0, den, -1.0), 0.0)
     return rho_mid[jj] + np.clip(off, -1, 1) * step, peak
+
+
+def _coverage(covered: np.ndarray, hidden: np.ndarray) -> tuple[float, float]:
+    """Share of the visible rays with an edge, overall and in the worst quarter of the outline
+    (quarters mostly hidden are not judged; with every ray hidden, nothing is covered)."""
+    vis = ~hidden
+    if vis.sum() == 0:
+        return 0.0, 0.0
+    n_q = vis.reshape(4, -1).sum(axis=1)
+    c_q = (covered & vis).reshape(4, -1).sum(axis=1)
+    judged = n_q >= max(3, N_RAYS // 16)
+    quarter = float((c_q[judged] / n_q[judged]).min()) if judged.any() else 0.0
+    return float(covered[vis].mean()), quarter
 
 
 class Refiner:
@@ -143,13 +158,24 @@ class Refiner:
 
     def refine(self, image: np.ndarray, guess_mm: np.ndarray, radius: float,
                step_mm: float | None = None, with_colors: bool = True,
-               give_up_below: float = 0.0) -> Fit:
+               give_up_below: float = 0.0, occluders: np.ndarray | None = None,
+               bounds: float | None = None) -> Fit:
         """Fit one disc near ``guess_mm`` (the coarse centre of its silhouette). Samples along
         the rays are ``step_mm`` apart: by default a third of an image pixel, at least 0.2 mm.
 
         ``give_up_below``: stop after the second iteration when the outline's coverage is below
         this (most coarse candidates that are not discs -- a blurred sliding disc, fingers, a
-        shadow -- are plain by then; the remaining iterations only sharpen true discs)."""
+        shadow -- are plain by then; the remaining iterations only sharpen true discs).
+
+        ``occluders`` (M, 3): circles ``(x, y, radius)`` in mm where no edge of this disc is to be
+        expected: a touching neighbour, the 20-hole the disc overhangs, a peg. A ray whose expected
+        rim point falls inside one is left out of the fit *and* of the coverage, so the outline is
+        judged only where it can show. (Otherwise the side facing a neighbour of the same colour,
+        or a dark disc's side over the dark hole, reads as an open outline and a real disc is
+        rejected.) The mask follows the estimate over the iterations. Anything else -- a hand, an
+        arm, a shadow -- is not an occluder, so its open outline still fails. ``bounds``: the
+        same for a square playing area ``|x|, |y| <= bounds`` (a korona rim hides the side of a
+        disc lying against it)."""
         guess = np.asarray(guess_mm, float)
         px = self._mm_per_image_px(guess)  # tolerances scale with the image's resolution
         if step_mm is None:
@@ -181,12 +207,23 @@ class Refiner:
         E = np.zeros((N_RAYS, 2))
         peak = np.zeros(N_RAYS)
         covered = np.zeros(N_RAYS, bool)
+        hidden = np.zeros(N_RAYS, bool)
+        occ = None if occluders is None or len(occluders) == 0 else np.asarray(occluders, float).reshape(-1, 3)
+        masking = occ is not None or bounds is not None
         for it, win in enumerate((max(6.0, 2.0 * px), max(3.0, 1.2 * px), max(1.5, 0.8 * px), max(1.0, 0.6 * px))):
             T = self.top_of(P)
             # Top rim on every ray; the bottom edge where the bottom circle is the silhouette
             # (the near side) and lies clear of the top rim.
             rt_exp = _ray_to_circle(o, self.dirs, T, k * r - self._bevel_drop(self.dirs, P))
             rtop, pt = _edge_in_window(strength, rho_mid, rt_exp, win, step_mm, first=it > 0)
+            if masking:
+                rim = o[None] + rt_exp[:, None] * self.dirs
+                hidden = np.zeros(N_RAYS, bool)
+                if occ is not None:
+                    dd = np.hypot(rim[:, None, 0] - occ[None, :, 0], rim[:, None, 1] - occ[None, :, 1])
+                    hidden |= (dd < occ[None, :, 2]).any(axis=1)
+                if bounds is not None:
+                    hidden |= np.abs(rim).max(axis=1) > bounds
             rb_exp = _ray_to_circle(o, self.dirs, P, r)
             B = o[None] + rb_exp[:, None] * self.dirs
             near = ((B - P) @ (T - P)) / r < -(k - 1) * r
@@ -204,8 +241,12 @@ class Refiner:
             pk = np.concatenate([pt, pb[use_b]])
             is_top = np.concatenate([np.ones(N_RAYS, bool), np.zeros(int(use_b.sum()), bool)])
             ray = np.concatenate([np.arange(N_RAYS), np.nonzero(use_b)[0]])
-            good = (pk > 0.35 * np.median(pt)) & (pk > salient * base[ray])
-            good[:N_RAYS] &= use_t
+            # (The typical edge strength over the visible rays only: a hidden side may face the
+            # strong edge of a rim or a neighbour's far side.)
+            pt_med = float(np.median(pt[~hidden])) if (~hidden).any() else float(np.median(pt))
+            good = (pk > 0.35 * pt_med) & (pk > salient * base[ray])
+            good[:N_RAYS] &= use_t & ~hidden
+            good[N_RAYS:] &= ~hidden[use_b]
             Pn, rn = P, r
             sel = good
             for _ in range(2):
@@ -246,22 +287,22 @@ class Refiner:
             amb = ~use_t & ~use_b
             span = (rho_mid[None, :] >= (rt_exp - 1.0)[:, None]) & (rho_mid[None, :] <= (rb_exp + 1.0)[:, None])
             amb_peak = np.where(span, strength, 0.0).max(axis=1)
-            covered = inl | (amb & (amb_peak > salient * base) & (amb_peak > 0.35 * np.median(pt)))
+            covered = (inl | (amb & (amb_peak > salient * base) & (amb_peak > 0.35 * pt_med))) & ~hidden
             E = Et
             peak = pt
-            if it == 1 and float(covered.mean()) < give_up_below:
+            if it == 1 and _coverage(covered, hidden)[0] < give_up_below:
                 break
         rt = k * r - self.bevel * float(np.clip(np.hypot(*(P - C)) / max(float(self.pose.centre[2]), 1.0), 0.0, 1.0))
         T = self.top_of(P)
         R = rt
-        coverage = float(covered.mean())
-        quarter = covered.reshape(4, -1).mean(axis=1).min()
+        coverage, quarter = _coverage(covered, hidden)
         contrast = float(np.median(peak[inl])) if inl.any() else 0.0
         color = surround = None
         if with_colors:
             color, surround = self.colors(image, P, T, R)
         return Fit(centre=P, radius=r, mm_per_px=px, coverage=coverage, quarter_coverage=float(quarter), residual=resid_rms, contrast=contrast,
-                   color=color, surround=surround, top_centre=T, top_radius=R, edges=E, inliers=inl)
+                   color=color, surround=surround, top_centre=T, top_radius=R, edges=E, inliers=inl,
+                   visible=float(1.0 - hidden.mean()), hidden=hidden)
 
     def add_colors(self, image: np.ndarray, fit: Fit) -> Fit:
         """Sample the fit's top-face and surround colours (done only for fits worth keeping)."""

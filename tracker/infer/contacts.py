@@ -149,6 +149,10 @@ def infer_contacts(
                     if max(abs(c[0]), abs(c[1])) >= lim:
                         cands.append((board.half - ra - max(abs(c[0]), abs(c[1])), tc, rim_side(c)))
                         break
+                else:
+                    rim = _rim_reached(p, k, board.half - ra, tol)
+                    if rim is not None:
+                        cands.append(rim)
             for other, pc in paths.items():
                 if other == a:
                     continue
@@ -162,6 +166,41 @@ def infer_contacts(
                     tt = _after_own_hits(found, a, tt, max(dt0, dt1))
                 found.append(Contact(tt, a, what))
     return _dedupe(sorted(found, key=lambda c: c.t))
+
+
+def _rim_reached(p: Path, k: int, lim: float, tol: float) -> tuple[float, float, str] | None:
+    """A rim bounce between samples k-1 and k+1 that the corner estimate misses: the velocity
+    across one rim turned back, and the straight run on either side of sample k reaches that
+    rim (``lim``: the centre's farthest reach) within the frame. The corner estimate assumes
+    constant speed on both legs; a disc slowed by the bounce (restitution, friction) makes it
+    fall short of the rim by more than the tolerance at 10 fps, and the bounce is then lost
+    (an indirect shot read as direct). Returns (distance, time, ``rim:side``); the distance
+    carries a 1 mm handicap so that a disc within contact distance is still preferred."""
+    dt0 = p[k, 0] - p[k - 1, 0]
+    dt1 = p[k + 1, 0] - p[k, 0]
+    v0 = (p[k, 1:] - p[k - 1, 1:]) / dt0
+    v1 = (p[k + 1, 1:] - p[k, 1:]) / dt1
+    best: tuple[float, float, str] | None = None
+    for axis in (0, 1):
+        for sign in (1.0, -1.0):
+            if v0[axis] * sign <= 0 or v1[axis] * sign >= 0:
+                continue  # not towards this rim and back
+            side = np.zeros(2)
+            side[axis] = sign
+            # the bounce after sample k (forward run) or before it (the return run, backwards)
+            fwd = float(p[k, 1 + axis] * sign + v0[axis] * sign * dt1)
+            back = float(p[k, 1 + axis] * sign - v1[axis] * sign * dt0)
+            reach = max(fwd, back)
+            if reach < lim - tol:
+                continue
+            if fwd >= back:
+                tt = float(p[k, 0] + min(max((lim - p[k, 1 + axis] * sign) / (v0[axis] * sign), 0.0), dt1))
+            else:
+                tt = float(p[k, 0] - min(max((lim - p[k, 1 + axis] * sign) / (-v1[axis] * sign), 0.0), dt0))
+            d = max(lim - reach, 0.0) + 1.0
+            if best is None or d < best[0]:
+                best = (d, tt, rim_side(side * (lim + 1.0)))
+    return best
 
 
 def rim_side(c: np.ndarray) -> str:

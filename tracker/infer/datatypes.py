@@ -33,6 +33,11 @@ class ShotRecord:
     ends: dict[int, End] = field(default_factory=dict)  # every disc that moved
     before: dict[int, tuple[float, float]] = field(default_factory=dict)  # discs at rest before
     peak_speed: float = 0.0  # mm/s of the shot disc
+    # (new track, old track) pairs that are one physical disc: the shot disc left its rest place
+    # unseen and turned up again as a new track (``ShotSegmenter`` inferred the shot from rest
+    # states); the pipeline hands the old track's name to the new one.
+    links: tuple[tuple[int, int], ...] = ()
+    inferred: bool = False  # the shot disc was never seen moving: read from the rest states
 
 
 @dataclass(frozen=True)
@@ -45,3 +50,4 @@ class HandEvent:
     track: int
     at: tuple[float, float]
     where: str = "surface"  # the disc's state before it was lifted: surface, hole, off, pocket
+    fresh: bool = False  # placed: a disc never seen before (not one lifted and put back)

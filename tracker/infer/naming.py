@@ -16,6 +16,8 @@ from __future__ import annotations
 import math
 from collections import Counter
 
+import numpy as np
+
 from tracker.boards import CrokinoleBoard, KoronaBoard
 from tracker.infer.datatypes import End, ShotRecord
 from tracker.seats import CLOCKWISE, seats_for
@@ -36,6 +38,9 @@ class Namer:
         self.strikers: dict[str, str] = {str(s): s[0].upper() for s in self.seats}
         self.left_out: list[str] = []  # unknown discs left out of the last shot's entry
         self.dropped: list[int] = []  # tracks left out of the last korona setup (uneven counts)
+        self.owners: dict[int, str] = {}  # korona: owner seat per track from the disc colours
+        # crokinole: the mean colour (Lab) of the discs each seat was seen shooting, and how many
+        self._seat_colour: dict[str, tuple[np.ndarray, int]] = {}
 
     def seat_of_start(self, start: tuple[float, float], expected: str | None = None) -> str:
         x, y = start
@@ -62,10 +67,40 @@ class Namer:
         was missed, or it was put down by hand): the seat of its colour when known, else the seat
         whose side it lies on. The rules ignore its moves (it is not on their board), but the log
         keeps its path under a name it will keep if it is shot later."""
-        seat = _colour_seat(self.cls_seat, tuple(self.seats), tr.cls) if tr is not None and tr.cls >= 0 else None
+        seat = self.seat_by_colour(tr) if tr is not None else None
+        if seat is None and tr is not None and tr.cls >= 0:
+            seat = _colour_seat(self.cls_seat, tuple(self.seats), tr.cls)
         if seat is None:
             seat = self.seat_of_start(at)
         return self._new_name(seat, track)
+
+    def learn_colour(self, seat: str, tr: Track | None) -> None:
+        """Remember the colour of a disc ``seat`` was seen shooting (the classes are learned
+        from every disc seen shot, so they follow the light of this video)."""
+        if tr is None or tr.color_n <= 0:
+            return
+        mean, n = self._seat_colour.get(seat, (np.zeros(3), 0))
+        self._seat_colour[seat] = ((mean * n + tr.color) / (n + 1), n + 1)
+
+    def seat_by_colour(self, tr: Track) -> str | None:
+        """The seat whose shot discs look most like ``tr``: nearest mean colour in Lab with the
+        lightness damped (a shadow changes L most; sides differ in hue too), and only when that
+        is clearly nearer than any other side's (half the distance). With partners sharing a
+        colour (4-player crokinole) the nearer partner by board side. None when unsure: the
+        caller falls back on where the disc lies."""
+        if tr.color_n <= 0 or len(self._seat_colour) < 2:
+            return None
+        w = np.array([0.5, 1.0, 1.0])
+        d = {seat: float(np.linalg.norm((tr.color - m) * w)) for seat, (m, _) in self._seat_colour.items()}
+        best = min(d, key=lambda k: d[k])
+        team = [k for k in d if _partners(k, best, len(self.seats))]
+        others = [v for k, v in d.items() if k not in team]
+        if not others or d[best] > 0.5 * min(others):
+            return None
+        if len(team) > 1:  # partners look alike: the one on whose side it lies, if either
+            side = self.seat_of_start((float(tr.xy[0]), float(tr.xy[1])))
+            return side if side in team else best
+        return best
 
     def setup(self, tracks: dict[int, Track], before: dict[int, tuple[float, float]], striker: int) -> Setup:
         """The korona setup line of a new game: every target disc at rest, named by owner."""
@@ -79,7 +114,7 @@ class Namer:
             tr = tracks.get(tid)
             if tr is None or tid == striker or tr.kind != 0:
                 continue
-            owner: str = owner_of_cls.get(tr.cls) or self.board.seat_of(*xy)
+            owner: str = self.owners.get(tid) or owner_of_cls.get(tr.cls) or self.board.seat_of(*xy)
             owners[tid] = owner if owner in self.seats else min(self.seats, key=lambda s: CLOCKWISE.index(s))
         self.dropped = _even_out(owners, tracks)
         for tid, xy in sorted(before.items(), key=lambda kv: (kv[1][1], kv[1][0])):
@@ -93,6 +128,8 @@ class Namer:
         tr = tracks.get(rec.disc)
         if tr is not None and tr.cls >= 0:
             self.cls_seat.setdefault(tr.cls, Counter())[seat] += 1
+        if self.game == "crokinole" and not rec.inferred:
+            self.learn_colour(seat, tr)
         if self.game == "korona":
             disc = self.strikers[seat]
             local = {rec.disc: disc}
@@ -125,9 +162,32 @@ class Namer:
         contacts = tuple(c for c in contacts if all(x in known or x == "peg" or x.startswith("rim") for x in c))
         end = {k: v for k, v in end.items() if k in known}
         if self.game == "korona" and _indirect(contacts, disc, seat):
-            announced = Announced(indirect=True)
+            announced = Announced(indirect=True, pocket=self._called_pocket(end, seat))
         return Shot(seat=seat, disc=disc, start=(round(rec.start[0], 2), round(rec.start[1], 2)),
                     contacts=contacts, end=end, announced=announced)
+
+
+    def _called_pocket(self, end: dict[str, tuple[float, float] | str], seat: str) -> str | None:
+        """Korona: the pocket an indirect shot is assumed to have called. An own disc pocketed
+        behind the shooter's own striking line counts only if that pocket was called (an
+        overshot otherwise, put back); a camera cannot hear the call, and a bank shot into a
+        pocket behind the line is played on purpose, so the call is assumed when the shot reads
+        indirect (as the indirect call itself is). A direct shot that overshoots stays uncalled."""
+        if not isinstance(self.board, KoronaBoard):
+            return None
+        behind = self.board.pockets_behind(seat)  # type: ignore[arg-type]
+        for name, e in end.items():
+            if isinstance(e, str) and e.startswith("pocket:") and e[7:] in behind and name.startswith(seat[0]) \
+                    and name not in self.strikers.values():
+                return e[7:]
+        return None
+
+
+def _partners(a: str, b: str, players: int) -> bool:
+    """Same side: crokinole partners sit opposite (4 players); with 2 each seat is its own."""
+    if a == b:
+        return True
+    return players == 4 and {a, b} in ({"south", "north"}, {"west", "east"})
 
 
 def _indirect(contacts: tuple[tuple[str, str], ...], striker: str, seat: str) -> bool:

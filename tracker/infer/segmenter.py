@@ -10,6 +10,19 @@ A shot starts when a disc on the surface starts moving and ends when every disc 
 * every disc that moved gets its end: a rest place, ``hole``, ``pocket:xx``, ``off``, ``lifted``.
 
 Between shots the segmenter reports the hands' work: discs lifted away and discs put down.
+
+Shots nobody saw moving (a fast disc blurred out of every frame at 10 fps, a missed detection):
+the shot disc vanishes from where shots start and turns up elsewhere as a new track, at rest, in
+the hole or the ditch, with no moving track linking the two. The motion seen (discs it struck)
+would otherwise be judged on its own and rejected (or, worse, a struck disc taken for the shot
+disc). So when no disc was seen flicked from where shots start, the segmenter looks at the rest
+states instead (:meth:`ShotSegmenter._unseen_shot`): a disc that vanished from where shots start
+during the episode is the shot disc, and a new track of its kind that appeared during the
+episode, away from where shots start, is where it went (a ``link``). A new disc appearing at
+rest away from the shooting places while one vanished from them starts such an episode even
+when nothing was seen moving at all. A hand straightening a disc moves it slowly and nothing
+vanishes; a hand taking a disc away leaves no new track; a hand putting a disc down puts it where
+shots start (or it is one the rules asked for): none of these read as a shot.
 Design: the segmenter never looks at pixels, only at :class:`tracker.track.Track` objects, so it
 is tested on synthetic tracks and reused by ``review`` and ``live`` alike.
 """
@@ -36,10 +49,14 @@ class ShotSegmenter:
         # 0.3 s; 0.15 and 0.4 gave identical results on every fixture (bench_review).
         settle: float = 0.15,
         shot_speed: float = 350.0,
+        # Seconds before a disc turned up unseen in which the shot disc may have vanished from
+        # where shots start (a shot crosses a board in well under a second).
+        unseen_window: float = 1.5,
     ) -> None:
         self.board = board
         self.settle = settle
         self.shot_speed = shot_speed
+        self.unseen_window = unseen_window
         self.in_shot = False
         self._t0 = 0.0
         self._f0 = 0
@@ -61,12 +78,27 @@ class ShotSegmenter:
         moving = [tr for tr in tracks if tr.state == "moving"]
         if not self.in_shot:
             hands = self._hand_events(tracks, t, frame)
+            landed = [h for h in hands if h.kind == "placed" and h.fresh and not self._at_start_place(h.at, by_id(tracks, h.track))]
+            if not moving and landed and self._vanished(tracks, min(h.t for h in landed) - self.unseen_window, t):
+                # a disc turned up at rest away from the shooting places while one vanished from
+                # them, nothing seen moving: a shot nobody saw (judged once all is quiet)
+                self.in_shot = True
+                self._t0 = min(tr.last_seen for tr in self._vanished(tracks, min(h.t for h in landed) - self.unseen_window, t))
+                self._f0 = frame
+                self._quiet_since = t
+                self._moved = {h.track for h in landed}
+                self._before = {tr.id: self._prev_rest(tr) for tr in tracks if tr.state in ("rest", "moving")
+                                and tr.id not in self._moved}
+                self._before_state = {tr.id: tr.state for tr in tracks}
+                return shots, hands
             if moving:
                 self.in_shot = True
                 self._t0 = min(self._rest_end(tr) for tr in moving)
                 self._f0 = frame
                 self._quiet_since = None
-                self._moved = {tr.id for tr in moving}
+                # (and discs first seen since: a disc already down a pocket when the striker shows)
+                self._moved = {tr.id for tr in moving} | {tr.id for tr in tracks if tr.born >= self._t0
+                                                         and tr.state != "lifted"}
                 # where every disc rested before (the movers' anchors were reset when they moved)
                 self._before = {tr.id: self._prev_rest(tr) for tr in tracks if tr.state in ("rest", "moving")}
                 self._before_state = {tr.id: tr.state for tr in tracks}
@@ -124,7 +156,7 @@ class ShotSegmenter:
                 where = "surface" if old in ("rest", "moving") else old
                 out.append(HandEvent("lifted", t, frame, tr.id, tr.position(), where))
             elif tr.state == "rest" and old in (None, "lifted"):
-                out.append(HandEvent("placed", t, frame, tr.id, tr.position()))
+                out.append(HandEvent("placed", t, frame, tr.id, tr.position(), fresh=old is None))
             self._known[tr.id] = tr.state
         return out
 
@@ -144,12 +176,22 @@ class ShotSegmenter:
             rest = self._before.get(tr.id, (p[0, 1], p[0, 2]))
             k = motion_start(p, rest)
             starts[tr.id] = float(p[k, 0]) if k is not None else float("inf")
-        candidates = [tr for tr in movers if tr.id in self._before and tr.id in paths]
+        # A shot disc rested before it was flicked: a track first seen already moving, with no
+        # rest place it came from (the tracker links a flicked disc to its rest place), was
+        # carried by a hand (a 20 lifted out of the hole, a disc taken from a pocket).
+        candidates = [tr for tr in movers if tr.id in self._before and tr.id in paths
+                      and tr.born < self._t0 - 1e-6]
         if isinstance(self.board, KoronaBoard):
             candidates = [tr for tr in candidates if tr.kind == STRIKER] or candidates
         else:  # a crokinole disc is shot once: the shot disc is one never shot before
             candidates = [tr for tr in candidates if tr.id not in self._shot_before] or candidates
+        seen_flick = [tr for tr in candidates if self._at_start_place(self._before[tr.id], tr)]
+        if not seen_flick:
+            unseen = self._unseen_shot(tracks, movers, paths, t, frame)
+            if unseen is not None:
+                return unseen
         if not candidates:
+            self.rejected.append((t, "motion with no disc that rested before it"))
             return None
         # earliest to move; within a frame, the fastest (the hit disc starts slower or later)
         shooter = min(candidates, key=lambda tr: (round(starts.get(tr.id, float("inf")), 4),
@@ -177,11 +219,149 @@ class ShotSegmenter:
             if tr.id not in self._before and tr.born < self._t0:
                 continue
             ends[tr.id] = _end_of(tr)
+        ends.update(self._knocked_out_unseen(tracks, ends, shooter.id))
         return ShotRecord(
             disc=shooter.id, start=start, t_start=min(starts.get(shooter.id, self._t0), t), t_end=t - self.settle,
             frame_start=self._f0, frame_end=frame, contacts=tuple(contacts), ends=ends,
             before=dict(self._before), peak_speed=peak,
         )
+
+    def _knocked_out_unseen(self, tracks: Sequence[Track], ends: dict[int, End], shooter: int) -> dict[int, End]:
+        """Korona: a resting disc by the rim that vanished during the shot and was not seen again
+        by its end was knocked over the rim or into a pocket between frames (at 10 fps a disc in
+        a row against the rim leaves in one frame, and the rest of the row shuffles into its
+        place). Its end is the nearest pocket when it lay by one, else off the board."""
+        b = self.board
+        if not isinstance(b, KoronaBoard):
+            return {}
+        out: dict[int, End] = {}
+        for tr in tracks:
+            if tr.id in ends or tr.id == shooter or tr.id not in self._before or tr.kind == STRIKER:
+                continue
+            # unseen since it was struck, for long enough that it is not a missed detection
+            if not (tr.state == "rest" and tr.occluded and tr.last_seen >= self._t0 and self.t - tr.last_seen >= 0.25):
+                continue
+            x, y = self._before[tr.id]
+            if max(abs(x), abs(y)) < b.half - 3 * tr.radius:
+                continue
+            c = b.pocket_centres()
+            near = min(c, key=lambda k: np.hypot(x - c[k][0], y - c[k][1]))
+            by_pocket = np.hypot(x - c[near][0], y - c[near][1]) < b.pocket_radius + 3 * tr.radius
+            out[tr.id] = f"pocket:{near}" if by_pocket else "off"
+        return out
+
+    # ------------------------------------------------------------------ shots nobody saw
+    def _at_start_place(self, at: tuple[float, float], tr: Track | None) -> bool:
+        """Where a disc waits to be shot: crokinole, on the shooting line (within a radius and a
+        bit: players set discs on or just inside it); korona, a striker anywhere behind a
+        striking line's middle (the rim zones)."""
+        b = self.board
+        r = tr.radius if tr is not None else b.disc_radius
+        if isinstance(b, CrokinoleBoard):
+            return abs(float(np.hypot(*at)) - b.shooting_line_radius) <= r + 12.0
+        return (tr is None or tr.kind == STRIKER) and b.rim_zone_of(*at) is not None
+
+    def _vanished(self, tracks: Sequence[Track], since: float, until: float) -> list[Track]:
+        """Discs that rested where shots start and stopped being seen between ``since`` and
+        ``until`` (covered or lifted since): shot discs whose flight nobody saw."""
+        out = []
+        for tr in tracks:
+            if not ((tr.state == "rest" and tr.occluded) or tr.state == "lifted"):
+                continue
+            if not since <= tr.last_seen <= until or tr.id in self._shot_before:
+                continue
+            at = tr.rest_xy if tr.state == "lifted" and tr.rest_xy is not None else tr.position()
+            if tr.anchor_n:
+                at = (float(tr.anchor[0]), float(tr.anchor[1]))
+            if self._at_start_place(at, tr) and tr.last_seen - tr.born >= 0.2 and tr.hits >= 3:
+                out.append(tr)
+        return out
+
+    def _unseen_shot(self, tracks: Sequence[Track], movers: list[Track], paths: dict[int, np.ndarray],
+                     t: float, frame: int) -> ShotRecord | None:
+        """The shot read from rest states (see the module doc): None when no disc vanished from
+        where shots start, or nothing shows it was shot (no new disc away from the shooting
+        places, nothing knocked)."""
+        gone = [tr for tr in self._vanished(tracks, self._t0 - self.unseen_window, t) if tr.id in self._before]
+        if not gone:
+            return None
+        # the new tracks of the episode, away from where shots start, that did not vanish again
+        # (born during the episode: first seen at rest, or already moving, with no rest place)
+        fresh = [tr for tr in movers if tr.born >= self._t0 - 1e-6
+                 and tr.state != "lifted" and not self._at_start_place(tr.position(), tr)]
+        knocked = [tr for tr in movers if tr.id in self._before and tr.id in paths and tr.born < self._t0 - 1e-6
+                   and float(np.hypot(*(np.array(tr.position()) - self._before[tr.id]))) > tr.radius]
+        if not fresh and not knocked:
+            return None
+        # korona: the striker is the shot disc; crokinole: the disc that vanished last (the one
+        # flicked; one vanishing earlier was more likely lifted by its player)
+        if isinstance(self.board, KoronaBoard):
+            gone = [tr for tr in gone if tr.kind == STRIKER] or gone
+        shooter = max(gone, key=lambda tr: tr.last_seen)
+        start = self._before[shooter.id]
+        self._shot_before.add(shooter.id)
+        links: list[tuple[int, int]] = []
+        ends: dict[int, End] = {}
+        paths = dict(paths)
+        # other discs that vanished from their rest places and turned up again, unseen between:
+        # knocked on by the shot disc; each takes the new track nearest its rest place
+        struck = [tr for tr in tracks if tr.id in self._before and tr.id != shooter.id and tr.born < self._t0 - 1e-6
+                  and ((tr.state == "rest" and tr.occluded) or tr.state == "lifted")
+                  and tr.last_seen >= self._t0 - self.unseen_window]
+        pairs = sorted((self._knock_cost(f, o, start), f.id, o.id) for f in fresh for o in struck if f.kind == o.kind)
+        taken: set[int] = set()
+        by = {tr.id: tr for tr in tracks}
+        for d, f, o in pairs:
+            if d > 300.0 or f in taken or o in taken:
+                continue
+            taken |= {f, o}
+            links.append((f, o))
+            ends[o] = _end_of(by[f])
+            if f in paths:
+                paths[o] = paths.pop(f)
+        same = sorted((tr for tr in fresh if tr.kind == shooter.kind and tr.id not in taken),
+                      key=lambda tr: (tr.born, -float(np.hypot(*(np.array(tr.position()) - start)))))
+        if same:
+            new = same[0]
+            links.append((new.id, shooter.id))
+            ends[shooter.id] = _end_of(new)
+            if new.id in paths:
+                paths[shooter.id] = paths.pop(new.id)
+        elif not taken and not knocked:
+            # the shot disc never turned up and nothing was knocked: discs only vanished (a
+            # hand over them while another disc was put down), nothing shows a shot
+            return None
+        linked = {f for f, _ in links}
+        for tr in movers:
+            if tr.id != shooter.id and tr.id not in ends and tr.id not in linked:
+                ends[tr.id] = _end_of(tr)
+        if shooter.id not in paths:  # never seen on its way: a straight run from its start
+            end = ends.get(shooter.id)
+            xy = end if isinstance(end, tuple) else (0.0, 0.0)
+            paths[shooter.id] = np.array([[self._t0, start[0], start[1]], [t - self.settle, xy[0], xy[1]]])
+        radius = {tr.id: tr.radius for tr in tracks}
+        before = {i: xy for i, xy in self._before.items() if i in radius}
+        contacts = infer_contacts(paths, before, radius, shooter.id, self.board)
+        peak = max((_peak_speed(q) for q in paths.values()), default=0.0)
+        self.rejected.append((t, f"shot inferred from rest states: track {shooter.id} left {start[0]:.0f}, {start[1]:.0f} unseen"))
+        return ShotRecord(
+            disc=shooter.id, start=start, t_start=self._t0, t_end=t - self.settle, frame_start=self._f0,
+            frame_end=frame, contacts=tuple(contacts), ends=ends, before=dict(self._before), peak_speed=peak,
+            links=tuple(links), inferred=True,
+        )
+
+    def _knock_cost(self, new: Track, old: Track, start: tuple[float, float]) -> float:
+        """How well a new track fits as where a struck disc went: its distance from the struck
+        disc's rest place, plus a diameter when it lies nearer the shot's start than that rest
+        place did. A struck disc is driven away from the shooter, and the shot disc stops near
+        where the struck disc lay (equal masses), so plain nearest-first swaps them."""
+        at = np.array(new.position())
+        was = np.array(self._before[old.id])
+        s = np.array(start)
+        d = float(np.hypot(*(at - was)))
+        if float(np.hypot(*(at - s))) < float(np.hypot(*(was - s))) - old.radius:
+            d += 2 * old.radius + 50.0
+        return d
 
     def _may_start(self, start: tuple[float, float], tr: Track) -> bool:
         b = self.board
@@ -190,6 +370,10 @@ class ShotSegmenter:
             d = float(np.hypot(x, y))
             return d > b.ten_line_radius + tr.radius  # shot from the shooting line (in the 5 zone)
         return tr.kind == STRIKER or b.rim_zone_of(x, y) is not None
+
+
+def by_id(tracks: Sequence[Track], track_id: int) -> Track | None:
+    return next((tr for tr in tracks if tr.id == track_id), None)
 
 
 def _peak_speed(p: np.ndarray) -> float:

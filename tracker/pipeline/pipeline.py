@@ -37,6 +37,7 @@ from tracker.errors import CalibrationError, TrackerError
 from tracker.infer import HandEvent, Namer, ShotRecord, ShotSegmenter
 from tracker.pipeline.identity import owners_from_rows, reconcile
 from tracker.pipeline.stillness import StillnessGate
+from tracker.pipeline.video import median_frames
 from tracker.rules import engine_for, outcome_events, shot_flags
 from tracker.rules.datatypes import Outcome
 from tracker.shotlog import Entry, Setup, Shot
@@ -115,6 +116,7 @@ class Pipeline:
         first = self.calib is None
         self.calib = calib
         self.detector = DiscDetector(calib, self.game)
+        self.detector.background.auto_start = True  # learns the empty board even without a frame of it
         if first:
             self.start_tracking(calib.board)
         else:
@@ -177,7 +179,7 @@ class Pipeline:
         from tracker.calibration import calibrate_image
 
         frames = [f for _, _, f in self._buffer]
-        median = np.median(np.stack(frames[:: max(1, len(frames) // 5)]), axis=0).astype(np.uint8)
+        median = median_frames(frames[:: max(1, len(frames) // 5)])
         idx, t = self._buffer[0][0], self._buffer[0][1]
         for img in (median, frames[-1]):
             try:
@@ -188,14 +190,11 @@ class Pipeline:
             self._start(calib, t, idx)
             self._reference = img
             self._set_drift(img)
-            if self._empty_enough(img):
-                self.detector.set_background(img)
+            # The empty-board model starts from the calibration frame (the discs already on it
+            # mark where the board is unseen) and then learns from still frames.
+            self.detector.set_background(img, self.detector.detect(img))
             return True
         return False
-
-    def _empty_enough(self, img: np.ndarray) -> bool:
-        """Use the calibration frame as the streak background only when no disc is on it."""
-        return len(self.detector.detect(img)) == 0
 
     def _set_drift(self, img: np.ndarray) -> None:
         assert self.calib is not None
@@ -225,7 +224,7 @@ class Pipeline:
             return
         from tracker.calibration import calibrate_image
 
-        median = np.median(np.stack(self._recent), axis=0).astype(np.uint8)
+        median = median_frames(self._recent)
         calib = None
         for img in (median, frame):  # the median drops moving hands
             try:
@@ -375,6 +374,7 @@ class Pipeline:
             if a in self.namer.left_out or b in self.namer.left_out:
                 continue
             self._emit(ev.collision(c.t, self._frame_of(c.t), a, b), res)
+        self._link(rec, tracks)
         out = self._apply(shot, res, rec.t_end, rec.frame_end)
         if out is None:
             return
@@ -412,6 +412,20 @@ class Pipeline:
             self.tracker.retire(old)
             tracks[old].state, tracks[old].occluded = "lifted", False
 
+    def _link(self, rec: ShotRecord, tracks: dict[int, Track]) -> None:
+        """A shot read from rest states: the new track where the shot disc turned up is that
+        disc; it takes the name, and the old track (last seen waiting to be shot) is retired."""
+        who = self.namer.names.get(rec.disc, "a disc")
+        for new, old in rec.links:
+            if old in self.namer.names:
+                self.namer.names[new] = self.namer.names.pop(old)
+            self.tracker.retire(old)
+            if old in tracks:
+                tracks[old].state, tracks[old].occluded = "lifted", False
+        if rec.inferred:
+            self.warnings.append(f"t = {rec.t_end:.2f} s: shot by {who} inferred from where discs rest "
+                                 "(its motion was not seen)")
+
     def _owner(self, name: str, shot: Shot) -> str:
         if name in self.namer.strikers.values():
             return shot.seat
@@ -422,10 +436,14 @@ class Pipeline:
 
         Which colour is whose cannot be seen on a scattered table; the convention is the
         lightest colour for south, then clockwise (``ColorModel`` orders classes lightest
-        first), and the namer gives class i to the i-th occupied seat.
+        first): class i goes to the i-th occupied seat. The owners are handed to the namer
+        (``Namer.owners``); the tracks' own colour classes are left alone, as the tracker
+        matches detections on them (overwriting them once split every resting disc from its
+        detections and started new, nameless tracks).
         """
         from tracker.detect.color import ColorModel
 
+        self.namer.owners = {}
         discs = [tracks[k] for k in rec.before if k in tracks and tracks[k].kind == 0 and tracks[k].color_n]
         k = min(self.players, len(discs))
         if k < 2:
@@ -433,8 +451,11 @@ class Pipeline:
         model = ColorModel.fit(np.array([d.color for d in discs]), k=k)
         classes = [int(c) for c in model.predict(np.array([d.color for d in discs]))]
         owner = owners_from_rows(self.board, self.namer.seats, [rec.before[d.id] for d in discs], classes)
+        seats = self.namer.seats
         for d, c in zip(discs, classes, strict=True):
-            d.cls_votes, d.cls = {}, owner.get(c, c)
+            i = owner.get(c, c)
+            if i < len(seats):
+                self.namer.owners[d.id] = str(seats[i])
 
     def _frame_of(self, t: float) -> int:
         return int(round(t * self.fps))

@@ -103,13 +103,17 @@ def assign(cost: np.ndarray, gate: np.ndarray) -> list[tuple[int, int]]:
     return [(int(r), int(c)) for r, c in zip(rows, cols, strict=True) if masked[r, c] < BIG]
 
 
-def hypothesis_cost(hyps: list[list[np.ndarray]], det_xy: np.ndarray) -> np.ndarray:
-    """(T, D) distance from each detection to the nearest predicted point of each track."""
+def hypothesis_cost(hyps: list[list[np.ndarray]], det_xy: np.ndarray,
+                    penalty: list[list[float]] | None = None) -> np.ndarray:
+    """(T, D) distance from each detection to the nearest predicted point of each track, each
+    point's distance plus its ``penalty`` (mm) when given (a less likely hypothesis)."""
     cost = np.full((len(hyps), len(det_xy)), BIG)
     if not len(det_xy):
         return cost
     for i, pts in enumerate(hyps):
         P = np.asarray(pts).reshape(-1, 2)
         d = np.hypot(det_xy[None, :, 0] - P[:, None, 0], det_xy[None, :, 1] - P[:, None, 1])
+        if penalty is not None:
+            d = d + np.asarray(penalty[i], float).reshape(-1, 1)
         cost[i] = d.min(axis=0)
     return cost

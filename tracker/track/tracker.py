@@ -29,6 +29,7 @@ import numpy as np
 
 from tracker.boards import CrokinoleBoard, KoronaBoard
 from tracker.detect.datatypes import Detections
+from tracker.track import blows
 from tracker.track.association import (
     BIG,
     assign,
@@ -36,6 +37,7 @@ from tracker.track.association import (
     collision_hypotheses,
     hypothesis_cost,
 )
+from tracker.track.blows import segment_distance
 from tracker.track.datatypes import Sample, Track
 from tracker.track.fate import resolve_lost, where_verdict
 from tracker.track.merge import donor_of, nudged_from
@@ -54,6 +56,7 @@ class TrackerConfig:
     max_path: int = 1800  # samples kept per track
     confirm_hits: int = 2
     chain_speed: float = 1500.0  # mm/s, least speed assumed for a mover that may have struck a disc
+    hole_gone: float = 1.0  # seconds a disc in the 20-hole may stay unseen before it was taken out
 
 
 class Tracker:
@@ -67,6 +70,7 @@ class Tracker:
         self._tentative: list[Track] = []
         self._next_id = 1
         self._t: float | None = None
+        self._t_now = 0.0
         self._expected: dict[int, np.ndarray] = {}
         self._retired: set[int] = set()
         self._leaving: set[int] = set()
@@ -105,11 +109,12 @@ class Tracker:
         """Feed one frame's detections (possibly empty) at time ``t`` seconds; returns all tracks."""
         dt = 1.0 / 30 if self._t is None else max(t - self._t, 1e-3)
         self._t = t
+        self._t_now = t
         self.det_track = np.full(len(dets), -1)
         live = [tr for tr in self.tracks if tr.state != "lifted"]
         rows = live + self._tentative
         hyps, gates = self._predict(rows, dt, t)
-        cost = hypothesis_cost(hyps, dets.xy) + self._penalties(rows, dets)
+        cost = hypothesis_cost(hyps, dets.xy, blows.stop_penalty(self, rows, hyps, dt)) + self._penalties(rows, dets)
         pairs = assign(cost, gates)
         used_t = {i for i, _ in pairs}
         used_d = {j for _, j in pairs}
@@ -129,10 +134,15 @@ class Tracker:
                 * (min(self.cfg.v_max, 1.5 * rows[i].speed + 500.0) if rows[i].state == "moving"
                    else 0.5 * self._jump_speed(rows[i], movers))
                 for i in cand])
+            cand, wide = blows.with_rows(self, rows, cand, wide, used_t)
+            sub = cost[np.ix_(cand, dcols)] + blows.backwards(self, rows, cand, dets, dcols)
             for a, b in assign(sub, wide):
                 pairs.append((cand[a], dcols[b]))
                 used_t.add(cand[a])
                 used_d.add(dcols[b])
+        blows.chain(self, rows, dets, cost, pairs, used_t, used_d, dt)
+        blows.rows_shifted(self, rows, dets, cost, pairs, used_t, used_d)
+        blows.least_displacement(self, rows, dets, pairs)
         self._tent_det: dict[int, int] = {}
         for i, j in pairs:
             self._observe(rows[i], dets, j, t)
@@ -175,6 +185,8 @@ class Tracker:
                 # discs with one missed must not link two of them across the board)
                 fast = tr.first_streak > tr.radius / 2
                 gates[i] = (1.0 if fast else 0.5) * self.cfg.v_max * dt + tr.radius
+                if tr.state == "hole":  # first seen down in the 20-hole: it does not climb out
+                    gates[i] = 1.5 * tr.radius
             elif tr.state == "moving":
                 gap = max(t - tr.last_seen, dt)
                 hyps.append([tr.xy + tr.v * dt, tr.xy.copy()])
@@ -186,7 +198,10 @@ class Tracker:
             elif tr.state == "rest":
                 hyps.append([tr.anchor.copy() if tr.anchor_n else tr.xy.copy()])
                 gates[i] = tr.radius
-            else:  # hole, pocket, off: still visible, may roll a little in the ditch
+            elif tr.state == "hole":  # down in the hole: it stays there (a disc sliding past does not)
+                hyps.append([tr.xy.copy()])
+                gates[i] = 0.6 * tr.radius
+            else:  # pocket, off: still visible, may roll a little in the ditch
                 hyps.append([tr.xy.copy()])
                 gates[i] = 1.5 * tr.radius
         movers = [k for k, tr in enumerate(rows) if tr.state == "moving" and tr not in self._tentative]
@@ -212,6 +227,8 @@ class Tracker:
                         n = push / norm
                         vb = 0.5 * (1 + self.cfg.restitution) * float(A.v @ n) * n
                         self._struck[B.id] = (hit[1], vb)
+        blows.tighten_near_movers(self, rows, movers, resting, gates, dt)
+        blows.widen_touching(self, rows, resting, gates)
         return hyps, gates
 
     def _penalties(self, rows: Sequence[Track], dets: Detections) -> np.ndarray:
@@ -240,7 +257,7 @@ class Tracker:
             if m is tr:
                 continue
             reach = 1.5 * (m.radius + tr.radius)
-            if _segment_distance(q, m.xy, m.xy + self._reach_v(m) * dt) < reach:
+            if segment_distance(q, m.xy, m.xy + self._reach_v(m) * dt) < reach:
                 return True
         return False
 
@@ -339,6 +356,11 @@ class Tracker:
             if t - tr.last_seen > wait:
                 tr.state = "lifted"
                 tr.occluded = False
+        elif tr.state == "hole" and t - tr.last_seen > cfg.hole_gone:
+            # a 20 is taken out of the hole by hand: gone for good (a later disc in the hole
+            # is another disc, never this one revived)
+            tr.state = "lifted"
+            self._retired.add(tr.id)
         elif tr.state == "moving":
             sp = tr.speed
             if sp > 0:
@@ -462,10 +484,3 @@ class Tracker:
 
     def _donor(self, tr: Track, v: np.ndarray, first: Sample) -> Track | None:
         return donor_of(self.tracks, tr, v, first, self.cfg.v_max)
-
-
-def _segment_distance(q: np.ndarray, a: np.ndarray, b: np.ndarray) -> float:
-    ab = b - a
-    L = float(ab @ ab)
-    s = 0.0 if L < 1e-12 else min(max(float((q - a) @ ab) / L, 0.0), 1.0)
-    return float(np.hypot(*(q - (a + s * ab))))

@@ -1,0 +1,83 @@
+"""The stillness gate: same picture -> reuse the detections; a disc moving, a hand, a cut -> detect."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from tracker.pipeline.stillness import StillnessGate
+
+W, H = 1280, 720
+
+
+def scene(rng: np.random.Generator, disc_at: tuple[int, int] | None = (400, 300), noise: float = 2.0) -> np.ndarray:
+    img = np.full((H, W, 3), (120, 170, 215), np.uint8)
+    yy = np.arange(H)[:, None]
+    img = np.clip(img + (8 * np.sin(yy / 11.0))[..., None], 0, 255).astype(np.uint8)
+    if disc_at is not None:
+        cv2.circle(img, disc_at, 22, (40, 45, 60), -1)  # a disc about 32 mm wide at 1.4 px/mm
+    if noise:
+        img = np.clip(img + rng.normal(0, noise, img.shape), 0, 255).astype(np.uint8)
+    return img
+
+
+def test_same_picture_with_sensor_noise_is_still_and_a_moved_disc_is_not() -> None:
+    rng = np.random.default_rng(0)
+    g = StillnessGate()
+    first = scene(rng)
+    assert not g.still(first)  # nothing remembered yet
+    g.remember(first)
+    assert g.still(scene(rng))  # new noise, same picture
+    assert not g.still(scene(rng, disc_at=(400 + 30, 300)))  # the disc slid by about 21 mm
+    assert not g.still(scene(rng, disc_at=None))  # lifted away
+
+
+def test_a_detection_is_forced_every_max_skip_frames() -> None:
+    rng = np.random.default_rng(1)
+    g = StillnessGate(max_skip=3)
+    f = scene(rng)
+    g.still(f)
+    g.remember(f)
+    got = [g.still(scene(rng)) for _ in range(4)]
+    assert got == [True, True, True, False]
+    g.remember(f)
+    assert g.still(scene(rng))
+
+
+def test_a_cut_changes_most_of_the_picture() -> None:
+    rng = np.random.default_rng(2)
+    g = StillnessGate()
+    f = scene(rng)
+    g.still(f)
+    g.remember(f)
+    g.still(scene(rng))
+    assert g.changed < 0.01
+    g.still(255 - scene(rng))
+    assert g.changed > 0.4
+
+
+def test_remember_uses_the_thumbnail_of_the_frame_just_tested_only() -> None:
+    """``remember`` right after ``still`` on the same frame reuses its thumbnail; a buffer filled
+    with a new picture in between (a camera reading into one array) is shrunk again."""
+    rng = np.random.default_rng(3)
+    g = StillnessGate()
+    buf = scene(rng)
+    g.still(buf)
+    g.remember(buf)
+    buf[:] = scene(rng, disc_at=(900, 500))  # the same array, a new picture
+    assert not g.still(buf)
+    g.remember(buf)
+    assert g.still(scene(rng, disc_at=(900, 500)))
+
+
+def test_the_thumbnail_averages_a_sparse_grid_like_the_whole_frame() -> None:
+    rng = np.random.default_rng(4)
+    f = scene(rng, noise=6.0)
+    g = StillnessGate()
+    thumb = g._thumb(f).astype(float)
+    full = cv2.cvtColor(cv2.resize(f, thumb.shape[::-1], interpolation=cv2.INTER_AREA), cv2.COLOR_BGR2GRAY)
+    assert thumb.shape == (36, 64)
+    assert np.median(np.abs(thumb - full)) < 2.0
+    # small frames are shrunk directly
+    small = cv2.resize(f, (160, 90), interpolation=cv2.INTER_AREA)
+    assert g._thumb(small).shape == (36, 64)

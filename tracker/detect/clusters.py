@@ -1,0 +1,497 @@
+"""Touching and clustered discs: a second, occlusion-aware pass after the ring-filter candidates.
+
+The coarse ring filter wants an edge in every quarter of a disc's outline. A disc that touches
+another one of the same colour, a dark disc overhanging the dark 20-hole, or a korona row of
+discs laid side by side against the rim has no such edge on the sides it shares: its candidate is
+missing (a row's inner discs give no peak at all) or pulled toward the dark neighbour, and the fit
+from there is captured by the neighbour's edge and rejected. Lowering the filter's thresholds
+would let hands and shadows through; this pass instead uses what is already known:
+
+* Occluders: every disc accepted so far, the pegs, and the 20-hole (for a disc centred outside
+  it). ``Refiner.refine(occluders=...)`` leaves the rays whose rim point falls inside one out of
+  the fit and out of the coverage, so a disc is judged only on the part of its outline that can
+  show an edge. Hands, arms and shadows are never occluders: their open outlines still fail.
+* Rejected ring-filter candidates: one whose fit found the disc off-centre (a light disc's
+  shadow pulls the coarse peak) is refitted once from where the fit went, so its rays are cast
+  from the disc's centre; one next to an occluder is retried where it was, a third of a radius
+  further from the occluder (the peak is pulled toward a dark neighbour by about that), and just
+  touching it.
+* Growing clusters: around every accepted disc, seeds at the touching distance in
+  ``N_AROUND`` directions; each disc found becomes an occluder and a source of seeds in turn, so
+  a row is followed disc by disc from the end the ring filter found (and a place that failed is
+  tried again once a new neighbour masks it).
+* Discs no known disc touches (a row whose ends the ring filter missed too): the local maxima of
+  an *outline map*, for every coarse-view pixel the share of a disc-sized circle's points that
+  show an edge running along it (a sum of shifted binary maps, a few ms a view).
+* A cheap look before every fit: the same outline share, occluder-aware, at the best place
+  within half a radius of the seed; most seeds stop here, so a fit (a few ms) is spent only
+  where a disc is likely.
+
+Fits found this way are judged more strictly than the first pass's: at least 0.9 of the nominal
+radius, more outline (``_convincing``: a partly masked circle drawn by board lines has the
+board's colour; a fully visible one the ring filter already turned down needs a closed outline),
+and the face must differ from the board or from its surround.
+
+A budget of refits per pass (``MAX_REFITS``) bounds the cost in pathological frames.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from tracker.boards import CrokinoleBoard, KoronaBoard
+from tracker.detect.refine import Fit
+
+if TYPE_CHECKING:
+    from tracker.detect.detector import DiscDetector
+
+N_AROUND = 12  # seeds around an accepted disc (30 degrees apart: at most 15 degrees off)
+MAX_REFITS = 80  # refits per kind and pass
+REGION_BLOB_REFITS = 4  # ... from the outline map, in a pass over a changed region only
+MIN_VISIBLE = 0.4  # a disc must show this much of its outline (a row's inner disc against the rim: ~half)
+SAME_AS_DISC = 14.0  # weighted 8-bit Lab: a seed's colour like the accepted disc's
+UNLIKE_BOARD = 16.0  # ... or this far from the board's
+STRICT_COVERAGE, STRICT_QUARTER = 0.8, 0.5  # outline a found disc shows (of its visible rays)
+UNLIKE_COVERAGE = 0.7  # ... or this much, with a face unlike the board
+ALONE_COVERAGE, ALONE_QUARTER = 0.9, 0.75  # ... with no part of it masked and a board-like face
+RESIDUAL_SCALE = 1.3  # looser residual when neighbours are masked
+# A line's end or crossing, or the centre mark, closes a smaller circle than a disc; a real disc
+# fits at least about its size (dark ones larger, their shadow merging with them).
+MIN_RADIUS = 0.9  # of the nominal radius
+RETRY_COVERAGE = 0.4  # a rejected candidate's first fit showed this much outline: worth a retry
+MIN_DENSE = 0.5  # outline map: a place worth a closer look
+N_RING = 24  # outline points of the cheap look before a fit
+MIN_EDGE = 3.0  # Lab units per view pixel: an outline point shows an edge
+MIN_RING = 0.7  # share of the visible outline points with an edge, for a fit to be tried
+
+
+def _w() -> np.ndarray:
+    return np.array([1.0, 1.6, 1.6], np.float32)
+
+
+def cv2_blur(m: np.ndarray) -> np.ndarray:
+    import cv2
+
+    return np.asarray(cv2.GaussianBlur(m, (0, 0), 1.0))
+
+
+class ClusterPass:
+    """One pass over one frame and one disc kind; see the module docstring."""
+
+    def __init__(self, det: DiscDetector, frame: np.ndarray, lab_view: np.ndarray,
+                 kind: int, radius: float, taken: list[tuple[np.ndarray, float]],
+                 region: np.ndarray | None) -> None:
+        self.det = det
+        self.frame = frame
+        self.lab = lab_view
+        self.kind = kind
+        self.radius = radius
+        self.taken = taken
+        self.region = region
+        self.refits = 0
+        valid = det._valid if region is None else det._valid & region
+        # The board's colour: the view's median, measured on full passes (it changes slowly).
+        if region is None or det.cluster_board_lab is None:
+            board = lab_view[det._valid]
+            det.cluster_board_lab = np.median(board, axis=0) if len(board) else np.zeros(3, np.float32)
+        self.board_lab = det.cluster_board_lab
+        self.valid = valid
+        # Edge and outline maps only over the searched region (with room for a disc around it).
+        ys, xs = np.nonzero(valid)
+        m = int(np.ceil(2 * radius / det.view.mm_per_px)) + 2
+        H, W = valid.shape
+        self.box = (max(int(ys.min()) - m, 0), min(int(ys.max()) + m + 1, H),
+                    max(int(xs.min()) - m, 0), min(int(xs.max()) + m + 1, W)) if len(ys) else (0, 0, 0, 0)
+        self.static = self._static_occluders()
+        b = det.board
+        self.pegs = np.asarray(b.peg_positions(), float).reshape(-1, 2) if isinstance(b, CrokinoleBoard) \
+            else np.zeros((0, 2))
+        self._edges: tuple[np.ndarray, np.ndarray, np.ndarray, float] | None = None
+        self._map: np.ndarray | None = None
+        self._sil: np.ndarray | None = None  # taken discs' silhouettes (x, y, radius), cached
+        self.tried: list[np.ndarray] = []  # fits already tried from the cheap look (failed or not)
+
+    # ------------------------------------------------------------------ occluders
+    def _static_occluders(self) -> np.ndarray:
+        b = self.det.board
+        out: list[tuple[float, float, float]] = []
+        if isinstance(b, CrokinoleBoard):
+            pr = b.peg_diameter / 2 + 1.0
+            out += [(float(x), float(y), pr) for x, y in b.peg_positions()]
+            out.append((0.0, 0.0, float(b.hole_radius)))
+        return np.array(out, float).reshape(-1, 3)
+
+    def occluders(self, xy: np.ndarray, margin: float, reach: float = 0.0) -> np.ndarray:
+        """Circles within ``reach`` of a disc near ``xy`` where its rim cannot show (inflated by
+        ``margin``)."""
+        reach += self.radius * 2.6 + 30.0
+        circ: list[np.ndarray] = []
+        if self.taken:
+            if self._sil is None or len(self._sil) != len(self.taken):
+                P = np.array([p for p, _ in self.taken])
+                R = np.array([r for _, r in self.taken])
+                s, k = self.det.pose.top_shift(P, self.det.thickness)
+                # The neighbour's silhouette: its bottom circle and its top face, as one circle.
+                self._sil = np.concatenate([P + 0.5 * s, (k * R + 0.5 * np.linalg.norm(s, axis=1))[:, None]], 1)
+            C = self._sil[:, :2]
+            rad = self._sil[:, 2] + margin
+            near = np.hypot(*(C - xy).T) < reach
+            circ.append(np.concatenate([C[near], rad[near, None]], 1))
+        st = self.static.copy()
+        if len(st):
+            d = np.hypot(*(st[:, :2] - xy).T)
+            # The hole hides nothing of a disc sunk in it (its centre is inside).
+            keep = (d < reach) & (d > 0.5 * st[:, 2])
+            st = st[keep]
+            st[:, 2] += margin
+            circ.append(st)
+        return np.concatenate(circ) if circ else np.zeros((0, 3))
+
+    # ------------------------------------------------------------------ seeds
+    def ring_scores(self, xy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """A cheap look before a fit: for disc centres ``xy`` (M, 2) mm, the share of the outline
+        (``N_RING`` points on the disc's circle in the coarse view, the best of a few radii
+        across the edge blur) that shows an edge running along the circle, counting only points
+        no occluder hides; and the share that is visible."""
+        c, s_, st, thr = self._edge_maps()
+        v = self.det.view
+        m = len(xy)
+        a = np.linspace(0, 2 * np.pi, N_RING, endpoint=False)
+        rp = self.radius / v.mm_per_px
+        radii = rp + np.array([-0.5, 0.0, 0.5, 1.0])
+        uv = v.to_px(xy)
+        du, dv = np.cos(a), np.sin(a)  # view pixels (v down)
+        pu = uv[:, 0, None, None] + radii[None, None, :] * du[None, :, None]
+        pv = uv[:, 1, None, None] + radii[None, None, :] * dv[None, :, None]
+        iu = np.clip(np.round(pu).astype(int), 0, v.width - 1)
+        iv = np.clip(np.round(pv).astype(int), 0, v.height - 1)
+        cos2, sin2 = np.cos(2 * a)[None, :, None], np.sin(2 * a)[None, :, None]
+        aligned = (st[iv, iu] * (c[iv, iu] * cos2 + s_[iv, iu] * sin2)).max(axis=2)  # (M, N_RING)
+        # Hidden outline points: inside an occluder, or beyond a korona rim.
+        on = v.to_mm(np.stack([uv[:, 0, None] + rp * du[None], uv[:, 1, None] + rp * dv[None]], -1).reshape(-1, 2))
+        hidden = np.zeros(len(on), bool)
+        occ = self.occluders(xy.mean(axis=0), v.mm_per_px, reach=float(np.ptp(xy, axis=0).max()) if m else 0.0) \
+            if m else np.zeros((0, 3))
+        if len(occ):
+            hidden |= (np.hypot(on[:, None, 0] - occ[None, :, 0], on[:, None, 1] - occ[None, :, 1])
+                       < occ[None, :, 2]).any(axis=1)
+        if isinstance(self.det.board, KoronaBoard):
+            hidden |= np.abs(on).max(axis=1) > self.det.board.half - 1.5 * v.mm_per_px
+        vis = ~hidden.reshape(m, N_RING)
+        n_vis = vis.sum(axis=1)
+        edge = (aligned > thr) & vis
+        frac = edge.sum(axis=1) / np.maximum(n_vis, 1)
+        # The worst quarter that is mostly visible: a board line crossing the circle lights up
+        # two opposite arcs, a disc's outline all of its visible ones.
+        vq = vis.reshape(m, 4, -1).sum(axis=2)
+        eq = edge.reshape(m, 4, -1).sum(axis=2)
+        judged = vq >= N_RING // 8
+        worst = np.where(judged, eq / np.maximum(vq, 1), 1.0).min(axis=1)
+        return np.minimum(frac, worst + 0.25), n_vis / N_RING
+
+    def best_near(self, seed: np.ndarray) -> tuple[np.ndarray, float] | None:
+        """The best centre within half a radius of ``seed`` by the outline map, and its
+        occluder-aware outline share; None when that shows too little outline for a fit."""
+        if self._map is None:
+            m = self.outline_map()
+            m[~self.valid] = 0.0
+            self._map = m + 1e-3 * cv2_blur(m)
+        m = self._map
+        v = self.det.view
+        u0, v0 = v.to_px(seed[None])[0]
+        n = max(1, int(np.ceil(0.5 * self.radius / v.mm_per_px)))
+        iu, iv = int(round(u0)), int(round(v0))
+        if not (0 <= iu < v.width and 0 <= iv < v.height):
+            return None
+        y0, y1, x0, x1 = max(iv - n, 0), min(iv + n + 1, v.height), max(iu - n, 0), min(iu + n + 1, v.width)
+        win = m[y0:y1, x0:x1]
+        k = int(np.argmax(win))
+        if win.flat[k] < MIN_DENSE:
+            return None
+        at = v.to_mm(np.array([[x0 + k % win.shape[1], y0 + k // win.shape[1]]], float))
+        frac, vis = self.ring_scores(at)
+        if vis[0] < MIN_VISIBLE or frac[0] < MIN_RING:
+            return None
+        return at[0], float(frac[0])
+
+    def _lab_at(self, xy: np.ndarray) -> np.ndarray | None:
+        v = self.det.view
+        u, w = v.to_px(xy[None])[0]
+        iu, iw = int(round(u)), int(round(w))
+        if not (1 <= iu < v.width - 1 and 1 <= iw < v.height - 1) or not self.valid[iw, iu]:
+            return None
+        return np.asarray(self.lab[iw - 1: iw + 2, iu - 1: iu + 2].reshape(-1, 3).mean(axis=0))
+
+    def _free(self, xy: np.ndarray) -> bool:
+        return not any(np.hypot(*(xy - p)) < 1.6 * min(self.radius, pr) for p, pr in self.taken)
+
+    def _fits_board(self, xy: np.ndarray) -> bool:
+        b = self.det.board
+        if not self.det.place_ok(xy, self.radius, self.det.view.mm_per_px):
+            return False
+        if isinstance(b, KoronaBoard):
+            return True
+        # On the playing surface only: in the ditch the walls and the rail draw arcs that a
+        # partly masked outline would take for a disc (ditch discs come from the first pass).
+        d = float(np.hypot(*xy))
+        if not b.hole_radius < d <= b.surface_radius:
+            return False
+        # Well clear of a peg (a peg's bright head in its dark shadow is a small ring of its own).
+        return bool(np.hypot(*(self.pegs - xy).T).min() >= 0.9 * (self.radius + b.peg_diameter / 2))
+
+    def look(self, seed: np.ndarray) -> np.ndarray | None:
+        """Where to fit near ``seed``: the best place by the cheap look, unless it shows too
+        little outline, is taken, or was tried already."""
+        if not self._free(seed):
+            return None
+        near = self.best_near(seed)
+        if near is None or not self._free(near[0]) or not self._fits_board(near[0]):
+            return None
+        if any(np.hypot(*(near[0] - t)) < 0.4 * self.radius for t in self.tried):
+            return None
+        self.tried.append(near[0])
+        return near[0]
+
+    def try_seeds(self, seeds: list[np.ndarray], ring: bool = False) -> tuple[Fit, float] | None:
+        """Refit from each seed (neighbours masked); the best accepted fit, or None. (The fit
+        starts with the usual wide edge search: a narrower one, or a limit on how far the fit
+        may move from a seed of the cheap look, lost more discs on the korona fixtures than
+        it saved from neighbours' edges.) ``ring``: the seed stands for a ring-filter candidate,
+        judged by the first pass's criteria and a little more outline (``_convincing`` is for
+        seeds without it)."""
+        det = self.det
+        best: tuple[Fit, float] | None = None
+        for seed in seeds:
+            if self.refits >= MAX_REFITS:
+                break
+            self.refits += 1
+            px = det.refiner._mm_per_image_px(seed)
+            margin = max(1.5, 0.75 * px)
+            occ = self.occluders(seed, margin)
+            # Against the rim even a strip of board a pixel or so wide is lost in the blur.
+            bounds = det.board.half - max(2.0, 1.5 * px) if isinstance(det.board, KoronaBoard) else None
+            fit = det.refiner.refine(self.frame, seed, self.radius, with_colors=False,
+                                     give_up_below=0.6 * det.settings.min_coverage, occluders=occ,
+                                     bounds=bounds)
+            if fit.visible < MIN_VISIBLE or not self._free(fit.centre) or \
+                    not det._accept(fit, self.radius, residual_scale=RESIDUAL_SCALE if fit.visible < 1.0 else 1.0):
+                continue
+            if best is not None and fit.coverage <= best[0].coverage:
+                continue
+            det.refiner.add_colors(self.frame, fit)
+            # The ring around a disc in a cluster is mostly its neighbours (or the rim): its face
+            # may match that and still differ from the board.
+            assert fit.color is not None
+            if not det._accept_colors(fit) and \
+                    float(np.linalg.norm((fit.color - self.board_lab) * _w())) < det.settings.min_color_step:
+                continue
+            if det._is_empty_hole(self.frame, seed, fit, self.radius):
+                continue
+            if not self._fits_board(fit.centre) or fit.radius < MIN_RADIUS * self.radius:
+                continue
+            if not (fit.coverage >= UNLIKE_COVERAGE if ring else self._convincing(fit)):
+                continue
+            best = (fit, fit.coverage)
+            if fit.coverage >= 0.9:
+                break
+        return best
+
+    def _convincing(self, fit: Fit) -> bool:
+        """Stricter than the first pass: these seeds did not come from the ring filter, which
+        rejects most board lines, rails and wood grain on its own. A partly masked outline drawn
+        by board lines has a face of the board's colour, so a face unlike the board passes with
+        a little less outline."""
+        assert fit.color is not None
+        unlike = float(np.linalg.norm((fit.color - self.board_lab) * _w())) >= UNLIKE_BOARD
+        # With nothing masked the ring filter had its chance at this circle already: a patch of
+        # board framed by an arm and a board line, or a noisy board's texture, is the usual
+        # thing it rightly turned down.
+        alone = fit.visible >= 1.0
+        if unlike and fit.coverage >= (STRICT_COVERAGE if alone else UNLIKE_COVERAGE):
+            return True
+        if alone:
+            return fit.coverage >= ALONE_COVERAGE and fit.quarter_coverage >= ALONE_QUARTER
+        return fit.coverage >= STRICT_COVERAGE and fit.quarter_coverage >= STRICT_QUARTER
+
+    def _edge_maps(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
+        if self._edges is None:
+            from tracker.detect.candidates import edge_field
+
+            y0, y1, x0, x1 = self.box
+            H, W = self.valid.shape
+            c, s_, st = (np.zeros((H, W), np.float32) for _ in range(3))
+            thr = MIN_EDGE
+            if y1 > y0 and x1 > x0:
+                cc, ss, sst = edge_field(np.ascontiguousarray(self.lab[y0:y1, x0:x1]))
+                c[y0:y1, x0:x1], s_[y0:y1, x0:x1], st[y0:y1, x0:x1] = cc, ss, sst
+                inside = self.det._valid[y0:y1, x0:x1]
+                if inside.any():
+                    thr = max(MIN_EDGE, 3.0 * float(np.median(sst[inside])))
+            self._edges = (c, s_, st, thr)
+        return self._edges
+
+    def outline_map(self) -> np.ndarray:
+        """For every coarse-view pixel as a disc centre: the share of the ``N_RING`` outline
+        points showing an edge along the circle (no occluders considered). A sum of shifted
+        binary maps, one per outline direction: a few milliseconds for a whole view."""
+        c_all, s_all, st_all, thr = self._edge_maps()
+        y0, y1, x0, x1 = self.box
+        out = np.zeros(st_all.shape, np.float32)
+        c, s_, st = c_all[y0:y1, x0:x1], s_all[y0:y1, x0:x1], st_all[y0:y1, x0:x1]
+        H, W = st.shape
+        if H == 0 or W == 0:
+            return out
+        rp = self.radius / self.det.view.mm_per_px
+        acc = np.zeros((H, W), np.float32)
+        for a in np.linspace(0, 2 * np.pi, N_RING, endpoint=False):
+            edge = st * (c * np.cos(2 * a) + s_ * np.sin(2 * a)) > thr
+            hit = np.zeros((H, W), bool)
+            for r in rp + np.array([-0.5, 0.0, 0.5, 1.0]):
+                du, dv = int(round(r * np.cos(a))), int(round(r * np.sin(a)))
+                # hit[v, u] |= edge[v + dv, u + du]
+                hit[max(0, -dv): H - max(0, dv), max(0, -du): W - max(0, du)] |= \
+                    edge[max(0, dv): H - max(0, -dv), max(0, du): W - max(0, -du)]
+            acc += hit
+        out[y0:y1, x0:x1] = acc / N_RING
+        return out
+
+    def blobs(self) -> list[np.ndarray]:
+        """Disc centres the ring filter missed, strongest first: local maxima of the outline
+        map where no disc is known. The ring filter wants edges in all four quarters; here
+        a disc in a row (neighbours on two sides, the rim on a third) still shows most of its
+        outline points. Each is checked occluder-aware (``best_near``) before a fit."""
+        from tracker.detect.candidates import peaks
+
+        if self._map is None:
+            m = self.outline_map()
+            m[~self.valid] = 0.0
+            self._map = m + 1e-3 * cv2_blur(m)
+        rp = self.radius / self.det.view.mm_per_px
+        uv = peaks(self._map, 1.2 * rp, MIN_DENSE, None, MAX_REFITS)
+        xy = self.det.view.to_mm(uv)
+        if len(xy) == 0:
+            return []
+        # The occluder-aware look at all of them at once (``look`` repeats it for the few left).
+        frac, vis = self.ring_scores(xy)
+        xy = xy[(frac >= MIN_RING - 0.1) & (vis >= MIN_VISIBLE)]
+        return [q for q in xy if self._fits_board(q) and self._free(q)]
+
+    def _found(self, xy: np.ndarray) -> None:
+        """A disc found here: it masks its neighbours' fits from now on, so places next to it
+        that failed before are worth another fit."""
+        self.taken.append((xy, self.radius))
+        self.tried = [t for t in self.tried if np.hypot(*(t - xy)) > 2.6 * self.radius]
+
+    def _free_all(self, xy: np.ndarray) -> np.ndarray:
+        if not self.taken:
+            return np.ones(len(xy), bool)
+        P = np.array([p for p, _ in self.taken])
+        R = np.minimum(np.array([r for _, r in self.taken]), self.radius)
+        d = np.hypot(xy[:, None, 0] - P[None, :, 0], xy[:, None, 1] - P[None, :, 1])
+        return np.asarray((d >= 1.6 * R[None]).all(axis=1))
+
+    def reseed(self, c: np.ndarray) -> list[np.ndarray]:
+        """Seeds for a rejected candidate ``c`` next to an occluder (none when it is not)."""
+        occ = self.occluders(c, 0.0)
+        if len(occ) == 0:
+            return []
+        d = np.hypot(*(occ[:, :2] - c).T) - occ[:, 2]
+        j = int(np.argmin(d))
+        if d[j] > 0.8 * self.radius:
+            return []
+        o, ro = occ[j, :2], float(occ[j, 2])
+        gap = float(np.hypot(*(c - o)))
+        u = (c - o) / gap if gap > 1e-6 else np.array([1.0, 0.0])
+        seeds = [c, o + u * (gap + 0.35 * self.radius), o + u * (ro + self.radius + 0.5)]
+        out: list[np.ndarray] = []
+        for s in seeds:
+            if self._fits_board(s) and self._free(s) and all(np.hypot(*(s - q)) > 2.0 for q in out):
+                out.append(s)
+        return out
+
+    def around(self, p: np.ndarray, pr: float, color: np.ndarray | None) -> list[np.ndarray]:
+        """Seeds touching the accepted disc at ``p`` that look like a disc in the coarse view."""
+        a = np.linspace(0, 2 * np.pi, N_AROUND, endpoint=False)
+        dist = pr + self.radius + 0.5
+        out: list[np.ndarray] = []
+        w = _w()
+        seeds = p + dist * np.stack([np.cos(a), np.sin(a)], 1)
+        for s in seeds[self._free_all(seeds)]:
+            if not self._fits_board(s):
+                continue
+            lab = self._lab_at(s)
+            if lab is None:
+                continue
+            like_disc = color is not None and float(np.linalg.norm((lab - color) * w)) < SAME_AS_DISC
+            unlike_board = float(np.linalg.norm((lab - self.board_lab) * w)) > UNLIKE_BOARD
+            if like_disc or unlike_board:
+                out.append(s)
+        return out
+
+    def run(self, rejected: list[tuple[np.ndarray, float, Fit]],
+            sources: list[tuple[np.ndarray, float]]) -> list[tuple[Fit, float]]:
+        """Discs found: first from the rejected candidates (strongest first; each with where its
+        fit went), then by growing from ``sources`` (accepted discs) and from every disc found
+        here. Accepted discs are appended to ``taken`` as they are found."""
+        found: list[tuple[Fit, float]] = []
+        queue: deque[tuple[np.ndarray, float, np.ndarray | None]] = deque()
+        for p, r in sources:
+            queue.append((p, r, self._lab_at(p)))
+        for c, q, first in sorted(rejected, key=lambda cq: -cq[1]):
+            # Most rejected candidates are plainly no disc (a sliding disc's blur, fingers): their
+            # outline was mostly open. Only the nearly accepted ones are worth another fit.
+            if not self._free(c) or first.coverage < RETRY_COVERAGE:
+                continue
+            got = None
+            went = first.centre
+            # A coarse peak pulled off-centre (a light disc's shadow on one side) casts its rays
+            # from off-centre: the fit may find the disc and still judge its outline poorly.
+            # Once more from where it went, as a ring-filter candidate (first-pass criteria).
+            moved = float(np.hypot(*(went - c)))
+            if 0.2 * self.radius < moved < self.radius and first.coverage >= RETRY_COVERAGE + 0.1 and \
+                    self._free(went) and self._fits_board(went):
+                got = self.try_seeds([went], ring=True)
+            if got is None:
+                got = self.try_seeds(self.reseed(c))
+            if got is not None:
+                fit = got[0]
+                self._found(fit.centre)
+                found.append((fit, q))
+                queue.append((fit.centre, self.radius, self._lab_at(fit.centre)))
+        self._grow(queue, found)
+        # Between full passes (only where the view changed: a hand, a sliding disc) the outline
+        # map mostly answers to what moves; a few fits there, the rest at the next full pass.
+        budget = MAX_REFITS if self.region is None else self.refits + REGION_BLOB_REFITS
+        for b in self.blobs():
+            if self.refits >= min(budget, MAX_REFITS):
+                break
+            at = self.look(b)
+            if at is None:
+                continue
+            got = self.try_seeds([at])
+            if got is not None:
+                fit = got[0]
+                self._found(fit.centre)
+                found.append((fit, 0.0))
+                queue.append((fit.centre, self.radius, self._lab_at(fit.centre)))
+                self._grow(queue, found)
+        return found
+
+    def _grow(self, queue: deque[tuple[np.ndarray, float, np.ndarray | None]],
+              found: list[tuple[Fit, float]]) -> None:
+        while queue and self.refits < MAX_REFITS:
+            p, pr, col = queue.popleft()
+            for s in self.around(p, pr, col):
+                at = self.look(s)
+                if at is None:
+                    continue
+                got = self.try_seeds([at])
+                if got is None:
+                    continue
+                fit = got[0]
+                self._found(fit.centre)
+                found.append((fit, 0.0))
+                queue.append((fit.centre, self.radius, self._lab_at(fit.centre)))

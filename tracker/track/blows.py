@@ -1,0 +1,285 @@
+"""Association stages for blows the frames are too coarse to follow, at 10 fps above all: a
+blow run on through a row of touching discs, a disc struck in the same frame as the disc that
+struck it, a mover passing beside a resting disc, a mover lost in blur. Functions of the
+:class:`tracker.track.Tracker` (``tk``), called from its ``update``; they read its tracks and
+config and add (track, detection) pairs to the frame's assignment.
+
+Why a separate stage each: the first stage (tight gates, one Hungarian assignment) is right for
+almost every frame; each case here is one way it goes wrong when a disc moves most of a
+diameter between frames, measured on the rendered korona and crokinole fixtures
+(``benchmarks/bench_review.py --truth-dets``: identity switches and korona rounds).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from tracker.boards import CrokinoleBoard
+from tracker.detect.datatypes import Detections
+from tracker.track.association import BIG, assign
+from tracker.track.datatypes import Track
+
+if TYPE_CHECKING:
+    from tracker.track.tracker import Tracker
+
+
+def backwards(tk: Tracker, rows: Sequence[Track], cand: list[int], dets: Detections, dcols: list[int]) -> np.ndarray:
+    """BIG for a moving disc and a far detection behind where it was last seen: a sliding
+    disc does not turn back unless it bounced, and in the middle of a crokinole board only
+    a peg can turn it back (a disc it hits takes its forward motion, equal masses). Without
+    this, a disc lost in blur for a few frames took a stray detection far behind it (in the
+    ditch by the shooter) and was declared off the board while it slid into the hole."""
+    out = np.zeros((len(cand), len(dcols)))
+    if not isinstance(tk.board, CrokinoleBoard) or not len(dcols):
+        return out
+    for a, i in enumerate(cand):
+        tr = rows[i]
+        if tr.state != "moving" or tr.speed < 1e-6:
+            continue
+        last = next((s for s in reversed(tr.path) if s.measured), None)
+        if last is None:
+            continue
+        p0 = np.array([last.x, last.y])
+        u = tr.v / tr.speed
+        along = (dets.xy[dcols] - p0) @ u
+        if not np.any(along < -2 * tr.radius):
+            continue
+        reach = p0 + tr.v * max(tk._t_now - last.t, 1e-3) if tk._t_now else tr.xy
+        if len(tk._pegs) and min(segment_distance(q, p0, reach) for q in tk._pegs) < tr.radius + tk._peg_r + 5.0:
+            continue  # a peg in its way may have sent it back
+        out[a, along < -2 * tr.radius] = BIG
+    return out
+
+
+def with_rows(tk: Tracker, rows: Sequence[Track], cand: list[int], wide: np.ndarray,
+              used_t: set[int]) -> tuple[list[int], np.ndarray]:
+    """Stage 2's candidates, plus the unmatched resting discs touching a resting candidate
+    (its row), with that candidate's gate: the struck disc and the discs it pushes on are
+    assigned jointly, so the struck one does not take a neighbour's nearer detection."""
+    resting = [i for i, tr in enumerate(rows) if tr.state == "rest" and tr not in tk._tentative]
+    extra: dict[int, float] = {}
+    for k, g in zip(cand, wide, strict=True):
+        if rows[k].state != "rest":
+            continue
+        for m in touching(rows, resting, k):
+            if m not in cand and m not in used_t and rows[m].id not in tk._ghosts:
+                extra[m] = max(extra.get(m, 0.0), float(g))
+    if not extra:
+        return cand, wide
+    return cand + list(extra), np.concatenate([wide, np.array(list(extra.values()))])
+
+
+def chain(tk: Tracker, rows: Sequence[Track], dets: Detections, cost: np.ndarray, pairs: list[tuple[int, int]],
+          used_t: set[int], used_d: set[int], dt: float, rounds: int = 3) -> None:
+    """Stage 3: a blow passed on within one frame. A resting disc that stage 2 let jump (it
+    was struck) may itself have struck the next disc of a row in the same frame: that one
+    may jump too, if the first one's run this frame (from its rest place to where it is now
+    seen, and on) passed within reach of it. Without this, at 10 fps the second disc of a
+    chain stays unmatched, the first disc's detection next frame lies on the second disc's
+    rest place and is taken by it (the two swap identities), and the second disc restarts
+    as a new, nameless track."""
+    struck = [(i, j) for i, j in pairs if rows[i].state == "rest" and rows[i] not in tk._tentative
+              and float(np.hypot(*(dets.xy[j] - (rows[i].anchor if rows[i].anchor_n else rows[i].xy))))
+              > rows[i].radius]
+    for _ in range(rounds):
+        if not struck:
+            return
+        runs = []
+        for i, j in struck:
+            a = rows[i].anchor if rows[i].anchor_n else rows[i].xy
+            z = dets.xy[j].astype(float)
+            step = z - a
+            sp = float(np.hypot(*step)) / dt
+            ahead = z + step / max(float(np.hypot(*step)), 1e-9) * max(sp, tk.cfg.chain_speed) * dt * 0.5
+            runs.append((a, ahead, rows[i].radius, max(sp, tk.cfg.chain_speed)))
+        cand: list[int] = []
+        speeds: list[float] = []
+        for k, tr in enumerate(rows):
+            if k in used_t or tr.state != "rest" or tr in tk._tentative or tr.id in tk._ghosts:
+                continue
+            q = tr.anchor if tr.anchor_n else tr.xy
+            hits = [v for a, b, r, v in runs if segment_distance(q, a, b) < 1.5 * (r + tr.radius)]
+            if hits:
+                cand.append(k)
+                speeds.append(max(hits))
+        dcols = [j for j in range(len(dets)) if j not in used_d]
+        if not cand or not dcols:
+            return
+        sub = cost[np.ix_(cand, dcols)]
+        wide = np.array([2 * rows[k].radius + dt * 0.5 * v for k, v in zip(cand, speeds, strict=True)])
+        struck = []
+        for a_, b_ in assign(sub, wide):
+            pairs.append((cand[a_], dcols[b_]))
+            used_t.add(cand[a_])
+            used_d.add(dcols[b_])
+            struck.append((cand[a_], dcols[b_]))
+
+
+def rows_shifted(tk: Tracker, rows: Sequence[Track], dets: Detections, cost: np.ndarray,
+                 pairs: list[tuple[int, int]], used_t: set[int], used_d: set[int]) -> None:
+    """Stage 4: a row of touching discs pushed along by a blow nobody predicted (the hitter
+    was not seen that frame). Each disc moved by most of a diameter, so the first disc's
+    detection fell in its neighbour's rest gate, the last disc's detection in no gate, and
+    one disc of the row was left unmatched. When a resting disc is left unmatched and a
+    detection is left over beside its row, the row is assigned again jointly, every member
+    with a diameter-wide gate, and the new assignment is kept if it matches more discs."""
+    lonely_d = [j for j in range(len(dets)) if j not in used_d]
+    lonely_t = [i for i, tr in enumerate(rows) if i not in used_t and tr.state == "rest" and tr not in tk._tentative]
+    if not lonely_d or not lonely_t:
+        return
+    resting = [i for i, tr in enumerate(rows) if tr.state == "rest" and tr not in tk._tentative]
+    done: set[int] = set()
+    for start in lonely_t:
+        if start in done or start in used_t:
+            continue
+        row = touching(rows, resting, start)
+        done |= set(row)
+        if len(row) < 2:
+            continue
+        near = [j for j in range(len(dets)) if j not in used_d
+                and any(float(np.hypot(*(dets.xy[j] - rest_of(rows[i])))) < 2 * rows[i].radius for i in row)]
+        if not near:
+            continue
+        old = [(i, j) for i, j in pairs if i in row]
+        cols = sorted({j for _, j in old} | set(near))
+        sub = cost[np.ix_(row, cols)]
+        gate = np.array([2 * rows[i].radius for i in row])
+        new = [(row[a], cols[b]) for a, b in assign(sub, gate)]
+        if len(new) <= len(old):
+            continue
+        for pr in old:
+            pairs.remove(pr)
+            used_t.discard(pr[0])
+            used_d.discard(pr[1])
+        for i, j in new:
+            pairs.append((i, j))
+            used_t.add(i)
+            used_d.add(j)
+
+
+def tighten_near_movers(tk: Tracker, rows: Sequence[Track], movers: list[int], resting: list[int],
+                        gates: np.ndarray, dt: float) -> None:
+    """A resting disc a mover may reach this frame keeps only a tight gate in the first
+    stage (its own detection, if it was not hit, lies within a few mm of its rest place).
+    With its full radius as gate, the mover's detection just past it — the mover ran on
+    beside it, or hit it and stopped where it lay — fell in its gate and was taken, and
+    the two swapped identities; missed, it goes to the second stage, jointly with the
+    mover, where it may take a detection further on if it was hit."""
+    if not movers:
+        return
+    for b in resting:
+        B = rows[b]
+        if B.id in tk._struck:
+            continue
+        q = B.anchor if B.anchor_n else B.xy
+        for a in movers:
+            A = rows[a]
+            reach = 1.5 * (A.radius + B.radius)
+            if segment_distance(q, A.xy, A.xy + tk._reach_v(A) * dt) < reach:
+                gates[b] = min(gates[b], max(2 * tk.cfg.move_mm, 0.35 * B.radius))
+                break
+
+
+def widen_touching(tk: Tracker, rows: Sequence[Track], resting: list[int], gates: np.ndarray) -> None:
+    """A blow runs on through a row of touching discs within one frame: every resting disc
+    touching a disc about to be struck (and so on along the row) gets the struck disc's
+    wider gate. Each may then have moved by most of a diameter, so at 10 fps the nearest
+    detection to a disc's rest place is often its neighbour's; only a joint assignment of
+    the whole row, with gates wide enough for every disc to take its own detection, keeps
+    the identities (korona rows against the rim, crokinole clusters)."""
+    by_id = {rows[k].id: k for k in resting}
+    todo = [by_id[i] for i in tk._struck if i in by_id]
+    seen = set(todo)
+    while todo:
+        a = todo.pop()
+        A = rows[a]
+        qa = A.anchor if A.anchor_n else A.xy
+        for b in resting:
+            if b in seen:
+                continue
+            B = rows[b]
+            qb = B.anchor if B.anchor_n else B.xy
+            if float(np.hypot(*(qa - qb))) <= A.radius + B.radius + 3.0:
+                seen.add(b)
+                todo.append(b)
+                gates[b] = max(gates[b], 2 * B.radius)
+
+
+def stop_penalty(tk: Tracker, rows: Sequence[Track], hyps: list[list[np.ndarray]], dt: float) -> list[list[float]]:
+    """A mover's "stopped where it was" hypothesis (its second) is less likely than running
+    on: friction cannot stop it within a frame, only a collision nobody predicted. Half the
+    frame's run (at most a diameter) is added to it, so two discs running side by side, a
+    frame apart along the same line, are not swapped by the rear one "stopping" on the
+    front one's last place."""
+    pen = [[0.0] * len(h) for h in hyps]
+    for i, tr in enumerate(rows):
+        if tr.state == "moving" and tr not in tk._tentative and len(pen[i]) > 1:
+            pen[i][1] = min(0.5 * tr.speed * dt, 2 * tr.radius)
+    return pen
+
+
+def rest_of(tr: Track) -> np.ndarray:
+    return tr.anchor if tr.anchor_n else tr.xy
+
+
+def touching(rows: Sequence[Track], resting: list[int], start: int, slack: float = 3.0) -> list[int]:
+    """The resting discs connected to ``start`` through discs touching one another (centres at
+    most the two radii plus ``slack`` apart), ``start`` included."""
+    out = [start]
+    todo = [start]
+    while todo:
+        a = todo.pop()
+        qa = rest_of(rows[a])
+        for b in resting:
+            if b in out:
+                continue
+            if float(np.hypot(*(qa - rest_of(rows[b])))) <= rows[a].radius + rows[b].radius + slack:
+                out.append(b)
+                todo.append(b)
+    return out
+
+
+def segment_distance(q: np.ndarray, a: np.ndarray, b: np.ndarray) -> float:
+    ab = b - a
+    L = float(ab @ ab)
+    s = 0.0 if L < 1e-12 else min(max(float((q - a) @ ab) / L, 0.0), 1.0)
+    return float(np.hypot(*(q - (a + s * ab))))
+
+
+def least_displacement(tk: Tracker, rows: Sequence[Track], dets: Detections, pairs: list[tuple[int, int]]) -> None:
+    """Last stage: resting discs near one another that all moved this frame (a blow spread
+    through a group) share out their detections again so that the group moves least in total.
+    Each earlier stage matches greedily in its own way (the nearest detection to a rest place
+    in the first, a struck disc's forecast in the second); a disc knocked 18 mm whose
+    neighbour was knocked 25 mm the same way lies 11 mm from the neighbour's rest place, and
+    a greedy match swaps them. Least total displacement is what equal discs sharing one blow
+    do (each moves along, none leapfrogs another)."""
+    moved = [(i, j) for i, j in pairs if rows[i].state == "rest" and rows[i] not in tk._tentative
+             and float(np.hypot(*(dets.xy[j] - rest_of(rows[i])))) > tk.cfg.move_mm]
+    if len(moved) < 2:
+        return
+    groups: list[list[tuple[int, int]]] = []
+    for pr in moved:
+        q = rest_of(rows[pr[0]])
+        near = [g for g in groups if any(float(np.hypot(*(q - rest_of(rows[i])))) <= 2 * (rows[i].radius + rows[pr[0]].radius) + 10.0
+                                         for i, _ in g)]
+        merged = [pr] + [x for g in near for x in g]
+        groups = [g for g in groups if g not in near] + [merged]
+    for g in groups:
+        if len(g) < 2:
+            continue
+        ti = [i for i, _ in g]
+        dj = [j for _, j in g]
+        cost = np.array([[float(np.hypot(*(dets.xy[j] - rest_of(rows[i])))) for j in dj] for i in ti])
+        new = assign(cost, np.full(len(ti), BIG / 2))
+        if len(new) != len(g):
+            continue
+        old_total = sum(float(np.hypot(*(dets.xy[j] - rest_of(rows[i])))) for i, j in g)
+        new_total = sum(float(cost[a, b]) for a, b in new)
+        if new_total < old_total - 1.0:
+            for pr in g:
+                pairs.remove(pr)
+            pairs.extend((ti[a], dj[b]) for a, b in new)
