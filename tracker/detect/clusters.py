@@ -21,9 +21,9 @@ would let hands and shadows through; this pass instead uses what is already know
   a row is followed disc by disc from the end the ring filter found (and a place that failed is
   tried again once a new neighbour masks it).
 * Discs no known disc touches (a row whose ends the ring filter missed too): the local maxima of
-  an *outline map*, for every coarse-view pixel the share of a disc-sized circle's points that
+  an *outline map* (``outline.py``), for every coarse-view pixel the share of a disc-sized circle's points that
   show an edge running along it (a sum of shifted binary maps, a few ms a view).
-* A cheap look before every fit: the same outline share, occluder-aware, at the best place
+* A cheap look before every fit (``outline.py``): the same outline share, occluder-aware, at the best place
   within half a radius of the seed; most seeds stop here, so a fit (a few ms) is spent only
   where a disc is likely.
 
@@ -43,6 +43,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from tracker.boards import CrokinoleBoard, KoronaBoard
+from tracker.detect.outline import MIN_DENSE, MIN_RING, MIN_VISIBLE, OutlineLook, cv2_blur
 from tracker.detect.refine import Fit
 
 if TYPE_CHECKING:
@@ -51,7 +52,6 @@ if TYPE_CHECKING:
 N_AROUND = 12  # seeds around an accepted disc (30 degrees apart: at most 15 degrees off)
 MAX_REFITS = 80  # refits per kind and pass
 REGION_BLOB_REFITS = 4  # ... from the outline map, in a pass over a changed region only
-MIN_VISIBLE = 0.4  # a disc must show this much of its outline (a row's inner disc against the rim: ~half)
 SAME_AS_DISC = 14.0  # weighted 8-bit Lab: a seed's colour like the accepted disc's
 UNLIKE_BOARD = 16.0  # ... or this far from the board's
 STRICT_COVERAGE, STRICT_QUARTER = 0.8, 0.5  # outline a found disc shows (of its visible rays)
@@ -62,23 +62,13 @@ RESIDUAL_SCALE = 1.3  # looser residual when neighbours are masked
 # fits at least about its size (dark ones larger, their shadow merging with them).
 MIN_RADIUS = 0.9  # of the nominal radius
 RETRY_COVERAGE = 0.4  # a rejected candidate's first fit showed this much outline: worth a retry
-MIN_DENSE = 0.5  # outline map: a place worth a closer look
-N_RING = 24  # outline points of the cheap look before a fit
-MIN_EDGE = 3.0  # Lab units per view pixel: an outline point shows an edge
-MIN_RING = 0.7  # share of the visible outline points with an edge, for a fit to be tried
 
 
 def _w() -> np.ndarray:
     return np.array([1.0, 1.6, 1.6], np.float32)
 
 
-def cv2_blur(m: np.ndarray) -> np.ndarray:
-    import cv2
-
-    return np.asarray(cv2.GaussianBlur(m, (0, 0), 1.0))
-
-
-class ClusterPass:
+class ClusterPass(OutlineLook):
     """One pass over one frame and one disc kind; see the module docstring."""
 
     def __init__(self, det: DiscDetector, frame: np.ndarray, lab_view: np.ndarray,
@@ -151,72 +141,6 @@ class ClusterPass:
         return np.concatenate(circ) if circ else np.zeros((0, 3))
 
     # ------------------------------------------------------------------ seeds
-    def ring_scores(self, xy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """A cheap look before a fit: for disc centres ``xy`` (M, 2) mm, the share of the outline
-        (``N_RING`` points on the disc's circle in the coarse view, the best of a few radii
-        across the edge blur) that shows an edge running along the circle, counting only points
-        no occluder hides; and the share that is visible."""
-        c, s_, st, thr = self._edge_maps()
-        v = self.det.view
-        m = len(xy)
-        a = np.linspace(0, 2 * np.pi, N_RING, endpoint=False)
-        rp = self.radius / v.mm_per_px
-        radii = rp + np.array([-0.5, 0.0, 0.5, 1.0])
-        uv = v.to_px(xy)
-        du, dv = np.cos(a), np.sin(a)  # view pixels (v down)
-        pu = uv[:, 0, None, None] + radii[None, None, :] * du[None, :, None]
-        pv = uv[:, 1, None, None] + radii[None, None, :] * dv[None, :, None]
-        iu = np.clip(np.round(pu).astype(int), 0, v.width - 1)
-        iv = np.clip(np.round(pv).astype(int), 0, v.height - 1)
-        cos2, sin2 = np.cos(2 * a)[None, :, None], np.sin(2 * a)[None, :, None]
-        aligned = (st[iv, iu] * (c[iv, iu] * cos2 + s_[iv, iu] * sin2)).max(axis=2)  # (M, N_RING)
-        # Hidden outline points: inside an occluder, or beyond a korona rim.
-        on = v.to_mm(np.stack([uv[:, 0, None] + rp * du[None], uv[:, 1, None] + rp * dv[None]], -1).reshape(-1, 2))
-        hidden = np.zeros(len(on), bool)
-        occ = self.occluders(xy.mean(axis=0), v.mm_per_px, reach=float(np.ptp(xy, axis=0).max()) if m else 0.0) \
-            if m else np.zeros((0, 3))
-        if len(occ):
-            hidden |= (np.hypot(on[:, None, 0] - occ[None, :, 0], on[:, None, 1] - occ[None, :, 1])
-                       < occ[None, :, 2]).any(axis=1)
-        if isinstance(self.det.board, KoronaBoard):
-            hidden |= np.abs(on).max(axis=1) > self.det.board.half - 1.5 * v.mm_per_px
-        vis = ~hidden.reshape(m, N_RING)
-        n_vis = vis.sum(axis=1)
-        edge = (aligned > thr) & vis
-        frac = edge.sum(axis=1) / np.maximum(n_vis, 1)
-        # The worst quarter that is mostly visible: a board line crossing the circle lights up
-        # two opposite arcs, a disc's outline all of its visible ones.
-        vq = vis.reshape(m, 4, -1).sum(axis=2)
-        eq = edge.reshape(m, 4, -1).sum(axis=2)
-        judged = vq >= N_RING // 8
-        worst = np.where(judged, eq / np.maximum(vq, 1), 1.0).min(axis=1)
-        return np.minimum(frac, worst + 0.25), n_vis / N_RING
-
-    def best_near(self, seed: np.ndarray) -> tuple[np.ndarray, float] | None:
-        """The best centre within half a radius of ``seed`` by the outline map, and its
-        occluder-aware outline share; None when that shows too little outline for a fit."""
-        if self._map is None:
-            m = self.outline_map()
-            m[~self.valid] = 0.0
-            self._map = m + 1e-3 * cv2_blur(m)
-        m = self._map
-        v = self.det.view
-        u0, v0 = v.to_px(seed[None])[0]
-        n = max(1, int(np.ceil(0.5 * self.radius / v.mm_per_px)))
-        iu, iv = int(round(u0)), int(round(v0))
-        if not (0 <= iu < v.width and 0 <= iv < v.height):
-            return None
-        y0, y1, x0, x1 = max(iv - n, 0), min(iv + n + 1, v.height), max(iu - n, 0), min(iu + n + 1, v.width)
-        win = m[y0:y1, x0:x1]
-        k = int(np.argmax(win))
-        if win.flat[k] < MIN_DENSE:
-            return None
-        at = v.to_mm(np.array([[x0 + k % win.shape[1], y0 + k // win.shape[1]]], float))
-        frac, vis = self.ring_scores(at)
-        if vis[0] < MIN_VISIBLE or frac[0] < MIN_RING:
-            return None
-        return at[0], float(frac[0])
-
     def _lab_at(self, xy: np.ndarray) -> np.ndarray | None:
         v = self.det.view
         u, w = v.to_px(xy[None])[0]
@@ -315,48 +239,6 @@ class ClusterPass:
         if alone:
             return fit.coverage >= ALONE_COVERAGE and fit.quarter_coverage >= ALONE_QUARTER
         return fit.coverage >= STRICT_COVERAGE and fit.quarter_coverage >= STRICT_QUARTER
-
-    def _edge_maps(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
-        if self._edges is None:
-            from tracker.detect.candidates import edge_field
-
-            y0, y1, x0, x1 = self.box
-            H, W = self.valid.shape
-            c, s_, st = (np.zeros((H, W), np.float32) for _ in range(3))
-            thr = MIN_EDGE
-            if y1 > y0 and x1 > x0:
-                cc, ss, sst = edge_field(np.ascontiguousarray(self.lab[y0:y1, x0:x1]))
-                c[y0:y1, x0:x1], s_[y0:y1, x0:x1], st[y0:y1, x0:x1] = cc, ss, sst
-                inside = self.det._valid[y0:y1, x0:x1]
-                if inside.any():
-                    thr = max(MIN_EDGE, 3.0 * float(np.median(sst[inside])))
-            self._edges = (c, s_, st, thr)
-        return self._edges
-
-    def outline_map(self) -> np.ndarray:
-        """For every coarse-view pixel as a disc centre: the share of the ``N_RING`` outline
-        points showing an edge along the circle (no occluders considered). A sum of shifted
-        binary maps, one per outline direction: a few milliseconds for a whole view."""
-        c_all, s_all, st_all, thr = self._edge_maps()
-        y0, y1, x0, x1 = self.box
-        out = np.zeros(st_all.shape, np.float32)
-        c, s_, st = c_all[y0:y1, x0:x1], s_all[y0:y1, x0:x1], st_all[y0:y1, x0:x1]
-        H, W = st.shape
-        if H == 0 or W == 0:
-            return out
-        rp = self.radius / self.det.view.mm_per_px
-        acc = np.zeros((H, W), np.float32)
-        for a in np.linspace(0, 2 * np.pi, N_RING, endpoint=False):
-            edge = st * (c * np.cos(2 * a) + s_ * np.sin(2 * a)) > thr
-            hit = np.zeros((H, W), bool)
-            for r in rp + np.array([-0.5, 0.0, 0.5, 1.0]):
-                du, dv = int(round(r * np.cos(a))), int(round(r * np.sin(a)))
-                # hit[v, u] |= edge[v + dv, u + du]
-                hit[max(0, -dv): H - max(0, dv), max(0, -du): W - max(0, du)] |= \
-                    edge[max(0, dv): H - max(0, -dv), max(0, du): W - max(0, -du)]
-            acc += hit
-        out[y0:y1, x0:x1] = acc / N_RING
-        return out
 
     def blobs(self) -> list[np.ndarray]:
         """Disc centres the ring filter missed, strongest first: local maxima of the outline
