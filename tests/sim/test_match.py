@@ -6,6 +6,7 @@ import json
 import math
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from tracker.rules import engine_for, replay
@@ -173,3 +174,20 @@ def test_russian_variant_match_is_refereed_by_the_russian_rules() -> None:
     half = m.board.half  # type: ignore[union-attr]
     for owner, (_x, y) in setup.discs.values():
         assert (y > half - 20.0) if owner == "south" else (y < -half + 20.0)
+
+
+@pytest.mark.parametrize("game", ["crokinole", "korona"])
+def test_synth_names_south_the_seat_nearest_the_image_bottom(game: str) -> None:
+    """SPEC 1: without --south, south is the seat nearest the image bottom; the hard preset's
+    camera sits anywhere round the board, so the truth must name seats that way too."""
+    from tracker.render.camera import project
+    from tracker.sim.match import _sample_view
+
+    seats = np.array([[0.0, -300.0, 0.0], [300.0, 0.0, 0.0], [0.0, 300.0, 0.0], [-300.0, 0.0, 0.0]])
+    for seed in range(40):
+        cfg = MatchConfig(game, seed=seed, preset="hard", size=(320, 180))
+        _, cam = _sample_view(cfg, np.random.default_rng(seed))
+        px = project(cam, cfg.size, seats)
+        assert int(np.argmax(px[:, 1])) == 0, (seed, cam)  # south is lowest in the image
+        # and the board still fits the frame after the quarter turns
+        assert np.all(np.isfinite(px)) and px[:, 0].min() >= 0 and px[:, 0].max() <= 319

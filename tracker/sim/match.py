@@ -13,6 +13,7 @@ frame numbers once the frame rate is known.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -82,8 +83,29 @@ def _sample_view(cfg: MatchConfig, rng: np.random.Generator) -> tuple[Look, Came
     except ImportError:
         return Look(), Camera()
     look = sample_look(cfg.preset, rng, cfg.game)
-    camera = sample_camera(cfg.preset, rng, cfg.size, cfg.game)
+    for _ in range(50):
+        camera = south_at_bottom(sample_camera(cfg.preset, rng, cfg.size, cfg.game))
+        if camera is not None:
+            break
+    else:
+        camera = Camera()
     return _enough_colours(look, cfg), camera
+
+
+def south_at_bottom(camera: Camera, margin: float = 35.0) -> Camera | None:
+    """The camera turned by whole quarter turns round the board centre so the south seat is the
+    one nearest the bottom of the image, as SPEC section 1 names seats when the user says
+    nothing (a match is reviewed without ``--south``, so its truth must name seats the same
+    way). Both boards are the same a quarter turn round, so the picture keeps its framing; only
+    which player is called south changes. None when the view is within ``45 - margin`` degrees
+    of a diagonal, where the bottom seat would be a coin toss (the caller draws another)."""
+    a = (camera.azimuth + 45.0) % 90.0 - 45.0
+    if abs(a) > margin:
+        return None
+    turn = math.radians(a - camera.azimuth)
+    c, s = math.cos(turn), math.sin(turn)
+    tx, ty = camera.target
+    return replace(camera, azimuth=a, target=(c * tx - s * ty, s * tx + c * ty))
 
 
 # Extra disc colours (BGR) for a side the look has no colour for (3-player crokinole).
