@@ -240,7 +240,10 @@ def main() -> int:
                       f"surf/sh {r['surf']:.3f}  line {r['lw']:.1f} mm  {r['time']:.2f}s")
             else:
                 print(f"{r['name']:28s} FAIL {r['why']}")
-        print(f"calibrated {sum(r['ok'] for r in rows)}/{len(rows)}")
+        print(f"calibrated {sum(r['ok'] for r in rows)}/{len(rows)}: " + ", ".join(
+            f"{d} {sum(r['ok'] for r in rows if r['name'].startswith(d + '/'))}/"
+            f"{sum(r['name'].startswith(d + '/') for r in rows)}"
+            for d in sorted({r['name'].split('/')[0] for r in rows})))
     if not a.no_real and CARROM.exists():
         rows = real_carrom()
         print("\nReal carrom photos read as korona (figures in the board's mm: default profile = 850 mm "

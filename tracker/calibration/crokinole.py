@@ -2,7 +2,7 @@
 
 Steps (each a function below):
 
-1. **Find the board** (:func:`find_board`): ellipses fitted (trimmed, RANSAC-seeded) to long
+1. **Find the board** (``crokinole_seed.find_board``): ellipses fitted (trimmed, RANSAC-seeded) to long
    contours of the edge map and of the thresholded line-ness map are candidates. Each candidate,
    and each pair of nested near-concentric candidates (which fixes the perspective too, see
    ``features.concentric_homography``), is tested by a radial line-ness profile: a board shows
@@ -24,6 +24,13 @@ Steps (each a function below):
 4. **Measure** (``crokinole_measure.measure_board``): line width, playing-surface edge, hole
    radius and peg circle from radial profiles of the rectified image.
 
+Broadcast frames (oblique, faint lines, 1280x720) added three rules. The rim or the surface edge
+is often the strongest ellipse there and gets the ring pattern scored against it: the best
+guesses are also tried shrunk onto the painted lines (``crokinole_seed.with_rescaled``). A quick
+fit whose "shooting line" is an edge (``line_or_edge``) cannot win the choice of guess, as it
+follows its rings too well. A ring point counts as seen within 3 mm *or* 1.5 image px of its
+ring: on the far side of an oblique view one pixel spans several mm of board.
+
 Refusals: no 1:2:3 ring pattern ("no board found ... the largest ellipse covers N% of the
 image"), rings not followed (under 55% of the points of two rings found), rms over 3 mm, no
 rotation cue; each is a CalibrationError with that sentence, never a silent bad fit.
@@ -38,23 +45,14 @@ import numpy as np
 
 from tracker.boards import CrokinoleBoard
 from tracker.calibration.crokinole_measure import fit_rotation, line_or_edge, measure_board
-from tracker.calibration.features import (
-    candidate_ellipses,
-    concentric_homography,
-    ellipse_affine,
-    ellipse_conic,
-    lineness,
-    odd,
-    ring_pattern,
-    sample_polar,
-)
+from tracker.calibration.crokinole_seed import WORK_SIZE, find_board, with_rescaled
+from tracker.calibration.features import lineness, odd, ring_pattern, sample_polar
 from tracker.calibration.geometry import apply_h, normalize_h, rotation_h
 from tracker.calibration.lens import LensModel, undistort_n
 from tracker.errors import CalibrationError
 
-WORK_SIZE = 800  # long side of the image the board search runs on ...
-RETRY_SIZE = 1200
-RING_MISMATCH_MM = 2.0  # fitted ring radii this far from the profile's: the board differs from it  # ... and again at this size when thin lines vanished at the first
+RETRY_SIZE = 1200  # the board is searched again at this size when thin lines vanished at WORK_SIZE
+RING_MISMATCH_MM = 2.0  # fitted ring radii this far from the profile's: the board differs from it
 INLIER_MM = 3.0  # a ring point is "seen" within this distance of its ring (board mm) ...
 INLIER_PX = 1.5  # ... or within this many image px along its normal, whichever is larger
 FULL_SCHEDULE = (8.0, 5.0, 3.0, 2.5)  # search half-widths (mm) of the full-resolution passes
@@ -68,82 +66,6 @@ class RingFit:
     inliers: dict[str, float] = field(default_factory=dict)  # fraction of points found per ring
     rms_mm: float = 0.0
     lens: LensModel | None = None  # fitted radial distortion; G maps to undistorted px
-
-
-# ---------------------------------------------------------------------- 1. find the board
-def find_board(image: np.ndarray, keep: int = 8, work_size: int = WORK_SIZE) -> list[tuple[float, np.ndarray, dict[str, float]]]:
-    """First guesses, best first: (pattern score, board mm -> image px with the rotation
-    arbitrary, first guess of the line radii in mm from the profile's peaks). The ring fit then
-    decides among the few best."""
-    import cv2
-    from scipy.ndimage import median_filter
-
-    h, w = image.shape[:2]
-    s = min(1.0, work_size / max(h, w))
-    small = cv2.resize(image, (int(round(w * s)), int(round(h * s))), interpolation=cv2.INTER_AREA) if s < 1 else image
-    grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
-    ln = lineness(small, 7)
-    cands = candidate_ellipses(grey, line_map=ln)
-    if not cands:
-        raise CalibrationError("no board found: no large ellipse (ring or playing surface) in the image")
-    ln = cv2.GaussianBlur(ln, (0, 0), 1.5)
-    # up to 3.3: the candidate may be the 15 line, with the shooting line at 3 times its size
-    rhos = np.linspace(0.05, 3.3, 520)
-    angles = np.linspace(0, 2 * math.pi, 96, endpoint=False)
-    scored: list[tuple[float, np.ndarray, dict[str, float]]] = []
-    largest = max(math.pi * c[1][0] * c[1][1] for c in cands) / float(grey.shape[0] * grey.shape[1])
-    hyps: list[np.ndarray] = []
-    for (cx, cy), (a, b), theta, _support in cands:
-        hyps.append(ellipse_affine((cx, cy), (a, b), theta))
-    # pairs of nested, nearly concentric ellipses fix the perspective too
-    for i, e1 in enumerate(cands):
-        for e2 in cands[i + 1:]:
-            big, sm = (e1, e2) if e1[1][0] > e2[1][0] else (e2, e1)
-            ratio = big[1][0] / sm[1][0]
-            if not 1.15 < ratio < 4.0:
-                continue
-            if math.hypot(big[0][0] - sm[0][0], big[0][1] - sm[0][1]) > 0.15 * big[1][0]:
-                continue
-            Gp = concentric_homography(ellipse_conic(*big[:3]), ellipse_conic(*sm[:3]))
-            if Gp is not None and np.all(np.isfinite(Gp)):
-                hyps.append(Gp)
-    for A in hyps:
-        polar = sample_polar(ln, A, rhos, angles)
-        prof = polar.mean(axis=1)
-        base = median_filter(prof, size=25, mode="nearest")
-        prof = prof - base
-        score, r1, peaks = ring_pattern(prof, rhos)
-        # the pattern must be a real one: peaks well above the noise of the profile
-        noise = float(np.median(np.abs(prof))) + 0.5
-        score = score / noise
-        size_px = peaks[2] * float(np.sqrt(abs(np.linalg.det(A[:2, :2] - np.outer(A[:2, 2], A[2, :2])))) / A[2, 2])
-        if size_px < 0.06 * min(grey.shape):
-            continue
-        G = A @ np.diag([peaks[2] / 304.8, -peaks[2] / 304.8, 1.0])
-        G = np.diag([1 / s, 1 / s, 1.0]) @ G
-        radii = {"shooting": 304.8, "ten": 304.8 * peaks[1] / peaks[2], "fifteen": 304.8 * peaks[0] / peaks[2]}
-        scored.append((score, G, radii))
-    scored.sort(key=lambda t: -t[0])
-    good: list[tuple[float, np.ndarray, dict[str, float]]] = []
-    for sc, G, radii in scored:
-        if sc < 1.0 or len(good) >= keep:
-            break
-        c = apply_h(G, np.array([[0.0, 0.0], [304.8, 0.0]]))
-        r = float(np.linalg.norm(c[1] - c[0]))
-        dup = False
-        for _, G2, _r in good:  # the same board found twice: keep the better-scored guess only
-            c2 = apply_h(G2, np.array([[0.0, 0.0], [304.8, 0.0]]))
-            r2 = float(np.linalg.norm(c2[1] - c2[0]))
-            if np.linalg.norm(c[0] - c2[0]) < 0.02 * r and abs(r / r2 - 1) < 0.03:
-                dup = True
-                break
-        if not dup:
-            good.append((sc, G, radii))
-    if not good:
-        raise CalibrationError(
-            f"no board found: no set of three concentric ring lines (15, 10, shooting) in the image; "
-            f"the largest ellipse covers {100 * largest:.0f}% of the image")
-    return good
 
 
 # ---------------------------------------------------------------------- 2. fit the rings
@@ -313,26 +235,6 @@ def _reseed(image: np.ndarray, fit: RingFit, board: CrokinoleBoard) -> RingFit:
     return new if sorted(new.inliers.values())[1] > sorted(fit.inliers.values())[1] else fit
 
 
-RESCALE = (0.76, 0.92)  # shooting line / outer rim and / playing-surface edge, tournament boards
-RESCALE_TOP = 3  # rescaled variants of this many best guesses
-NOMINAL_RADII = {"shooting": 304.8, "ten": 203.2, "fifteen": 101.6}  # the rescaled guesses' start
-
-
-def _with_rescaled(guesses: list[tuple[float, np.ndarray, dict[str, float]]]
-                   ) -> list[tuple[float, np.ndarray, dict[str, float]]]:
-    """The guesses, then the best few shrunk as if their "shooting line" were the outer rim or
-    the playing-surface edge. In oblique broadcast frames the rim and the surface edge are the
-    strongest ellipses and the faint painted lines inside them often score a ring pattern
-    against the wrong one; the ring fit's search window (20 mm) cannot jump 25% in scale, so the
-    shrunk guesses are tried too, after the originals (an easy frame stops at its first guess)
-    and judged by the same quick ring fit."""
-    out = list(guesses)
-    for score, G, _radii in guesses[:RESCALE_TOP]:
-        for f in RESCALE:
-            out.append((score - 1.0, G @ np.diag([f, f, 1.0]), dict(NOMINAL_RADII)))
-    return out
-
-
 # ---------------------------------------------------------------------- all together
 CrokinoleResult = tuple[np.ndarray, CrokinoleBoard, dict[str, float], float, LensModel | None]
 
@@ -366,7 +268,7 @@ def _calibrate_at(image: np.ndarray, board: CrokinoleBoard | None, work_size: in
     best: RingFit | None = None
     best_q = -math.inf
     edge_err: CalibrationError | None = None
-    for score, G0, radii0 in _with_rescaled(find_board(image, work_size=work_size)):
+    for score, G0, radii0 in with_rescaled(find_board(image, work_size=work_size)):
         try:
             f = fit_rings(small, S @ G0, board, radii0, schedule=(20.0, 10.0, 5.0))
         except CalibrationError:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from scipy.ndimage import median_filter
 
 from tracker.boards import CrokinoleBoard
 from tracker.calibration.features import lineness, odd, sample_polar
@@ -60,6 +61,14 @@ def fit_rotation(image: np.ndarray, G: np.ndarray, radii: dict[str, float]) -> t
     s8 = float(abs(z8) / (np.sum(pg) + 1e-9))
     phi4 = (-np.angle(z4) / 4 - math.pi / 4) % (math.pi / 2)  # quadrant lines at 45 + phi4
     phi8 = (-np.angle(z8) / 8 - math.pi / 8) % (math.pi / 4)  # pegs at 22.5 + phi8
+    # The same with the broad part of the profile taken away (a glare spot or a shadow over
+    # a few pegs swamps the plain harmonic; a peg is ~5 degrees wide, so a 15-degree running
+    # median leaves the pegs and removes the light): a second, independent cue to confirm weak
+    # quadrant lines with.
+    hp = np.abs(pg - median_filter(pg, size=61, mode="wrap"))
+    z8h = np.sum(hp * np.exp(-8j * angles))
+    s8h = float(abs(z8h) / (np.sum(hp) + 1e-9))
+    phi8h = (-np.angle(z8h) / 8 - math.pi / 8) % (math.pi / 4)
     noise = 1.4826 * float(np.median(np.abs(q))) + 1e-6
 
     def line_score(c: float) -> float:
@@ -76,8 +85,11 @@ def fit_rotation(image: np.ndarray, G: np.ndarray, radii: dict[str, float]) -> t
     if line_score(phi_peak) > line_score(float(phi4)):
         phi4 = phi_peak
     snr4 = line_score(phi4)
-    info = {"quadrant_strength": s4, "quadrant_snr": snr4, "peg_strength": s8}
-    if snr4 >= 4.0:
+    info = {"quadrant_strength": s4, "quadrant_snr": snr4, "peg_strength": s8, "peg_contrast": s8h}
+    # weak lines are believed when the pegs, on their own, put them in the same place
+    dpeg_h = (phi8h - phi4 + math.pi / 8) % (math.pi / 4) - math.pi / 8
+    pegs_confirm = s8h >= 0.3 and abs(math.degrees(dpeg_h)) <= 3.0
+    if snr4 >= 4.0 or (snr4 >= 3.0 and pegs_confirm):
         phi = float(phi4)
         # pegs agree when they sit 22.5 degrees off the lines
         dpeg = (phi8 - phi4 + math.pi / 8) % (math.pi / 4) - math.pi / 8
@@ -89,7 +101,7 @@ def fit_rotation(image: np.ndarray, G: np.ndarray, radii: dict[str, float]) -> t
     else:
         raise CalibrationError(
             f"rings found but not the rotation: no quadrant lines (signal {snr4:.1f}) nor pegs "
-            f"(strength {s8:.2f}); give --points or --markers")
+            f"(strength {s8:.2f}, contrast {s8h:.2f} at {math.degrees(dpeg_h):+.1f} deg); give --points or --markers")
     # refine on the peaks of the quadrant lines: the strongest peak near each predicted line
     # (a disc or a painted digit can pull the harmonic by a few degrees, not a peak), then a
     # weighted centroid over +-1.5 degrees of it

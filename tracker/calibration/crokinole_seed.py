@@ -1,0 +1,125 @@
+"""Crokinole calibration, step 1: first guesses of where the board is (see ``crokinole``).
+
+Ellipses fitted to long contours of the edge map and of the line-ness map, and pairs of nested
+near-concentric ones (which fix the perspective too), are each tested by a radial line-ness
+profile for the 1:2:3 ring pattern (15, 10 and shooting lines). The guesses are only guesses:
+``crokinole._calibrate_at`` tries each by a quick ring fit and keeps the one that follows its
+rings. :func:`with_rescaled` adds guesses shrunk onto the painted lines for frames where the
+strongest ellipse is the rim or the playing-surface edge.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from tracker.calibration.features import (
+    candidate_ellipses,
+    concentric_homography,
+    ellipse_affine,
+    ellipse_conic,
+    lineness,
+    ring_pattern,
+    sample_polar,
+)
+from tracker.calibration.geometry import apply_h
+from tracker.errors import CalibrationError
+
+WORK_SIZE = 800  # long side of the image the board search runs on
+
+Guess = tuple[float, np.ndarray, dict[str, float]]  # (pattern score, board mm -> image px, radii mm)
+
+
+def find_board(image: np.ndarray, keep: int = 8, work_size: int = WORK_SIZE) -> list[Guess]:
+    """First guesses, best first: (pattern score, board mm -> image px with the rotation
+    arbitrary, first guess of the line radii in mm from the profile's peaks). The ring fit then
+    decides among the few best."""
+    import cv2
+    from scipy.ndimage import median_filter
+
+    h, w = image.shape[:2]
+    s = min(1.0, work_size / max(h, w))
+    small = cv2.resize(image, (int(round(w * s)), int(round(h * s))), interpolation=cv2.INTER_AREA) if s < 1 else image
+    grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    ln = lineness(small, 7)
+    cands = candidate_ellipses(grey, line_map=ln)
+    if not cands:
+        raise CalibrationError("no board found: no large ellipse (ring or playing surface) in the image")
+    ln = cv2.GaussianBlur(ln, (0, 0), 1.5)
+    # up to 3.3: the candidate may be the 15 line, with the shooting line at 3 times its size
+    rhos = np.linspace(0.05, 3.3, 520)
+    angles = np.linspace(0, 2 * math.pi, 96, endpoint=False)
+    scored: list[Guess] = []
+    largest = max(math.pi * c[1][0] * c[1][1] for c in cands) / float(grey.shape[0] * grey.shape[1])
+    hyps: list[np.ndarray] = []
+    for (cx, cy), (a, b), theta, _support in cands:
+        hyps.append(ellipse_affine((cx, cy), (a, b), theta))
+    # pairs of nested, nearly concentric ellipses fix the perspective too
+    for i, e1 in enumerate(cands):
+        for e2 in cands[i + 1:]:
+            big, sm = (e1, e2) if e1[1][0] > e2[1][0] else (e2, e1)
+            ratio = big[1][0] / sm[1][0]
+            if not 1.15 < ratio < 4.0:
+                continue
+            if math.hypot(big[0][0] - sm[0][0], big[0][1] - sm[0][1]) > 0.15 * big[1][0]:
+                continue
+            Gp = concentric_homography(ellipse_conic(*big[:3]), ellipse_conic(*sm[:3]))
+            if Gp is not None and np.all(np.isfinite(Gp)):
+                hyps.append(Gp)
+    for A in hyps:
+        polar = sample_polar(ln, A, rhos, angles)
+        prof = polar.mean(axis=1)
+        base = median_filter(prof, size=25, mode="nearest")
+        prof = prof - base
+        score, r1, peaks = ring_pattern(prof, rhos)
+        # the pattern must be a real one: peaks well above the noise of the profile
+        noise = float(np.median(np.abs(prof))) + 0.5
+        score = score / noise
+        size_px = peaks[2] * float(np.sqrt(abs(np.linalg.det(A[:2, :2] - np.outer(A[:2, 2], A[2, :2])))) / A[2, 2])
+        if size_px < 0.06 * min(grey.shape):
+            continue
+        G = A @ np.diag([peaks[2] / 304.8, -peaks[2] / 304.8, 1.0])
+        G = np.diag([1 / s, 1 / s, 1.0]) @ G
+        radii = {"shooting": 304.8, "ten": 304.8 * peaks[1] / peaks[2], "fifteen": 304.8 * peaks[0] / peaks[2]}
+        scored.append((score, G, radii))
+    scored.sort(key=lambda t: -t[0])
+    good: list[Guess] = []
+    for sc, G, radii in scored:
+        if sc < 1.0 or len(good) >= keep:
+            break
+        c = apply_h(G, np.array([[0.0, 0.0], [304.8, 0.0]]))
+        r = float(np.linalg.norm(c[1] - c[0]))
+        dup = False
+        for _, G2, _r in good:  # the same board found twice: keep the better-scored guess only
+            c2 = apply_h(G2, np.array([[0.0, 0.0], [304.8, 0.0]]))
+            r2 = float(np.linalg.norm(c2[1] - c2[0]))
+            if np.linalg.norm(c[0] - c2[0]) < 0.02 * r and abs(r / r2 - 1) < 0.03:
+                dup = True
+                break
+        if not dup:
+            good.append((sc, G, radii))
+    if not good:
+        raise CalibrationError(
+            f"no board found: no set of three concentric ring lines (15, 10, shooting) in the image; "
+            f"the largest ellipse covers {100 * largest:.0f}% of the image")
+    return good
+
+
+RESCALE = (0.76, 0.92)  # shooting line / outer rim and / playing-surface edge, tournament boards
+RESCALE_TOP = 3  # rescaled variants of this many best guesses
+NOMINAL_RADII = {"shooting": 304.8, "ten": 203.2, "fifteen": 101.6}  # the rescaled guesses' start
+
+
+def with_rescaled(guesses: list[Guess]) -> list[Guess]:
+    """The guesses, then the best few shrunk as if their "shooting line" were the outer rim or
+    the playing-surface edge. In oblique broadcast frames the rim and the surface edge are the
+    strongest ellipses and the faint painted lines inside them often score a ring pattern
+    against the wrong one; the ring fit's search window (20 mm) cannot jump 25% in scale, so the
+    shrunk guesses are tried too, after the originals (an easy frame stops at its first guess)
+    and judged by the same quick ring fit."""
+    out = list(guesses)
+    for score, G, _radii in guesses[:RESCALE_TOP]:
+        for f in RESCALE:
+            out.append((score - 1.0, G @ np.diag([f, f, 1.0]), dict(NOMINAL_RADII)))
+    return out
