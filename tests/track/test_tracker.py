@@ -165,3 +165,30 @@ def test_korona_striker_pockets_a_disc() -> None:
         assert track is not None
         want = "rest" if isinstance(end[body], tuple) else end[body]
         assert track.state == want, (body, end[body], track.state)
+
+
+def test_a_disc_put_down_beside_a_hidden_one_is_a_new_disc() -> None:
+    """crokinole_2p_round, shot 17: a hand sets s9 down 42 mm from the resting s1 and hides s1
+    for a frame. With nothing moving on the board, s1 was not knocked: it stays where it is and
+    the new disc gets a track of its own."""
+    from tracker.detect.datatypes import Detections
+
+    def frame(*xy: tuple[float, float]) -> Detections:
+        return Detections(xy=np.array(xy, float).reshape(-1, 2), radius=np.full(len(xy), BOARD.disc_radius))
+
+    tk = Tracker(BOARD)
+    t = 0.0
+    for _ in range(10):
+        tk.update(frame((154.0, -226.0), (223.0, -33.0)), t)
+        t += 0.1
+    s1 = next(tr.id for tr in tk.tracks if np.hypot(*(tr.xy - (154.0, -226.0))) < 1.0)
+    for _ in range(2):  # the hand hides s1 as it puts s9 down beside it
+        tk.update(frame((196.0, -234.0), (223.0, -33.0)), t)
+        t += 0.1
+    for _ in range(10):  # the hand has gone
+        tk.update(frame((196.0, -234.0), (223.0, -33.0), (154.0, -226.0)), t)
+        t += 0.1
+    by_id = {tr.id: tr for tr in tk.tracks}
+    assert np.allclose(by_id[s1].xy, (154.0, -226.0), atol=1.0)
+    assert by_id[s1].state == "rest"
+    assert any(np.hypot(*(tr.xy - (196.0, -234.0))) < 1.0 and tr.id != s1 for tr in tk.tracks)
