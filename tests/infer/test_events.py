@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from tracker.boards import CrokinoleBoard, KoronaBoard
-from tracker.detect.datatypes import STRIKER
+from tracker.boards import CrokinoleBoard
 from tracker.pipeline import Pipeline
 from tracker.shotlog import Setup, Shot
 from tracker.track.synthetic import World
+
+from .scenes import korona_pot
 
 BOARD = CrokinoleBoard()
 
@@ -124,19 +125,7 @@ def test_jitter_and_a_hand_make_no_shot() -> None:
 
 
 def test_korona_setup_and_pocket() -> None:
-    board = KoronaBoard()
-    w = World(board, seed=6)
-    px, py = board.pocket_centres()["ne"]
-    target = np.array([px, py]) * 0.55
-    w.place("d1", target[0], target[1], cls=0)
-    w.place("d2", -150, 60, cls=1)
-    start = np.array([target[0] - 60.0, -(board.half - board.striking_line_offset) - 12.0])
-    u = np.array([px, py]) - target
-    u /= np.hypot(*u)
-    contact = target - u * (board.disc_radius + board.striker_radius)
-    w.place("S", start[0], start[1], kind=STRIKER, cls=2)
-    w.run(0.5)
-    w.shoot("S", *((contact - start) / np.hypot(*(contact - start)) * 3000))
+    w = korona_pot()
     w.settle(0.8)
     assert w.truth_end()["d1"] == "pocket"
     p = feed(w, "korona")

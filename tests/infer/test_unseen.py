@@ -13,6 +13,8 @@ from tracker.pipeline import Pipeline
 from tracker.shotlog import Shot
 from tracker.track.synthetic import World
 
+from .scenes import korona_pot
+
 BOARD = CrokinoleBoard()
 
 
@@ -123,23 +125,10 @@ def test_a_korona_shot_nobody_saw_pockets_the_disc_it_hit() -> None:
     mid-board and the disc in the ne pocket. The shot is south's, the striker's, and the disc
     it hit is pocketed (the first line is the setup, as for any korona game)."""
     from tracker.boards import KoronaBoard
-    from tracker.detect.datatypes import STRIKER
     from tracker.shotlog import Setup
 
     board = KoronaBoard()
-    w = World(board, fps=10, seed=6)
-    px, py = board.pocket_centres()["ne"]
-    target = np.array([px, py]) * 0.55
-    w.place("d1", target[0], target[1], cls=0)
-    w.place("d2", -150, 60, cls=1)
-    start = np.array([target[0] - 60.0, -(board.half - board.striking_line_offset) - 12.0])
-    u = np.array([px, py]) - target
-    u /= np.hypot(*u)
-    contact = target - u * (board.disc_radius + board.striker_radius)
-    w.place("S", start[0], start[1], kind=STRIKER, cls=2)
-    w.run(0.8)
-    w.hand(0, 0, 700, 1.0)
-    w.shoot("S", *((contact - start) / np.hypot(*(contact - start)) * 3000))
+    w = korona_pot(fps=10, wait=0.8, hand=True)
     w.settle(1.5)
     assert w.truth_end()["d1"] == "pocket"
     p = Pipeline("korona", 2)

@@ -1,0 +1,31 @@
+"""Synthetic scenes shared by the shot-inference tests."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tracker.boards import KoronaBoard
+from tracker.detect.datatypes import STRIKER
+from tracker.track.synthetic import World
+
+
+def korona_pot(fps: float = 30.0, wait: float = 0.5, hand: bool = False) -> World:
+    """South's striker, from behind its line, drives d1 (north's colour class 0) into the ne
+    pocket; d2 rests elsewhere. With ``hand`` a hand hangs over the board as the shot is
+    played (the striker's run is then hidden at 10 fps)."""
+    board = KoronaBoard()
+    w = World(board, fps=fps, seed=6)
+    px, py = board.pocket_centres()["ne"]
+    target = np.array([px, py]) * 0.55
+    w.place("d1", target[0], target[1], cls=0)
+    w.place("d2", -150, 60, cls=1)
+    start = np.array([target[0] - 60.0, -(board.half - board.striking_line_offset) - 12.0])
+    u = np.array([px, py]) - target
+    u /= np.hypot(*u)
+    contact = target - u * (board.disc_radius + board.striker_radius)
+    w.place("S", start[0], start[1], kind=STRIKER, cls=2)
+    w.run(wait)
+    if hand:
+        w.hand(0, 0, 700, 1.0)
+    w.shoot("S", *((contact - start) / np.hypot(*(contact - start)) * 3000))
+    return w
