@@ -254,3 +254,20 @@ def test_disc_sunk_in_the_hole_told_from_the_empty_hole_by_the_background() -> N
     dets = det.detect(images[i])
     assert len(dets) == 1 and dets.where[0] == IN_HOLE
     assert np.hypot(*dets.xy[0]) < 5.0
+
+
+def test_weak_outline_and_weak_face_together_are_not_a_disc() -> None:
+    """A patch of board framed by a painted line and a passing disc's blur closes a disc-sized
+    outline barely (worst quarter 0.25) and differs from the board barely (step ~7): one weak
+    cue is allowed, both together are not (crokinole_2p_round kept such a ghost for good)."""
+    det = DiscDetector(render([], (320, 320), empty=True).calib, "crokinole")
+
+    def fit(quarter: float, face: tuple[float, float, float]) -> Fit:
+        return Fit(centre=np.array([213.0, -189.0]), radius=17.7, coverage=0.69, quarter_coverage=quarter,
+                   residual=1.1, contrast=5.0, mm_per_px=4.0, color=np.array(face),
+                   surround=np.array([165.4, 137.3, 165.1]))
+
+    ghost_face = (169.5, 135.4, 167.9)  # what the ghost measured
+    assert not det._accept_colors(fit(0.25, ghost_face))
+    assert det._accept_colors(fit(0.6, ghost_face))  # a disc with a clear outline
+    assert det._accept_colors(fit(0.25, (200.0, 130.0, 150.0)))  # a disc with a clear face
