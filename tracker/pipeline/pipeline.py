@@ -32,12 +32,12 @@ import numpy as np
 from tracker import events as ev
 from tracker.boards import CrokinoleBoard, KoronaBoard
 from tracker.calibration import Calibration, DriftMonitor
+from tracker.calibration.io import median_frame
 from tracker.detect.datatypes import Detections
 from tracker.errors import CalibrationError, TrackerError
 from tracker.infer import HandEvent, Namer, ShotRecord, ShotSegmenter
 from tracker.pipeline.identity import owners_from_rows, reconcile
 from tracker.pipeline.stillness import StillnessGate
-from tracker.pipeline.video import median_frames
 from tracker.rules import engine_for, outcome_events, shot_flags
 from tracker.rules.datatypes import Outcome
 from tracker.shotlog import Entry, Setup, Shot
@@ -179,7 +179,7 @@ class Pipeline:
         from tracker.calibration import calibrate_image
 
         frames = [f for _, _, f in self._buffer]
-        median = median_frames(frames[:: max(1, len(frames) // 5)])
+        median = median_frame(frames[:: max(1, len(frames) // 5)])
         idx, t = self._buffer[0][0], self._buffer[0][1]
         for img in (median, frames[-1]):
             try:
@@ -224,7 +224,7 @@ class Pipeline:
             return
         from tracker.calibration import calibrate_image
 
-        median = median_frames(self._recent)
+        median = median_frame(self._recent)
         calib = None
         for img in (median, frame):  # the median drops moving hands
             try:
