@@ -24,7 +24,7 @@ BOARD_MM_PER_PX = 1.5
 class BoardWarp:
     """The rectified board view, with its pixel maps made once per calibration.
 
-    ``tracker.calibration.rectify`` builds the per-pixel map from scratch on every call: with lens
+    ``tracker.calibration.rectify`` builds the per-pixel map (``rectify_maps``) on every call: with lens
     distortion that is a few hundred milliseconds of CPU and tens of megabytes of temporaries for
     a 1280x720 frame. The scoreboard asks for the view several times a second, which took most of
     the pipeline's core (live dropped ~90% of frames while a page was open) and churned the heap.
@@ -41,18 +41,15 @@ class BoardWarp:
     def warp(self, image: np.ndarray, calib: Any) -> tuple[np.ndarray, np.ndarray]:
         """(rectified image, board mm -> rectified px matrix) for ``image`` under ``calib``."""
         from tracker.calibration import rectify, rectify_matrix
-        from tracker.calibration.rectify import rectified_size
+        from tracker.calibration.rectify import rectify_maps
 
         if calib is not self._calib:
             self._calib, self._maps = calib, None
-            to_mm = rectify_matrix(calib, self.mm_per_px)  # rectified px -> board mm
-            self._M = np.linalg.inv(to_mm)  # board mm -> rectified px, for the labels
-            if calib.camera_matrix is not None and calib.dist_coeffs is not None:
-                n = rectified_size(calib, self.mm_per_px)
-                u, v = np.meshgrid(np.arange(n, dtype=np.float64), np.arange(n, dtype=np.float64))
-                uv = np.stack([u.ravel(), v.ravel(), np.ones(n * n)], axis=1) @ to_mm.T
-                xy = calib.to_image(uv[:, :2]).astype(np.float32).reshape(n, n, 2)
-                self._maps = cv2.convertMaps(xy[:, :, 0], xy[:, :, 1], cv2.CV_16SC2)
+            # board mm -> rectified px, for the labels
+            self._M = np.linalg.inv(rectify_matrix(calib, self.mm_per_px))
+            maps = rectify_maps(calib, self.mm_per_px)
+            if maps is not None:
+                self._maps = cv2.convertMaps(maps[0], maps[1], cv2.CV_16SC2)
             self.builds += 1
         if self._maps is None:  # no distortion: one perspective warp is already cheap
             return rectify(image, calib, self.mm_per_px), self._M

@@ -45,15 +45,26 @@ def rectify(frame: np.ndarray, calib: Calibration, mm_per_px: float = 1.0,
 
     if mm_per_px <= 0:
         raise ValueError(f"mm_per_px must be positive, got {mm_per_px}")
-    M = rectify_matrix(calib, mm_per_px, extent_mm)
-    n = rectified_size(calib, mm_per_px, extent_mm)
-    if calib.camera_matrix is None or calib.dist_coeffs is None:
+    maps = rectify_maps(calib, mm_per_px, extent_mm)
+    if maps is None:
         # rectified px -> board mm -> image px in one matrix
-        W = np.linalg.inv(calib.homography) @ M
+        n = rectified_size(calib, mm_per_px, extent_mm)
+        W = np.linalg.inv(calib.homography) @ rectify_matrix(calib, mm_per_px, extent_mm)
         return cv2.warpPerspective(frame, W, (n, n), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                                    borderMode=cv2.BORDER_CONSTANT)
+    return cv2.remap(frame, maps[0], maps[1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
+
+
+def rectify_maps(calib: Calibration, mm_per_px: float = 1.0,
+                 extent_mm: float | None = None) -> tuple[np.ndarray, np.ndarray] | None:
+    """The image x and y (float32) of every rectified pixel, for ``cv2.remap``; None when the
+    calibration has no lens distortion (one perspective warp does it). They depend only on the
+    calibration, so a caller that warps many frames keeps them."""
+    if calib.camera_matrix is None or calib.dist_coeffs is None:
+        return None
+    M = rectify_matrix(calib, mm_per_px, extent_mm)
+    n = rectified_size(calib, mm_per_px, extent_mm)
     u, v = np.meshgrid(np.arange(n, dtype=np.float64), np.arange(n, dtype=np.float64))
     uv = np.stack([u.ravel(), v.ravel(), np.ones(n * n)], axis=1) @ M.T
     img = calib.to_image(uv[:, :2]).astype(np.float32).reshape(n, n, 2)
-    return cv2.remap(frame, img[:, :, 0], img[:, :, 1], cv2.INTER_LINEAR,
-                     borderMode=cv2.BORDER_CONSTANT)
+    return img[:, :, 0], img[:, :, 1]
