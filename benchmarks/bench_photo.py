@@ -58,7 +58,7 @@ def main() -> int:
             continue
         t1 = time.perf_counter()
         dets = DiscDetector(calib, "crokinole", settings=DetectorSettings(bevel=PHOTO_BEVEL_MM)).detect(img)
-        result = score_detections(calib, dets)
+        result = score_detections(calib, dets, image=img)
         t2 = time.perf_counter()
         got = (result.team_points(0), result.team_points(1), result.team_twenties(0), result.team_twenties(1))
         want = (int(row["light_points"]), int(row["dark_points"]), int(row["light_twenties"]), int(row["dark_twenties"]))

@@ -101,6 +101,29 @@ def test_korona_setup_with_a_spurious_disc_is_evened_out() -> None:
     assert 99 not in namer.names
 
 
+def test_korona_setup_never_drops_a_disc_the_first_shot_moved() -> None:
+    """korona_pocket: one north disc is never seen, so south counts one more. The south disc
+    set down last is the one the first shot pockets: a disc that answered a blow is real, so
+    another south disc is left out of the setup instead, and the pocketing is scored."""
+    namer = Namer("korona", 2, KB)
+    rim = KB.half - KB.disc_radius
+    tracks: dict[int, Track] = {}
+    before: dict[int, tuple[float, float]] = {}
+    for i in range(8):
+        for tid, xy, cls in ((1 + i, (-87.5 + 25 * i, rim), 0), (20 + i, (-87.5 + 25 * i, -rim), 1)):
+            if tid == 27:
+                continue  # the north disc nobody saw
+            tracks[tid] = _track(tid, xy)
+            tracks[tid].cls, tracks[tid].hits = cls, 40
+            before[tid] = xy
+    tracks[8].born = 0.6  # set down last ...
+    tracks[8].state, tracks[8].pocket = "pocket", "ne"  # ... and pocketed by the first shot
+    setup = namer.setup(tracks, before, striker=50)
+    owners = [o for o, _ in setup.discs.values()]
+    assert owners.count("south") == 7 and owners.count("north") == 7
+    assert 8 in namer.names and namer.dropped != [8] and len(namer.dropped) == 1
+
+
 def test_rim_bounce_between_frames_with_a_slow_return_is_found() -> None:
     """10 fps: the striker is seen at y = 320 running north at 2460 mm/s, then at y = 309 coming
     back at 1230 mm/s (the bounce took speed). Straight runs at constant speed put the corner

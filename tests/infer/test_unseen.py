@@ -168,3 +168,26 @@ def test_a_disc_put_back_while_a_hand_covers_the_striker_is_not_a_shot() -> None
         p.process_detections(det, t, i)
     p.finish()
     assert p.entries == []
+
+
+def test_a_disc_put_down_on_the_line_and_shot_at_once_is_the_shot_disc() -> None:
+    """A player sets the disc on the shooting line, still nudging it as it is first seen, and
+    flicks it before the tracker called it at rest (10 fps): it is the shot disc, flicked from where it was set down
+    (seed 7301, shot 5: the shot had been put down to a hand and lost)."""
+    w = World(BOARD, fps=10, seed=5)
+    w.place("n1", -60, 150, cls=1)
+    w.run(0.8)
+    w.place("s1", 126, -274, cls=0)  # the hand still nudging it into place
+    w.run(0.1)
+    w.place("s1", 120, -280, cls=0)
+    w.run(0.15)
+    w.shoot("s1", -250, 1000)
+    w.settle(1.0)
+    p = feed(w.frames)
+    log = shots(p)
+    assert [s.seat for s in log] == ["south"]
+    start = log[0].start
+    assert start is not None and np.hypot(start[0] - 120, start[1] + 280) < 3.0
+    end = w.truth_end()["s1"]
+    got = log[0].end[log[0].disc]
+    assert isinstance(end, tuple) and isinstance(got, tuple) and np.hypot(end[0] - got[0], end[1] - got[1]) < 3.0

@@ -5,7 +5,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from tracker.pipeline.stillness import StillnessGate
+from tracker.pipeline.stillness import Settling, StillnessGate
 
 W, H = 1280, 720
 
@@ -81,3 +81,28 @@ def test_the_thumbnail_averages_a_sparse_grid_like_the_whole_frame() -> None:
     # small frames are shrunk directly
     small = cv2.resize(f, (160, 90), interpolation=cv2.INTER_AREA)
     assert g._thumb(small).shape == (36, 64)
+
+
+def test_one_full_pass_once_the_board_has_settled_after_motion() -> None:
+    """Motion, then still frames: skipped until ``frames`` still ones in a row, then one full
+    pass, then skipped again; a hand's pause shorter than that gets none."""
+    s = Settling(3)
+    assert s.step(still=True, moving=False) == (False, False)  # nothing moved yet: nothing due
+    assert s.step(still=False, moving=True) == (True, False)  # motion: an incremental pass
+    s.detected(False, moving=True, changed=True)
+    assert s.step(still=True, moving=False) == (False, False)  # a pause ...
+    assert s.step(still=False, moving=False) == (True, False)  # ... and the flick
+    s.detected(False, moving=False, changed=True)
+    got = [s.step(still=True, moving=False) for _ in range(3)]
+    assert got == [(False, False), (False, False), (True, True)]  # settled: one full pass
+    s.detected(True, moving=False, changed=True)
+    assert [s.step(still=True, moving=False) for _ in range(4)] == [(False, False)] * 4
+
+
+def test_a_re_detection_of_an_unchanged_view_is_not_motion() -> None:
+    """The gate re-detects after many skipped frames; if the detector saw no change, no full
+    pass follows."""
+    s = Settling(2)
+    s.step(still=False, moving=False)
+    s.detected(False, moving=False, changed=False)
+    assert [s.step(still=True, moving=False) for _ in range(4)] == [(False, False)] * 4

@@ -66,8 +66,9 @@ def run(args: argparse.Namespace) -> int:
               f"{result.team_discs(t)} discs  {result.team_twenties(t)} twenties")
     for d in result.close_calls:
         verdict = "clear of" if d.gap > 0 else "touching"
+        where = "measured beside the disc" if d.line_radius is not None else "the board's fitted circle"
         print(f"close call: team {d.team} disc at ({d.x:.1f}, {d.y:.1f}) mm is {verdict} the {d.line} line, "
-              f"gap {d.gap:+.2f} mm -> {d.points} points")
+              f"gap {d.gap:+.2f} mm ({where}) -> {d.points} points")
     for note in result.notes:
         print(f"note: {note}")
     print(f"wrote {out / 'photo.json'} and {out / 'overlay.png'}")

@@ -119,7 +119,9 @@ class BackgroundModel:
                 self.reset(blurred, covered)
             return
         # The model follows the exposure: the offset goes into the model, then back to zero.
-        self.lab += self.exposure_offset(blurred)
+        off = self.exposure_offset(blurred)
+        if off.any():
+            self.lab += off
         self.offset = np.zeros(3, np.float32)
         diff = cv2.transform(cv2.absdiff(blurred, self.lab), WEIGHTS.reshape(1, 3))
         free = self.valid & ~covered
@@ -130,9 +132,11 @@ class BackgroundModel:
         self._stale = np.where(far, np.minimum(self._stale, 254) + 1, 0).astype(np.uint8)
         absorb = (free & ~self.known) | (far & (self._stale >= self.absorb_after))
         cv2.accumulateWeighted(blurred, self.lab, self.rate, mask=blend.view(np.uint8))
-        np.copyto(self.lab, blurred, where=absorb[..., None])
-        self.known |= absorb
-        self._stale[absorb] = 0
+        # (Nothing to absorb on most calls; a masked copy in OpenCV when there is.)
+        if absorb.any():
+            cv2.copyTo(blurred, absorb.view(np.uint8), self.lab)
+            self.known |= absorb
+            self._stale[absorb] = 0
         gy, gx = self._grid
         g = blend[gy, gx]
         if int(g.sum()) >= 20:

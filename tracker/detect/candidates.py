@@ -16,15 +16,26 @@ radius around it *and runs along the ring* (edge normal pointing radially).
   coherent (aligned edge / all edge on the ring).
 
 Cost: three forward and eight inverse real FFTs of the view, about 5 ms at 2 mm/px (crokinole).
+
+``search`` is the detector's use of it (moved here from ``detector.py``): peaks above the
+coherence and strength floors, over the whole view or only a changed region's bounding box, with
+a crop-sized filter per box size (a bounded cache, least recently used out).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
 import scipy.fft as sfft
+
+if TYPE_CHECKING:
+    from tracker.detect.detector import DiscDetector
+
+# Crop-sized FFT ring filters kept at once per detector (each ~0.1-1 MB).
+CROP_FILTER_CACHE = 24
 
 # Weights of the L, a and b channels (8-bit Lab: a and b carry hue differences of wooden discs).
 CHANNEL_WEIGHTS = (1.0, 1.6, 1.6)
@@ -156,3 +167,50 @@ def peaks(score: np.ndarray, min_distance_px: float, threshold: float,
         if len(kept) >= limit:
             break
     return np.array(kept, dtype=float).reshape(-1, 2)
+
+
+def search(det: DiscDetector, view: np.ndarray, kind: int, radius: float,
+           region: np.ndarray | None = None, lab: np.ndarray | None = None
+           ) -> tuple[np.ndarray, np.ndarray]:
+    """Coarse centres (N, 2) in mm and their coherence (N,) in the coarse ``view`` (BGR),
+    only inside ``region`` (a mask of the view) when given; the filter then runs on the
+    region's bounding box only, and only that box is converted to Lab (unless the whole
+    view's ``lab`` is given)."""
+    st = det.settings
+    valid = det._valid if region is None else det._valid & region
+    y0, x0 = 0, 0
+    filt = det._filters[kind]
+    H, W = view.shape[:2]
+    sub: np.ndarray | None = None
+    if region is not None:
+        ys, xs = np.nonzero(valid)
+        if len(ys) == 0:
+            return np.zeros((0, 2)), np.zeros(0)
+        m = filt.half + 2
+        y0, y1 = max(int(ys.min()) - m, 0), min(int(ys.max()) + m + 1, H)
+        x0, x1 = max(int(xs.min()) - m, 0), min(int(xs.max()) + m + 1, W)
+        if (y1 - y0) * (x1 - x0) < 0.5 * H * W:
+            hb, wb = -(-(y1 - y0) // 32) * 32, -(-(x1 - x0) // 32) * 32
+            key = (kind, hb, wb)
+            if key not in det._crop_filters:
+                rp, ep = det._ring_px[kind]
+                det._crop_filters[key] = RingFilter.build((hb, wb), rp, 1.5, ep)
+                # A bounded cache (least recently used out): every crop size has its own
+                # FFT filter, and an unbounded cache grew without end over a long live match.
+                while len(det._crop_filters) > CROP_FILTER_CACHE:
+                    det._crop_filters.popitem(last=False)
+            det._crop_filters.move_to_end(key)
+            filt = det._crop_filters[key]
+            crop = lab[y0:y1, x0:x1] if lab is not None else det._lab(view[y0:y1, x0:x1])
+            sub = cv2.copyMakeBorder(crop, 0, hb - (y1 - y0), 0, wb - (x1 - x0), cv2.BORDER_REPLICATE)
+            valid = np.pad(valid[y0:y1, x0:x1], ((0, hb - (y1 - y0)), (0, wb - (x1 - x0))))
+        else:
+            y0 = x0 = 0
+    if sub is None:
+        sub = lab if lab is not None else det._lab(view)
+    rr = ring_response(sub, filt)
+    ok = valid & (rr.coherence >= st.min_coherence) & (rr.score >= st.min_flux)
+    uv = peaks(rr.score, 0.9 * radius / det.mm_per_px, 0.0, ok, st.max_candidates)
+    coh = rr.coherence[np.clip(np.round(uv[:, 1]).astype(int), 0, sub.shape[0] - 1),
+                       np.clip(np.round(uv[:, 0]).astype(int), 0, sub.shape[1] - 1)]
+    return det.view.to_mm(uv + np.array([x0, y0])), coh

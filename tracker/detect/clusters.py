@@ -32,7 +32,12 @@ radius, more outline (``_convincing``: a partly masked circle drawn by board lin
 board's colour; a fully visible one the ring filter already turned down needs a closed outline),
 and the face must differ from the board or from its surround.
 
-A budget of refits per pass (``MAX_REFITS``) bounds the cost in pathological frames.
+Cost (1280x720, where a fit costs 3-4 ms): the full search above runs on full passes only. On a
+pass over a changed region (a hand or a disc moving: most of a match's detector calls) only the
+nearly accepted rejected candidates are retried (see ``run``). Places where a fit failed, and
+discs whose surroundings were searched in vain, are remembered by the detector's
+``RejectMemory`` (``rejects.py``) and not searched again until the picture changes within their
+reach. A budget of refits per pass (``MAX_REFITS``) bounds the cost in pathological frames.
 """
 
 from __future__ import annotations
@@ -51,7 +56,6 @@ if TYPE_CHECKING:
 
 N_AROUND = 12  # seeds around an accepted disc (30 degrees apart: at most 15 degrees off)
 MAX_REFITS = 80  # refits per kind and pass
-REGION_BLOB_REFITS = 4  # ... from the outline map, in a pass over a changed region only
 SAME_AS_DISC = 14.0  # weighted 8-bit Lab: a seed's colour like the accepted disc's
 UNLIKE_BOARD = 16.0  # ... or this far from the board's
 STRICT_COVERAGE, STRICT_QUARTER = 0.8, 0.5  # outline a found disc shows (of its visible rays)
@@ -62,6 +66,9 @@ RESIDUAL_SCALE = 1.3  # looser residual when neighbours are masked
 # fits at least about its size (dark ones larger, their shadow merging with them).
 MIN_RADIUS = 0.9  # of the nominal radius
 RETRY_COVERAGE = 0.4  # a rejected candidate's first fit showed this much outline: worth a retry
+SEED_KIND = 100  # the reject memory's kind for failed seeds of this pass (plus the disc kind)
+GROW_KIND = 200  # ... for discs whose surroundings were searched in vain
+GROW_REACH = 4.5  # disc radii a search around a disc reads (seeds at 2, the look moves 0.5, the fit 1.8)
 
 
 def _w() -> np.ndarray:
@@ -83,9 +90,10 @@ class ClusterPass(OutlineLook):
         self.region = region
         self.refits = 0
         valid = det._valid if region is None else det._valid & region
-        # The board's colour: the view's median, measured on full passes (it changes slowly).
+        # The board's colour: the view's median, measured on full passes (it changes slowly), on
+        # every third pixel each way (the median of 100k pixels cost 5 ms at 1280x720).
         if region is None or det.cluster_board_lab is None:
-            board = lab_view[det._valid]
+            board = lab_view[::3, ::3][det._valid[::3, ::3]]
             det.cluster_board_lab = np.median(board, axis=0) if len(board) else np.zeros(3, np.float32)
         self.board_lab = det.cluster_board_lab
         self.valid = valid
@@ -223,6 +231,21 @@ class ClusterPass(OutlineLook):
                 break
         return best
 
+    def fit_at(self, at: np.ndarray) -> tuple[Fit, float] | None:
+        """``try_seeds([at])`` for a place the cheap look chose, unless a fit there failed on an
+        earlier call and nothing within its reach has changed since (the detector's
+        ``RejectMemory``, ``rejects.py``: on every full pass the same line crossings and peg
+        shadows pass the cheap look and fail the fit)."""
+        memory = getattr(self.det, "rejects", None)
+        key = SEED_KIND + self.kind
+        if memory is not None and memory.recall(at, key) is not None:
+            return None
+        before = self.refits
+        got = self.try_seeds([at])
+        if got is None and memory is not None and self.refits > before:
+            memory.note(at, key, self.radius, None, "seed")
+        return got
+
     def _convincing(self, fit: Fit) -> bool:
         """Stricter than the first pass: these seeds did not come from the ring filter, which
         rejects most board lines, rails and wood grain on its own. A partly masked outline drawn
@@ -317,11 +340,30 @@ class ClusterPass(OutlineLook):
             sources: list[tuple[np.ndarray, float]]) -> list[tuple[Fit, float]]:
         """Discs found: first from the rejected candidates (strongest first; each with where its
         fit went), then by growing from ``sources`` (accepted discs) and from every disc found
-        here. Accepted discs are appended to ``taken`` as they are found."""
+        here. Accepted discs are appended to ``taken`` as they are found.
+
+        On a pass over a changed region only (``region`` set: frames where a hand or a disc
+        moves, most of a match's detector calls) only the candidates the first pass could not
+        settle are worked on: the nearly accepted rejected ones, and clusters grown from what
+        they yield. Growing from every disc the first pass accepted, and the outline map's
+        blobs, cost 10-20 ms a frame there and found a disc in about one frame in forty, almost
+        always the sliding disc's blur or a hand; a disc that comes to rest in a cluster is
+        found by them on the next full pass (the pipeline asks for one when the board
+        settles)."""
         found: list[tuple[Fit, float]] = []
         queue: deque[tuple[np.ndarray, float, np.ndarray | None]] = deque()
-        for p, r in sources:
-            queue.append((p, r, self._lab_at(p)))
+        full = self.region is None
+        memory = getattr(self.det, "rejects", None)
+        grown: list[np.ndarray] = []  # sources whose neighbourhood is searched afresh
+        if full:
+            for p, r in sources:
+                # A disc whose surroundings were searched on an earlier full pass, finding
+                # nothing, and have not changed since: the same search would find nothing again.
+                if memory is not None and memory.recall(p, GROW_KIND + self.kind) is not None:
+                    continue
+                grown.append(p)
+                queue.append((p, r, self._lab_at(p)))
+        n_found = len(self.taken)
         for c, q, first in sorted(rejected, key=lambda cq: -cq[1]):
             # Most rejected candidates are plainly no disc (a sliding disc's blur, fingers): their
             # outline was mostly open. Only the nearly accepted ones are worth another fit.
@@ -344,16 +386,18 @@ class ClusterPass(OutlineLook):
                 found.append((fit, q))
                 queue.append((fit.centre, self.radius, self._lab_at(fit.centre)))
         self._grow(queue, found)
-        # Between full passes (only where the view changed: a hand, a sliding disc) the outline
-        # map mostly answers to what moves; a few fits there, the rest at the next full pass.
-        budget = MAX_REFITS if self.region is None else self.refits + REGION_BLOB_REFITS
+        if not full:
+            return found
+        if memory is not None and len(self.taken) == n_found:
+            for p in grown:
+                memory.note(p, GROW_KIND + self.kind, self.radius, None, "grow", reach=GROW_REACH)
         for b in self.blobs():
-            if self.refits >= min(budget, MAX_REFITS):
+            if self.refits >= MAX_REFITS:
                 break
             at = self.look(b)
             if at is None:
                 continue
-            got = self.try_seeds([at])
+            got = self.fit_at(at)
             if got is not None:
                 fit = got[0]
                 self._found(fit.centre)
@@ -370,7 +414,7 @@ class ClusterPass(OutlineLook):
                 at = self.look(s)
                 if at is None:
                     continue
-                got = self.try_seeds([at])
+                got = self.fit_at(at)
                 if got is None:
                     continue
                 fit = got[0]

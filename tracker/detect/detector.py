@@ -7,23 +7,29 @@ Pipeline per frame (each stage cheap, the expensive one only where a disc is lik
 2. Reuse: compare with the view of the previous call; discs with no changed pixel on their own
    silhouette are kept as they were (a neighbour sliding past does not force a refit), and the
    search below runs only on the changed region's bounding box (a full pass every
-   ``refresh_frames`` calls). A still frame costs a remap and a difference.
+   ``refresh_frames`` calls, or on the next call after ``refresh()``, which the pipeline asks
+   for once the board settles). A still frame costs a remap and a difference. Full passes keep
+   the untouched discs too, so full and incremental passes agree: a disc found at rest by either
+   stays found until the picture at its place changes (a full pass only adds).
 3. Coarse candidates: the fixed-radius four-quadrant ring filter of ``candidates.py`` (one radius
    per kind: disc, korona striker), peaks above a coherence and strength floor.
 4. Refine each candidate in the original image (``refine.py``): edge points on rays, cylinder
    silhouette fit, so the centre is where the disc touches the board (height-corrected, and
    chamfer-corrected when ``bevel`` is set). A candidate whose outline is plainly open after two
    of the four iterations is given up (most candidates that are not discs: half the cost).
-5. Verify: enough of the outline found in every quarter (coverage), a small residual, the right
-   radius, a top face that differs from the board around it. A hand, an arm, a cue or a shadow
-   does not close a disc-sized circle with edges all round, so it fails here. Openings cut in the
-   surface (the empty 20-hole, korona pockets) are circles too: a flat-circle fit (rim at z = 0,
+5. Verify (``verify.py``): enough of the outline found in every quarter (coverage), a small
+   residual, the right radius, a top face that differs from the board around it (weak outline
+   and weak face together are a patch of board framed by lines and shadows). A hand, an arm, a
+   cue or a shadow does not close a disc-sized circle with edges all round, so it fails here.
+   Openings cut in the surface (the empty 20-hole, korona pockets) are circles too: a flat-circle fit (rim at z = 0,
    larger than a disc) or their position rules them out.
    Then a second, occlusion-aware pass (``clusters.py``, ``DetectorSettings.clusters``): discs
    touching a found disc, overhanging the 20-hole or lying in a row against a korona rim show no
    edge on the side they share, so they are refitted with those sides masked, seeded from the
    rejected candidates, around every disc found, and from an outline map.
 6. Kinds: smaller first; a striker-sized ring through neighbouring discs loses to the discs.
+   Korona, on full passes: the rows of discs laid against the rim are completed from the discs
+   found in them (``rows.py``: touching discs sit ``2 r`` apart on a known line).
 7. Streaks: against the empty board, learned from still calls (``background.py``: started by
    ``set_background``, or with ``background.auto_start`` by the first still call), a disc-wide,
    elongated difference blob that no disc explains, where the view changed, is reported as a
@@ -45,8 +51,9 @@ import numpy as np
 
 from tracker.boards import CrokinoleBoard, KoronaBoard
 from tracker.calibration.datatypes import Calibration
+from tracker.detect import verify
 from tracker.detect.background import BackgroundModel
-from tracker.detect.candidates import RingFilter, peaks, ring_response
+from tracker.detect.candidates import RingFilter, search
 from tracker.detect.datatypes import (
     DISC,
     IN_DITCH,
@@ -58,11 +65,9 @@ from tracker.detect.datatypes import (
 )
 from tracker.detect.geometry import BoardView, camera_pose
 from tracker.detect.refine import Fit, Refiner
+from tracker.detect.rejects import RejectMemory
 from tracker.detect.reuse import untouched
 from tracker.errors import InputError
-
-# Crop-sized FFT ring filters kept at once (each ~0.1-1 MB).
-CROP_FILTER_CACHE = 24
 
 
 @dataclass(frozen=True)
@@ -85,6 +90,7 @@ class DetectorSettings:
     change_level: float = 10.0  # grey levels: a coarse-view pixel changed
     refresh_frames: int = 50  # a full pass at least this often
     clusters: bool = True  # the occlusion-aware second pass for touching discs (``clusters.py``)
+    rows: bool = True  # korona: complete the rows of discs against the rim (``rows.py``), full passes
 
 
 class DiscDetector:
@@ -114,6 +120,8 @@ class DiscDetector:
         self._maps = self.view.maps(calib)
         self.flat_refiner = Refiner(calib, self.pose, 0.0)  # circles painted or cut in the surface
         self._valid = self._region_mask()
+        # Candidates turned down where the picture has not changed since (``rejects.py``).
+        self.rejects = RejectMemory(self.view)
         self._filters: dict[int, RingFilter] = {}
         self._ring_px: dict[int, tuple[float, float]] = {}
         self._crop_filters: OrderedDict[tuple[int, int, int], RingFilter] = OrderedDict()
@@ -121,6 +129,8 @@ class DiscDetector:
         self._ref_grey: np.ndarray | None = None
         self._last: Detections | None = None
         self._since_full = 0
+        self._force_full = False  # ``refresh()``: the next call is a full pass
+        self.changed = True  # the last call's view differed from the one before (``detect``)
         # Widen the ring outward by the largest apparent top-face shift over the board.
         corners = np.array([[0.0, 0.0], [half, half], [-half, half], [half, -half], [-half, -half]])
         s, k = self.pose.top_shift(corners, self.thickness)
@@ -190,159 +200,42 @@ class DiscDetector:
     def candidates(self, view: np.ndarray, kind: int, radius: float,
                    region: np.ndarray | None = None, lab: np.ndarray | None = None
                    ) -> tuple[np.ndarray, np.ndarray]:
-        """Coarse centres (N, 2) in mm and their coherence (N,) in the coarse ``view`` (BGR),
-        only inside ``region`` (a mask of the view) when given; the filter then runs on the
-        region's bounding box only, and only that box is converted to Lab (unless the whole
-        view's ``lab`` is given)."""
-        st = self.settings
-        valid = self._valid if region is None else self._valid & region
-        y0, x0 = 0, 0
-        filt = self._filters[kind]
-        H, W = view.shape[:2]
-        sub: np.ndarray | None = None
-        if region is not None:
-            ys, xs = np.nonzero(valid)
-            if len(ys) == 0:
-                return np.zeros((0, 2)), np.zeros(0)
-            m = filt.half + 2
-            y0, y1 = max(int(ys.min()) - m, 0), min(int(ys.max()) + m + 1, H)
-            x0, x1 = max(int(xs.min()) - m, 0), min(int(xs.max()) + m + 1, W)
-            if (y1 - y0) * (x1 - x0) < 0.5 * H * W:
-                hb, wb = -(-(y1 - y0) // 32) * 32, -(-(x1 - x0) // 32) * 32
-                key = (kind, hb, wb)
-                if key not in self._crop_filters:
-                    rp, ep = self._ring_px[kind]
-                    self._crop_filters[key] = RingFilter.build((hb, wb), rp, 1.5, ep)
-                    # A bounded cache (least recently used out): every crop size has its own
-                    # FFT filter, and an unbounded cache grew without end over a long live match.
-                    while len(self._crop_filters) > CROP_FILTER_CACHE:
-                        self._crop_filters.popitem(last=False)
-                self._crop_filters.move_to_end(key)
-                filt = self._crop_filters[key]
-                crop = lab[y0:y1, x0:x1] if lab is not None else self._lab(view[y0:y1, x0:x1])
-                sub = cv2.copyMakeBorder(crop, 0, hb - (y1 - y0), 0, wb - (x1 - x0), cv2.BORDER_REPLICATE)
-                valid = np.pad(valid[y0:y1, x0:x1], ((0, hb - (y1 - y0)), (0, wb - (x1 - x0))))
-            else:
-                y0 = x0 = 0
-        if sub is None:
-            sub = lab if lab is not None else self._lab(view)
-        rr = ring_response(sub, filt)
-        ok = valid & (rr.coherence >= st.min_coherence) & (rr.score >= st.min_flux)
-        uv = peaks(rr.score, 0.9 * radius / self.mm_per_px, 0.0, ok, st.max_candidates)
-        coh = rr.coherence[np.clip(np.round(uv[:, 1]).astype(int), 0, sub.shape[0] - 1),
-                           np.clip(np.round(uv[:, 0]).astype(int), 0, sub.shape[1] - 1)]
-        return self.view.to_mm(uv + np.array([x0, y0])), coh
+        """Coarse centres (N, 2) in mm and their coherence (N,) (``candidates.search``)."""
+        return search(self, view, kind, radius, region, lab)
 
     def _changed(self, view: np.ndarray) -> tuple[np.ndarray | None, np.ndarray | None, np.ndarray]:
-        """Where the view changed since the last detection: the changed pixels themselves, and
-        the same dilated by a disc (where a disc could have gone); both None for a full pass
-        (first frame, periodic refresh, reuse off). Also the view's grey image."""
+        """Where the view changed since the last detection: the changed pixels themselves (None
+        on the first call or with reuse off), and the same dilated by a disc (where a disc could
+        have gone; None for a full pass: first call, periodic refresh, ``refresh()``, reuse
+        off). Also the view's grey image."""
         grey = cv2.GaussianBlur(cv2.cvtColor(view, cv2.COLOR_BGR2GRAY), (0, 0), 1.0)
         st = self.settings
-        if self._ref_grey is None or self._last is None or not st.reuse or self._since_full >= st.refresh_frames:
+        if self._ref_grey is None or self._last is None or not st.reuse:
             return None, None, grey
         moved = ((cv2.absdiff(grey, self._ref_grey) > st.change_level) & self._valid).astype(np.uint8)
         moved = cv2.morphologyEx(moved, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        if self._force_full or self._since_full >= st.refresh_frames:
+            return moved.astype(bool), None, grey
         r = max(rad for _, rad in self.kinds)
         k = 2 * int(np.ceil(1.6 * r / self.mm_per_px)) + 1
         region = cv2.dilate(moved, np.ones((k, k), np.uint8))  # square: separable, fast
         return moved.astype(bool), region.astype(bool), grey
 
+    # ------------------------------------------------------------------ verification (``verify.py``)
     def _holes(self) -> list[tuple[np.ndarray, float]]:
-        """Circular openings cut in the surface: the crokinole 20-hole, the korona pockets."""
-        b = self.board
-        if isinstance(b, CrokinoleBoard):
-            return [(np.zeros(2), b.hole_radius)]
-        return [(np.asarray(c, float), b.pocket_radius) for c in b.pocket_centres().values()]
+        return verify.holes(self)
 
     def _is_empty_hole(self, frame: np.ndarray, guess: np.ndarray, fit: Fit, radius: float) -> bool:
-        """An empty hole or pocket is a dark circle whose rim lies on the surface, somewhat larger
-        than a disc. It looks like one when the fitted rim (as seen, z = 0) is centred on it and
-        larger than a disc, or when a flat-circle fit says so. At low resolution a disc sunk in
-        the 20-hole has the same outline, so the colour decides: a disc shows its face, unlike
-        the empty hole in the background frame (or, without one, unlike a hole's darkness)."""
-        for centre, hole in self._holes():
-            if np.hypot(*(guess - centre)) > hole + 12.0:
-                continue
-            T = fit.top_centre if fit.top_centre is not None else fit.centre
-            looks = bool(np.hypot(*(T - centre)) < max(5.0, fit.mm_per_px) and fit.top_radius > 0.5 * (hole + radius))
-            if not looks:
-                flat = self.flat_refiner.refine(frame, guess, hole, with_colors=False)
-                looks = bool(np.hypot(*(flat.centre - centre)) < max(5.0, fit.mm_per_px)
-                             and flat.radius > 0.5 * (hole + radius)
-                             and flat.coverage >= 0.6 and flat.residual <= fit.residual + 0.15)
-            if looks and not self._disc_shows_in_hole(fit, centre):
-                return True
-        return False
-
-    def _disc_shows_in_hole(self, fit: Fit, centre: np.ndarray) -> bool:
-        if fit.color is None or not isinstance(self.board, CrokinoleBoard):
-            return False
-        w = np.array([1.0, 1.6, 1.6])
-        if self.background_lab is not None:
-            u, v = np.round(self.view.to_px(centre[None])[0]).astype(int)
-            empty = self.background_lab[v, u]
-            return float(np.linalg.norm((fit.color - empty) * w)) > 20.0
-        # No background: an empty hole is much darker than the board around it.
-        return fit.surround is not None and float(fit.color[0]) > float(fit.surround[0]) - 25.0
+        return verify.is_empty_hole(self, frame, guess, fit, radius)
 
     def _accept(self, fit: Fit, radius: float, residual_scale: float = 1.0) -> bool:
-        """The refined fit's outline, residual, radius and place (``residual_scale``: a looser
-        residual for fits with neighbours masked, whose remaining rays border them)."""
-        st = self.settings
-        if fit.coverage < st.min_coverage or fit.quarter_coverage < st.min_quarter_coverage:
-            return False
-        # At low resolution (a disc a few pixels across) the fit is only good to a pixel or so.
-        if fit.residual > residual_scale * max(st.max_residual, 0.5 * fit.mm_per_px):
-            return False
-        # (Dark discs at low resolution look larger: their shadow merges with them.)
-        if abs(fit.radius - radius) > max(st.radius_tolerance * radius, 1.2 * fit.mm_per_px):
-            return False
-        return self.place_ok(fit.centre, radius, fit.mm_per_px)
+        return verify.accept(self, fit, radius, residual_scale)
 
     def place_ok(self, centre: np.ndarray, radius: float, mm_per_px: float) -> bool:
-        """Whether a disc of ``radius`` can rest with its centre at ``centre`` (board geometry
-        only: not over a peg; korona: on the playing area, not over a pocket or in a corner)."""
-        if isinstance(self.board, CrokinoleBoard):
-            # A disc cannot stand over a peg (a small bright peg head at low resolution can look
-            # like a disc).
-            cb = self.board
-            pegs = np.asarray(cb.peg_positions())
-            if np.hypot(*(pegs - centre).T).min() < 0.75 * (radius + cb.peg_diameter / 2):
-                return False
-        if isinstance(self.board, KoronaBoard):
-            # A disc lies wholly on the playing area (or over a pocket, which is inside it).
-            lim = self.board.half - radius + max(2.0, mm_per_px)
-            if abs(centre[0]) > lim or abs(centre[1]) > lim:
-                return False
-            # Nothing stays centred over a pocket or in the corner behind it: it falls in. (A
-            # disc at a pocket's mouth, its centre near the edge, is still found.) This also
-            # rejects the empty pockets, dark circles about a striker's size.
-            b = self.board
-            c = b.half - b.pocket_inset + 0.3 * b.pocket_radius
-            if abs(centre[0]) > c and abs(centre[1]) > c:
-                return False
-            for px, py in b.pocket_centres().values():
-                if np.hypot(centre[0] - px, centre[1] - py) < 0.5 * b.pocket_radius:
-                    return False
-        return True
+        return verify.place_ok(self, centre, radius, mm_per_px)
 
     def _accept_colors(self, fit: Fit) -> bool:
-        st = self.settings
-        # Edges all round but the inside the same colour as the outside: a patch of board framed
-        # by something else (fingers, a neighbour's shadow), not a disc.
-        if fit.surround is not None and fit.color is not None:
-            dc = (fit.color - fit.surround) * np.array([1.0, 1.6, 1.6])
-            step = float(np.linalg.norm(dc))
-            if step < st.min_color_step:
-                return False
-            # Weak on both counts (an outline barely closed in its worst quarter and a face
-            # barely different from the board) is a patch of board framed by a line and the
-            # blur of a disc passing (crokinole_2p_round, shot 20: quarter coverage 0.25, step
-            # 6.9, kept for good afterwards because nothing changes there).
-            if fit.quarter_coverage < 0.35 and step < 2 * st.min_color_step:
-                return False
-        return True
+        return verify.accept_colors(self, fit)
 
     def detect(self, frame_bgr: np.ndarray) -> Detections:
         """All discs in the frame (see the module docstring for the stages).
@@ -354,19 +247,29 @@ class DiscDetector:
         """
         view = self.rectify(frame_bgr)
         moved, region, grey = self._changed(view)
+        # Whether the view changed since the last call (the pipeline's cue that the board may
+        # not have settled yet).
+        self.changed = moved is None or bool(moved.any())
         if region is not None and not region.any():
             self._since_full += 1
             assert self._last is not None
             return self._with_streaks(self._last[np.arange(len(self._last))], view, still=True)
+        self.rejects.advance(moved)
+        full = region is None
+        self._force_full = False
+        self._since_full = 0 if full else self._since_full + 1
         # The whole view's Lab only when it is all searched.
-        lab = self._lab(view) if region is None else None
+        lab = self._lab(view) if full else None
+        # Discs found before with no changed pixel on their silhouette stand as they were, on a
+        # full pass too: a disc found at rest by any pass stays found until the picture at its
+        # place changes, so a full pass cannot lose what the incremental ones found (a full
+        # pass searches afresh only where no kept disc is). Refitting the changed ones where
+        # they were, before any candidate, was tried and left out: a hand about to flick or a
+        # knock then kept a disc "at rest" for a frame or two, enough to swap tracks
+        # (crokinole_2p_round went from exact to 60 for B).
         kept = Detections.empty()
-        if region is not None and self._last is not None and len(self._last):
-            assert moved is not None
+        if moved is not None and self._last is not None and len(self._last):
             kept = self._last[untouched(self._last, moved, self.view, self.pose, self.thickness)]
-            self._since_full += 1
-        else:
-            self._since_full = 0
         parts: list[Detections] = [kept]
         taken: list[tuple[np.ndarray, float]] = [(p, float(r)) for p, r in zip(kept.xy, kept.radius, strict=True)]
         # Smaller kinds first; overlaps between kinds are settled afterwards by confidence.
@@ -377,15 +280,24 @@ class DiscDetector:
             for c, q in zip(centres, coh, strict=True):
                 if any(np.hypot(*(c - p)) < 1.6 * min(radius, pr) for p, pr in taken):
                     continue
+                memo = self.rejects.recall(c, kind)
+                if memo is not None:  # turned down here before, nothing changed since
+                    if memo.reason == "outline" and memo.fit is not None:
+                        rejected.append((c, float(q), memo.fit))
+                    continue
                 fit = self.refiner.refine(frame_bgr, c, radius, with_colors=False,
                                           give_up_below=0.6 * self.settings.min_coverage)
                 if not self._accept(fit, radius):
                     rejected.append((c, float(q), fit))
+                    self.rejects.note(c, kind, radius, fit, "outline")
                     continue
                 if not self._accept_colors(self.refiner.add_colors(frame_bgr, fit)):
+                    self.rejects.note(c, kind, radius, fit, "colour")
                     continue
                 if not self._is_empty_hole(frame_bgr, c, fit, radius):
                     fits.append((fit, float(q)))
+                else:
+                    self.rejects.note(c, kind, radius, fit, "hole")
             fits.sort(key=lambda fq: -(fq[0].coverage + fq[1]))
             accepted: list[tuple[Fit, float]] = []
             for fit, q in fits:
@@ -398,6 +310,8 @@ class DiscDetector:
 
                 lab_v = lab if lab is not None else self._lab(view)
                 sources = [(f.centre, radius) for f, _ in accepted]
+                if full:  # a full pass grows clusters from every disc, kept ones too
+                    sources += [(p, radius) for p in kept.xy[kept.kind == kind]]
                 accepted += ClusterPass(self, frame_bgr, lab_v, kind, radius, taken, region).run(rejected, sources)
             xy, rad, col, conf, wh, sur = [], [], [], [], [], []
             for fit, q in accepted:
@@ -413,6 +327,13 @@ class DiscDetector:
                                         confidence=np.array(conf), kind=np.full(len(xy), kind),
                                         where=np.array(wh), surround=np.array(sur)))
         dets = self._drop_strikers_over_discs(Detections.merge(parts))
+        if full and self.settings.rows and isinstance(self.board, KoronaBoard):
+            from tracker.detect.rows import row_fill
+
+            assert lab is not None
+            board_lab = self.cluster_board_lab if self.cluster_board_lab is not None else \
+                np.median(lab[self._valid], axis=0)
+            dets = Detections.merge([dets, row_fill(self, lab, dets, board_lab)])
         self._ref_grey, self._last = grey, dets
         return self._with_streaks(dets, view, lab, moved)
 
@@ -451,9 +372,17 @@ class DiscDetector:
                 keep[inside] = False
         return dets[keep]
 
+    def refresh(self) -> None:
+        """Make the next call a full pass (the discs found before still stand where the picture
+        did not change). The pipeline asks for one when the board settles after motion: the
+        incremental passes search only where the picture changed, so a disc set down while
+        the frames were skipped as still is found here."""
+        self._force_full = True
+
     def reset(self) -> None:
         """Forget the previous frames: the next call is a full pass."""
         self._ref_grey, self._last, self._since_full = None, None, 0
+        self._force_full = False
 
 
 def _cie(lab8: np.ndarray) -> np.ndarray:

@@ -42,9 +42,11 @@ class ShotRecord:
 
 @dataclass(frozen=True)
 class HandEvent:
-    """A disc taken away (``lifted``) or put down (``placed``) between shots."""
+    """A disc taken away (``lifted``) or put down (``placed``) between shots; ``lost``: a disc
+    counted as lifted that was last seen while a shot was played (no hand takes a disc then:
+    the detector lost it, or it was knocked away unseen), reported for the record only."""
 
-    kind: str  # "lifted" | "placed"
+    kind: str  # "lifted" | "placed" | "lost"
     t: float
     frame: int
     track: int

@@ -116,7 +116,10 @@ class Namer:
                 continue
             owner: str = self.owners.get(tid) or owner_of_cls.get(tr.cls) or self.board.seat_of(*xy)
             owners[tid] = owner if owner in self.seats else min(self.seats, key=lambda s: CLOCKWISE.index(s))
-        self.dropped = _even_out(owners, tracks)
+        # discs the first shot moved are real (they answered a blow): never the ones dropped
+        moved = {tid for tid in owners if tracks[tid].state != "rest"
+                 or float(np.hypot(*(np.array(tracks[tid].position()) - before[tid]))) > tracks[tid].radius}
+        self.dropped = _even_out(owners, tracks, moved)
         for tid, xy in sorted(before.items(), key=lambda kv: (kv[1][1], kv[1][0])):
             if tid in owners:
                 owner = owners[tid]
@@ -202,11 +205,14 @@ def _indirect(contacts: tuple[tuple[str, str], ...], striker: str, seat: str) ->
     return False
 
 
-def _even_out(owners: dict[int, str], tracks: dict[int, Track]) -> list[int]:
+def _even_out(owners: dict[int, str], tracks: dict[int, Track], moved: set[int] | frozenset[int] = frozenset()) -> list[int]:
     """Korona players start with equal numbers of discs. When vision counts more for some seat
-    (a spurious detection, a hand or cue taken for a disc), the extras are dropped from the
-    setup, the latest-seen first (the setup discs are on the table from the start), so the
-    game can be scored at all. Returns the dropped track ids (``owners`` is trimmed in place)."""
+    (a spurious detection, a hand or cue taken for a disc; or a disc of another seat missed),
+    the extras are dropped from the setup so the game can be scored at all: never one in
+    ``moved`` (the setup is written once the first shot is over, and a disc that shot moved is
+    real and in play: korona_pocket's first shot pockets a south disc set down late, while a
+    north disc is never seen), then the latest-seen first (the setup discs are on the table
+    from the start). Returns the dropped track ids (``owners`` is trimmed in place)."""
     per: dict[str, list[int]] = {}
     for tid, seat in owners.items():
         per.setdefault(seat, []).append(tid)
@@ -215,7 +221,7 @@ def _even_out(owners: dict[int, str], tracks: dict[int, Track]) -> list[int]:
     least = min(len(v) for v in per.values())
     dropped: list[int] = []
     for ids in per.values():
-        ids.sort(key=lambda k: (tracks[k].born, -tracks[k].hits))
+        ids.sort(key=lambda k: (k not in moved, tracks[k].born, -tracks[k].hits))
         for tid in ids[least:]:
             del owners[tid]
             dropped.append(tid)

@@ -16,7 +16,7 @@ the shot disc vanishes from where shots start and turns up elsewhere as a new tr
 the hole or the ditch, with no moving track linking the two. The motion seen (discs it struck)
 would otherwise be judged on its own and rejected (or, worse, a struck disc taken for the shot
 disc). So when no disc was seen flicked from where shots start, the segmenter looks at the rest
-states instead (:meth:`ShotSegmenter._unseen_shot`): a disc that vanished from where shots start
+states instead (:func:`tracker.infer.unseen.unseen_shot`): a disc that vanished from where shots start
 during the episode is the shot disc, and a new track of its kind that appeared during the
 episode, away from where shots start, is where it went (a ``link``). A new disc appearing at
 rest away from the shooting places while one vanished from them starts such an episode even
@@ -37,6 +37,8 @@ from tracker.boards import CrokinoleBoard, KoronaBoard
 from tracker.detect.datatypes import STRIKER
 from tracker.infer.contacts import infer_contacts, motion_start
 from tracker.infer.datatypes import End, HandEvent, ShotRecord
+from tracker.infer.ends import end_of, peak_speed
+from tracker.infer.unseen import unseen_shot
 from tracker.track.datatypes import Track
 
 
@@ -64,10 +66,11 @@ class ShotSegmenter:
         self._before: dict[int, tuple[float, float]] = {}
         self._before_state: dict[int, str] = {}
         self._moved: set[int] = set()
-        self._known: dict[int, str] = {}
+        self._known: dict[int, str] = {}  # last reported state per track (for hand events)
         self._shot_before: set[int] = set()
-        # motions that were not shots, with the reason (for the annotated video and debugging)
-        self.rejected: list[tuple[float, str]] = []  # last reported state per track (for hand events)
+        # motions that were not shots, with the reason (for debugging; the last 100)
+        self.rejected: list[tuple[float, str]] = []
+        self._shot_spans: list[tuple[float, float]] = []  # (start, end) of the last shots logged
         self.t = 0.0
 
     # ------------------------------------------------------------------ per frame
@@ -118,10 +121,13 @@ class ShotSegmenter:
             return shots, hands
         self.in_shot = False
         record = self._finish(tracks, t, frame)
-        for tr in tracks:
-            self._known[tr.id] = tr.state
+        # (rebuilt, not updated: tracks the tracker has forgotten leave no trace here)
+        self._known = {tr.id: tr.state for tr in tracks}
+        self._shot_before &= set(self._known)
+        del self.rejected[:-100]
         if record is not None:
             shots.append(record)
+            self._shot_spans = [*self._shot_spans[-9:], (self._t0, t)]
         return shots, hands
 
     def flush(self, tracks: Sequence[Track], t: float, frame: int) -> list[ShotRecord]:
@@ -154,7 +160,11 @@ class ShotSegmenter:
                 continue
             if tr.state == "lifted" and old is not None:
                 where = "surface" if old in ("rest", "moving") else old
-                out.append(HandEvent("lifted", t, frame, tr.id, tr.position(), where))
+                # last seen while a shot was played: no hand lifts a disc then (the detector
+                # lost it, or it was knocked away unseen): not the hands' work
+                in_shot = any(lo - 0.05 <= tr.last_seen <= hi for lo, hi in self._shot_spans)
+                kind = "lost" if where == "surface" and in_shot else "lifted"
+                out.append(HandEvent(kind, t, frame, tr.id, tr.position(), where))
             elif tr.state == "rest" and old in (None, "lifted"):
                 out.append(HandEvent("placed", t, frame, tr.id, tr.position(), fresh=old is None))
             self._known[tr.id] = tr.state
@@ -181,13 +191,21 @@ class ShotSegmenter:
         # carried by a hand (a 20 lifted out of the hole, a disc taken from a pocket).
         candidates = [tr for tr in movers if tr.id in self._before and tr.id in paths
                       and tr.born < self._t0 - 1e-6]
+        # ... unless it was put down where shots start and flicked before it was seen at rest
+        for tr in movers:
+            if tr not in candidates and tr.id in paths:
+                put = self._put_down_and_flicked(paths[tr.id], tr)
+                if put is not None:
+                    self._before[tr.id] = put[0]
+                    starts[tr.id] = put[1]
+                    candidates.append(tr)
         if isinstance(self.board, KoronaBoard):
             candidates = [tr for tr in candidates if tr.kind == STRIKER] or candidates
         else:  # a crokinole disc is shot once: the shot disc is one never shot before
             candidates = [tr for tr in candidates if tr.id not in self._shot_before] or candidates
         seen_flick = [tr for tr in candidates if self._at_start_place(self._before[tr.id], tr)]
         if not seen_flick:
-            unseen = self._unseen_shot(tracks, movers, paths, t, frame)
+            unseen = unseen_shot(self, tracks, movers, paths, t, frame)
             if unseen is not None:
                 return unseen
         if not candidates:
@@ -195,11 +213,11 @@ class ShotSegmenter:
             return None
         # earliest to move; within a frame, the fastest (the hit disc starts slower or later)
         shooter = min(candidates, key=lambda tr: (round(starts.get(tr.id, float("inf")), 4),
-                                                  -_peak_speed(paths[tr.id])))
+                                                  -peak_speed(paths[tr.id])))
         p = paths[shooter.id]
         # the shot disc may stop at once against another (a frame may hold all its motion):
         # judge the flick by the fastest disc of the episode
-        peak = max(_peak_speed(q) for q in paths.values())
+        peak = max(peak_speed(q) for q in paths.values())
         start = self._before[shooter.id]
         if peak < self.shot_speed:
             self.rejected.append((t, f"slow motion ({peak:.0f} mm/s): a hand, not a shot"))
@@ -218,7 +236,7 @@ class ShotSegmenter:
         for tr in movers:
             if tr.id not in self._before and tr.born < self._t0:
                 continue
-            ends[tr.id] = _end_of(tr)
+            ends[tr.id] = end_of(tr)
         ends.update(self._knocked_out_unseen(tracks, ends, shooter.id))
         return ShotRecord(
             disc=shooter.id, start=start, t_start=min(starts.get(shooter.id, self._t0), t), t_end=t - self.settle,
@@ -277,91 +295,29 @@ class ShotSegmenter:
                 out.append(tr)
         return out
 
-    def _unseen_shot(self, tracks: Sequence[Track], movers: list[Track], paths: dict[int, np.ndarray],
-                     t: float, frame: int) -> ShotRecord | None:
-        """The shot read from rest states (see the module doc): None when no disc vanished from
-        where shots start, or nothing shows it was shot (no new disc away from the shooting
-        places, nothing knocked)."""
-        gone = [tr for tr in self._vanished(tracks, self._t0 - self.unseen_window, t) if tr.id in self._before]
-        if not gone:
+    def _put_down_and_flicked(self, p: np.ndarray, tr: Track) -> tuple[tuple[float, float], float] | None:
+        """(where, when) a disc first seen during the episode was flicked from, when it was put
+        down where shots start and flicked before the tracker saw it at rest (a player who sets
+        the disc on the line and shoots at once; at 10 fps two still frames are not "at rest"):
+        its path is slow (a hand setting it down) up to a sample at a start place, then jumps
+        by a flick's speed and carries it well away. None otherwise (a disc carried in and set
+        down, a 20 lifted out of the hole)."""
+        if len(p) < 3:
             return None
-        # the new tracks of the episode, away from where shots start, that did not vanish again
-        # (born during the episode: first seen at rest, or already moving, with no rest place)
-        fresh = [tr for tr in movers if tr.born >= self._t0 - 1e-6
-                 and tr.state != "lifted" and not self._at_start_place(tr.position(), tr)]
-        knocked = [tr for tr in movers if tr.id in self._before and tr.id in paths and tr.born < self._t0 - 1e-6
-                   and float(np.hypot(*(np.array(tr.position()) - self._before[tr.id]))) > tr.radius]
-        if not fresh and not knocked:
+        dt = np.diff(p[:, 0])
+        step = np.hypot(np.diff(p[:, 1]), np.diff(p[:, 2]))
+        v = np.where(dt > 0, step / np.maximum(dt, 1e-6), 0.0)
+        fast = np.nonzero(v > self.shot_speed)[0]
+        if not len(fast) or fast[0] < 1:
             return None
-        # korona: the striker is the shot disc; crokinole: the disc that vanished last (the one
-        # flicked; one vanishing earlier was more likely lifted by its player)
-        if isinstance(self.board, KoronaBoard):
-            gone = [tr for tr in gone if tr.kind == STRIKER] or gone
-        shooter = max(gone, key=lambda tr: tr.last_seen)
-        start = self._before[shooter.id]
-        self._shot_before.add(shooter.id)
-        links: list[tuple[int, int]] = []
-        ends: dict[int, End] = {}
-        paths = dict(paths)
-        # other discs that vanished from their rest places and turned up again, unseen between:
-        # knocked on by the shot disc; each takes the new track nearest its rest place
-        struck = [tr for tr in tracks if tr.id in self._before and tr.id != shooter.id and tr.born < self._t0 - 1e-6
-                  and ((tr.state == "rest" and tr.occluded) or tr.state == "lifted")
-                  and tr.last_seen >= self._t0 - self.unseen_window]
-        pairs = sorted((self._knock_cost(f, o, start), f.id, o.id) for f in fresh for o in struck if f.kind == o.kind)
-        taken: set[int] = set()
-        by = {tr.id: tr for tr in tracks}
-        for d, f, o in pairs:
-            if d > 300.0 or f in taken or o in taken:
-                continue
-            taken |= {f, o}
-            links.append((f, o))
-            ends[o] = _end_of(by[f])
-            if f in paths:
-                paths[o] = paths.pop(f)
-        same = sorted((tr for tr in fresh if tr.kind == shooter.kind and tr.id not in taken),
-                      key=lambda tr: (tr.born, -float(np.hypot(*(np.array(tr.position()) - start)))))
-        if same:
-            new = same[0]
-            links.append((new.id, shooter.id))
-            ends[shooter.id] = _end_of(new)
-            if new.id in paths:
-                paths[shooter.id] = paths.pop(new.id)
-        elif not taken and not knocked:
-            # the shot disc never turned up and nothing was knocked: discs only vanished (a
-            # hand over them while another disc was put down), nothing shows a shot
+        k = int(fast[0])  # the flick leaves sample k
+        at = (float(p[k, 1]), float(p[k, 2]))
+        if v[k - 1] > 0.25 * self.shot_speed or not self._at_start_place(at, tr):
             return None
-        linked = {f for f, _ in links}
-        for tr in movers:
-            if tr.id != shooter.id and tr.id not in ends and tr.id not in linked:
-                ends[tr.id] = _end_of(tr)
-        if shooter.id not in paths:  # never seen on its way: a straight run from its start
-            end = ends.get(shooter.id)
-            xy = end if isinstance(end, tuple) else (0.0, 0.0)
-            paths[shooter.id] = np.array([[self._t0, start[0], start[1]], [t - self.settle, xy[0], xy[1]]])
-        radius = {tr.id: tr.radius for tr in tracks}
-        before = {i: xy for i, xy in self._before.items() if i in radius}
-        contacts = infer_contacts(paths, before, radius, shooter.id, self.board)
-        peak = max((_peak_speed(q) for q in paths.values()), default=0.0)
-        self.rejected.append((t, f"shot inferred from rest states: track {shooter.id} left {start[0]:.0f}, {start[1]:.0f} unseen"))
-        return ShotRecord(
-            disc=shooter.id, start=start, t_start=self._t0, t_end=t - self.settle, frame_start=self._f0,
-            frame_end=frame, contacts=tuple(contacts), ends=ends, before=dict(self._before), peak_speed=peak,
-            links=tuple(links), inferred=True,
-        )
-
-    def _knock_cost(self, new: Track, old: Track, start: tuple[float, float]) -> float:
-        """How well a new track fits as where a struck disc went: its distance from the struck
-        disc's rest place, plus a diameter when it lies nearer the shot's start than that rest
-        place did. A struck disc is driven away from the shooter, and the shot disc stops near
-        where the struck disc lay (equal masses), so plain nearest-first swaps them."""
-        at = np.array(new.position())
-        was = np.array(self._before[old.id])
-        s = np.array(start)
-        d = float(np.hypot(*(at - was)))
-        if float(np.hypot(*(at - s))) < float(np.hypot(*(was - s))) - old.radius:
-            d += 2 * old.radius + 50.0
-        return d
+        away = float(np.hypot(p[k:, 1] - at[0], p[k:, 2] - at[1]).max())
+        if away < 3 * tr.radius:
+            return None
+        return at, float(p[k, 0])
 
     def _may_start(self, start: tuple[float, float], tr: Track) -> bool:
         b = self.board
@@ -374,25 +330,3 @@ class ShotSegmenter:
 
 def by_id(tracks: Sequence[Track], track_id: int) -> Track | None:
     return next((tr for tr in tracks if tr.id == track_id), None)
-
-
-def _peak_speed(p: np.ndarray) -> float:
-    if len(p) < 2:
-        return 0.0
-    dt = np.diff(p[:, 0])
-    ok = dt > 0
-    v = np.hypot(np.diff(p[:, 1])[ok], np.diff(p[:, 2])[ok]) / dt[ok]
-    return float(v.max()) if len(v) else 0.0
-
-
-def _end_of(tr: Track) -> End:
-    if tr.state == "hole":
-        return "hole"
-    if tr.state == "pocket":
-        return f"pocket:{tr.pocket}" if tr.pocket else "off"
-    if tr.state in ("off",):
-        return "off"
-    if tr.state == "lifted":
-        return "lifted"
-    x, y = tr.position()
-    return (round(x, 2), round(y, 2))

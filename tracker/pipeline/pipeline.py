@@ -14,10 +14,13 @@ Design decisions:
   announced to the tracker so they keep their identity.
 * Camera bumps: a :class:`DriftMonitor` checks the board every ``drift_every`` seconds; when it
   moved, the board is fitted again and a new ``calibrated`` event is written. Tracks live in
-  millimetres, so they carry across.
+  millimetres, so they carry across. (The fitting and the watching are in ``camera.py``.)
 * Still frames are cheap: when the picture did not change since the last detected frame (a
   small grey thumbnail, compared in a fraction of a millisecond) and nothing is moving, the last
-  detections are reused; the detector runs when something moves.
+  detections are reused; the detector runs when something moves, incrementally (only where its
+  view changed). Once the board has settled after motion, one full pass
+  (``stillness.Settling``) finds what was set down unseen; the detector keeps every disc whose
+  place did not change, so that pass only adds.
 """
 
 from __future__ import annotations
@@ -32,12 +35,13 @@ import numpy as np
 from tracker import events as ev
 from tracker.boards import CrokinoleBoard, KoronaBoard
 from tracker.calibration import Calibration, DriftMonitor
-from tracker.calibration.io import median_frame
 from tracker.detect.datatypes import Detections
 from tracker.errors import CalibrationError, TrackerError
 from tracker.infer import HandEvent, Namer, ShotRecord, ShotSegmenter
-from tracker.pipeline.identity import owners_from_rows, reconcile
-from tracker.pipeline.stillness import StillnessGate
+from tracker.pipeline import camera, hands
+from tracker.pipeline.colours import korona_owners
+from tracker.pipeline.identity import reconcile
+from tracker.pipeline.stillness import Settling, StillnessGate
 from tracker.rules import engine_for, outcome_events, shot_flags
 from tracker.rules.datatypes import Outcome
 from tracker.shotlog import Entry, Setup, Shot
@@ -54,6 +58,10 @@ class FrameResult:
     entries: list[Entry] = field(default_factory=list)
     outcomes: list[Outcome] = field(default_factory=list)
     detected: bool = True  # False when the stillness gate reused the last detections
+
+
+# The board counts as settled after this long with a still picture and nothing moving (s).
+SETTLE_S = 0.3
 
 
 class Pipeline:
@@ -100,6 +108,7 @@ class Pipeline:
         self._bump_t = 0.0
         self._recent: list[np.ndarray] = []
         self._last_dets = Detections.empty()
+        self.settling = Settling(round(SETTLE_S * fps))
         self.frames_seen = 0
         self.frames_detected = 0
         self._resume_at: dict[str, tuple[float, float]] = {}
@@ -176,72 +185,13 @@ class Pipeline:
         self._apply_resume_counts()
 
     def _try_calibrate(self) -> bool:
-        from tracker.calibration import calibrate_image
-
-        frames = [f for _, _, f in self._buffer]
-        median = median_frame(frames[:: max(1, len(frames) // 5)])
-        idx, t = self._buffer[0][0], self._buffer[0][1]
-        for img in (median, frames[-1]):
-            try:
-                calib = calibrate_image(img, self.game, board=self.board_hint, south=self.south)
-            except TrackerError as e:  # CalibrationError, or InputError for a blank frame
-                self.calibration_error = str(e)
-                continue
-            self._start(calib, t, idx)
-            self._reference = img
-            self._set_drift(img)
-            # The empty-board model starts from the calibration frame (the discs already on it
-            # mark where the board is unseen) and then learns from still frames.
-            self.detector.set_background(img, self.detector.detect(img))
-            return True
-        return False
+        return camera.try_calibrate(self)
 
     def _set_drift(self, img: np.ndarray) -> None:
-        assert self.calib is not None
-        try:
-            self.drift = DriftMonitor(self.calib, img)
-        except Exception:  # a monitor is a nicety; never fail the review for it
-            self.drift = None
+        camera.set_drift(self, img)
 
     def _check_drift(self, frame: np.ndarray, t: float, index: int) -> None:
-        """Every ``drift_every`` seconds (between shots) check the board has not moved; once it
-        has, hold tracking still and try to fit the board again every few frames."""
-        if self.drift is None:
-            return
-        if not self._bumped:
-            cut = self.gate.changed > 0.4  # most of the picture changed at once: look now
-            if not cut and (t - self._last_drift_t < self.drift_every or self.segmenter.in_shot):
-                return
-            self._last_drift_t = t
-            if not self.drift.check(frame).bumped:
-                return
-            self._bumped = True
-            self._bump_t = t
-            self._recent = []
-            self.warnings.append(f"camera moved at t = {t:.2f} s")
-        self._recent = (self._recent + [frame])[-9:]
-        if (index - self._bump_tries) % 5:
-            return
-        from tracker.calibration import calibrate_image
-
-        median = median_frame(self._recent)
-        calib = None
-        for img in (median, frame):  # the median drops moving hands
-            try:
-                calib = calibrate_image(img, self.game, board=self.board_hint, south=self.south)
-                break
-            except TrackerError:
-                continue
-        if calib is None:
-            if t - self._bump_t > 5.0:  # give up: carry on with the old fit rather than stop
-                self._bumped = False
-                self._last_drift_t = t
-                self.warnings.append(f"board not found again after the camera moved; kept the old fit from t = {t:.2f} s")
-            return
-        self._start(calib, t, index)
-        self._set_drift(frame)
-        self._bumped = False
-        self.warnings.append(f"board fitted again at t = {t:.2f} s")
+        camera.check_drift(self, frame, t, index)
 
     # ------------------------------------------------------------------ per frame
     def process(self, frame: np.ndarray, t: float, index: int) -> list[FrameResult]:
@@ -269,11 +219,15 @@ class Pipeline:
             return res
         moving = any(tr.state == "moving" for tr in self.tracker.tracks) or bool(self.tracker._tentative)
         detected = True
-        if not moving and still:
+        run, full = self.settling.step(still, moving)
+        if not run:
             dets = self._last_dets
             detected = False
         else:
+            if full:  # the board settled after motion: one full pass (``stillness.Settling``)
+                self.detector.refresh()
             dets = self.detector.detect(frame)
+            self.settling.detected(full, moving, self.detector.changed)
             self.gate.remember(frame)
             self.frames_detected += 1
         self._last_dets = dets
@@ -297,39 +251,12 @@ class Pipeline:
         return res
 
     # ------------------------------------------------------------------ events and rules
+    # (hands: ``hands.py``)
     def _hand(self, h: HandEvent, res: FrameResult) -> None:
-        if h.kind == "placed":
-            self._placed(h)
-            return
-        if h.kind != "lifted":
-            return
-        if h.track in self._pending_lift or self._round_over:
-            self._pending_lift.pop(h.track, None)
-            self.tracker.retire(h.track)
-            return
-        # (korona: players take discs out of pockets all game; only crokinole lifts are news)
-        if self.game == "crokinole" and h.where == "surface" and not self._round_over and h.track in self.namer.names:
-            self._lift_pending[h.track] = h  # said at the next shot, if the disc is still away
+        hands.hand(self, h, res)
 
     def _flush_lifts(self, res: FrameResult) -> None:
-        """Unexpected lifts, once the next shot starts (or the input ends): a disc the detector
-        lost for a few seconds and found again where it lay was never lifted."""
-        for tid, h in list(self._lift_pending.items()):
-            tr = self.tracker.get(tid)
-            if tr is not None and tr.state == "lifted":
-                self._emit(ev.removed(h.t, h.frame, self.namer.name(tid), "by_hand", expected=False), res)
-        self._lift_pending.clear()
-
-    def _placed(self, h: HandEvent) -> None:
-        """A disc put down: if the rules asked for a disc to be placed, this is that disc."""
-        if h.track in self.namer.names or not self._expect_place:
-            return
-        def cost(item: tuple[str, tuple[float, float] | None]) -> float:
-            at = item[1]
-            return 0.0 if at is None else float(np.hypot(h.at[0] - at[0], h.at[1] - at[1]))
-        best = min(self._expect_place, key=cost)
-        self._expect_place.remove(best)
-        self.namer.names[h.track] = best[0]
+        hands.flush_lifts(self, res)
 
     def _apply(self, entry: Entry, res: FrameResult, t: float, frame: int) -> Outcome | None:
         try:
@@ -403,6 +330,7 @@ class Pipeline:
                     self.tracker.expect(tid, act.at)
         if out.round_over or out.game_over:
             self._round_over = True
+            self.tracker.drop_finished()  # a long live match must not keep every disc it saw
             if self.game == "korona":
                 self._need_setup = True
 
@@ -432,30 +360,9 @@ class Pipeline:
         return {"s": "south", "w": "west", "n": "north", "e": "east"}.get(name[:1], shot.seat)
 
     def _classify_colours(self, tracks: dict[int, Track], rec: ShotRecord) -> None:
-        """Korona: learn the players' disc colours from the discs at rest before the first shot.
-
-        Which colour is whose cannot be seen on a scattered table; the convention is the
-        lightest colour for south, then clockwise (``ColorModel`` orders classes lightest
-        first): class i goes to the i-th occupied seat. The owners are handed to the namer
-        (``Namer.owners``); the tracks' own colour classes are left alone, as the tracker
-        matches detections on them (overwriting them once split every resting disc from its
-        detections and started new, nameless tracks).
-        """
-        from tracker.detect.color import ColorModel
-
-        self.namer.owners = {}
-        discs = [tracks[k] for k in rec.before if k in tracks and tracks[k].kind == 0 and tracks[k].color_n]
-        k = min(self.players, len(discs))
-        if k < 2:
-            return
-        model = ColorModel.fit(np.array([d.color for d in discs]), k=k)
-        classes = [int(c) for c in model.predict(np.array([d.color for d in discs]))]
-        owner = owners_from_rows(self.board, self.namer.seats, [rec.before[d.id] for d in discs], classes)
-        seats = self.namer.seats
-        for d, c in zip(discs, classes, strict=True):
-            i = owner.get(c, c)
-            if i < len(seats):
-                self.namer.owners[d.id] = str(seats[i])
+        """Korona: the players' disc colours from the discs at rest before the first shot
+        (``colours.korona_owners``), handed to the namer."""
+        self.namer.owners = korona_owners(self.board, self.namer.seats, self.players, tracks, rec)
 
     def _frame_of(self, t: float) -> int:
         return int(round(t * self.fps))

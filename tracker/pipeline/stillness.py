@@ -67,3 +67,34 @@ class StillnessGate:
         last, self._last = self._last, None
         self._ref = last[1] if last is not None and last[0] is frame else self._thumb(frame)
         self._skipped = 0
+
+
+class Settling:
+    """When the board has settled after motion, so that one full detector pass is due.
+
+    The detector's passes during motion search only where the picture changed between two
+    detected frames, and the gate skips frames it calls still, so a disc set down while nothing
+    seemed to move (korona_pocket: a north disc laid in its row during the setup) is never
+    searched for. One full pass once the board has settled finds it. Settled means
+    ``frames`` frames in a row with a still picture and nothing moving, after motion: the
+    first still frame is often a hand's pause before the flick at 10 fps, and a pass there
+    found patches of board framed by the hand's shadow and painted lines. A frame the gate
+    re-detects only because it skipped many (``max_skip``) is not motion: only a view that
+    changed (``changed``) or a moving track is.
+    """
+
+    def __init__(self, frames: int) -> None:
+        self.frames = max(2, frames)
+        self.unsettled = False  # something moved since the last full pass
+        self.calm = 0  # still frames in a row with nothing moving
+
+    def step(self, still: bool, moving: bool) -> tuple[bool, bool]:
+        """For one frame: (detect on it, as a full pass)."""
+        calm = still and not moving
+        self.calm = self.calm + 1 if calm else 0
+        settled = self.unsettled and self.calm >= self.frames
+        return (not calm or settled), settled
+
+    def detected(self, full: bool, moving: bool, changed: bool) -> None:
+        """After a detection: ``changed``, the detector saw the view change since its last call."""
+        self.unsettled = not full and (self.unsettled or moving or changed)

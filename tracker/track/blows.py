@@ -178,7 +178,7 @@ def tighten_near_movers(tk: Tracker, rows: Sequence[Track], movers: list[int], r
         for a in movers:
             A = rows[a]
             reach = 1.5 * (A.radius + B.radius)
-            if segment_distance(q, A.xy, A.xy + tk._reach_v(A) * dt) < reach:
+            if segment_distance(q, A.xy, A.xy + reach_v(tk, A) * dt) < reach:
                 gates[b] = min(gates[b], max(2 * tk.cfg.move_mm, 0.35 * B.radius))
                 break
 
@@ -240,6 +240,16 @@ def touching(rows: Sequence[Track], resting: list[int], start: int, slack: float
                 out.append(b)
                 todo.append(b)
     return out
+
+
+def reach_v(tk: Tracker, m: Track) -> np.ndarray:
+    """A mover's velocity for "could it have hit that disc this frame", at least
+    ``chain_speed``: a disc struck part way through a frame shows only a fraction of its speed
+    on its first moving frame, and a blow runs on through the discs it meets."""
+    sp = m.speed
+    if sp <= 1e-9:
+        return m.v
+    return m.v * max(1.0, tk.cfg.chain_speed / sp)
 
 
 def segment_distance(q: np.ndarray, a: np.ndarray, b: np.ndarray) -> float:

@@ -1,0 +1,124 @@
+"""Speed of ``tracker review`` against decoding alone, in CPU time (one core), frame by frame.
+
+    python benchmarks/bench_speed.py VIDEO [VIDEO ...] [--game G --players N] [--profile N]
+                                     [--frames N] [--threads N]
+
+For each video (a ``tracker synth`` folder's video.mp4: the game and players come from the
+truth.json beside it, else from ``--game``/``--players``):
+
+* decode only: CPU seconds of a loop that only decodes the frames;
+* review: CPU seconds of the same loop feeding ``Pipeline.process`` (calibration, detection,
+  tracking, events, rules; no output files), and the ratio of the two frame rates (the issue's
+  target: review at >= 50% of decode speed at 1280x720 on one core);
+* per frame: milliseconds of ``Pipeline.process`` (decode excluded) on frames the detector ran
+  on (something moved, or the pipeline asked for a full pass) and on the ones the stillness gate
+  let through without it ("still"): median, mean and 95th percentile;
+* peak memory (max resident set) of the process;
+* ``--profile N``: the N most expensive functions (cProfile, cumulative) of the review loop.
+
+CPU time, not wall time: the machine is shared, and wall time would measure the neighbours.
+OpenCV is limited to ``--threads`` threads (default 1: the target is one core).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tracker.pipeline import Pipeline  # noqa: E402
+from tracker.pipeline.video import VideoSource  # noqa: E402
+
+
+def decode_cpu(video: Path, limit: int | None) -> tuple[int, float]:
+    n = 0
+    t0 = time.process_time()
+    for _ in VideoSource(video):
+        n += 1
+        if limit is not None and n >= limit:
+            break
+    return n, time.process_time() - t0
+
+
+def review_cpu(video: Path, game: str, players: int, limit: int | None
+               ) -> tuple[int, float, list[float], list[float]]:
+    """Frames, CPU seconds of the whole loop (decode included), and ms of ``process`` on
+    detector frames and on still frames."""
+    src = VideoSource(video)
+    p = Pipeline(game, players, fps=src.info.fps)
+    moving: list[float] = []
+    still: list[float] = []
+    n = 0
+    t0 = time.process_time()
+    for index, t, frame in src:
+        a = time.process_time()
+        results = p.process(frame, t, index)
+        dt = 1e3 * (time.process_time() - a)
+        n += 1
+        if len(results) == 1:  # (the calibration frame releases its buffer at once: left out)
+            (moving if results[0].detected else still).append(dt)
+        if limit is not None and n >= limit:
+            break
+    p.finish()
+    return n, time.process_time() - t0, moving, still
+
+
+def stats(ms: list[float]) -> str:
+    if not ms:
+        return f"{'-':>7} {'-':>7} {'-':>7} {0:6d}"
+    a = np.asarray(ms)
+    return f"{np.median(a):7.2f} {a.mean():7.2f} {np.percentile(a, 95):7.2f} {len(a):6d}"
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("videos", nargs="+", type=Path)
+    ap.add_argument("--game", default=None)
+    ap.add_argument("--players", type=int, default=None)
+    ap.add_argument("--frames", type=int, default=None, help="only the first N frames")
+    ap.add_argument("--threads", type=int, default=1, help="OpenCV threads (default 1)")
+    ap.add_argument("--profile", type=int, default=0, metavar="N", help="print the N costliest functions")
+    args = ap.parse_args()
+    import cv2
+
+    cv2.setNumThreads(args.threads)
+    for video in args.videos:
+        tj = video.parent / "truth.json"
+        truth = json.loads(tj.read_text()) if tj.exists() else {}
+        game = args.game or truth.get("game", "crokinole")
+        players = args.players or int(truth.get("players", 2))
+        n_dec, cpu_dec = decode_cpu(video, args.frames)
+        if args.profile:
+            import cProfile
+            import pstats
+
+            prof = cProfile.Profile()
+            prof.enable()
+        n, cpu, moving, still = review_cpu(video, game, players, args.frames)
+        if args.profile:
+            prof.disable()
+            pstats.Stats(prof).sort_stats("cumulative").print_stats(args.profile)
+        src = VideoSource(video)
+        w, h = src.info.width, src.info.height
+        dec_fps, rev_fps = n_dec / max(cpu_dec, 1e-9), n / max(cpu, 1e-9)
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        print(f"\n{video} ({w}x{h}, {n} frames, {game}, {players} players, CPU time, {args.threads} OpenCV thread(s))")
+        print(f"  {'decode only':<14} {dec_fps:8.1f} fps  ({1e3 / dec_fps:.2f} ms a frame)")
+        print(f"  {'review':<14} {rev_fps:8.1f} fps  ({1e3 / rev_fps:.2f} ms a frame) = {rev_fps / dec_fps:.0%} of decode")
+        print(f"  {'ms a frame':<14} {'median':>7} {'mean':>7} {'p95':>7} {'frames':>6}  (process only, decode excluded)")
+        print(f"  {'detector ran':<14} {stats(moving)}")
+        print(f"  {'still (gate)':<14} {stats(still)}")
+        print(f"  {'peak memory':<14} {peak:8.0f} MB")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,119 @@
+"""Shots nobody saw moving, read from the rest states: functions of the
+:class:`tracker.infer.segmenter.ShotSegmenter` (``seg``), called when an episode of motion ends
+with no disc seen flicked from where shots start.
+
+At 10 fps a fast disc may be blurred out of every frame: the shot disc vanishes from where shots
+start and turns up elsewhere as a new track, at rest, in the hole or the ditch, with no moving
+track linking the two. A disc that vanished from where shots start during the episode is the
+shot disc, and a new track of its kind that appeared during the episode, away from where shots
+start, is where it went (a ``link``); other discs that vanished from their rest places and turned
+up again were knocked on by it, each taking the new track that fits it best (:func:`knock_cost`).
+A hand straightening a disc moves it slowly and nothing vanishes; a hand taking a disc away
+leaves no new track; a hand putting a disc down puts it where shots start: none of these read as
+a shot (see the segmenter's module doc).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from tracker.boards import KoronaBoard
+from tracker.detect.datatypes import STRIKER
+from tracker.infer.contacts import infer_contacts
+from tracker.infer.datatypes import End, ShotRecord
+from tracker.infer.ends import end_of, peak_speed
+from tracker.track.datatypes import Track
+
+if TYPE_CHECKING:
+    from tracker.infer.segmenter import ShotSegmenter
+
+
+def unseen_shot(seg: ShotSegmenter, tracks: Sequence[Track], movers: list[Track], paths: dict[int, np.ndarray],
+                t: float, frame: int) -> ShotRecord | None:
+    """The shot read from rest states (see the module doc): None when no disc vanished from
+    where shots start, or nothing shows it was shot (no new disc away from the shooting
+    places, nothing knocked)."""
+    gone = [tr for tr in seg._vanished(tracks, seg._t0 - seg.unseen_window, t) if tr.id in seg._before]
+    if not gone:
+        return None
+    # the new tracks of the episode, away from where shots start, that did not vanish again
+    # (born during the episode: first seen at rest, or already moving, with no rest place)
+    fresh = [tr for tr in movers if tr.born >= seg._t0 - 1e-6
+             and tr.state != "lifted" and not seg._at_start_place(tr.position(), tr)]
+    knocked = [tr for tr in movers if tr.id in seg._before and tr.id in paths and tr.born < seg._t0 - 1e-6
+               and float(np.hypot(*(np.array(tr.position()) - seg._before[tr.id]))) > tr.radius]
+    if not fresh and not knocked:
+        return None
+    # korona: the striker is the shot disc; crokinole: the disc that vanished last (the one
+    # flicked; one vanishing earlier was more likely lifted by its player)
+    if isinstance(seg.board, KoronaBoard):
+        gone = [tr for tr in gone if tr.kind == STRIKER] or gone
+    shooter = max(gone, key=lambda tr: tr.last_seen)
+    start = seg._before[shooter.id]
+    seg._shot_before.add(shooter.id)
+    links: list[tuple[int, int]] = []
+    ends: dict[int, End] = {}
+    paths = dict(paths)
+    # other discs that vanished from their rest places and turned up again, unseen between:
+    # knocked on by the shot disc; each takes the new track nearest its rest place
+    struck = [tr for tr in tracks if tr.id in seg._before and tr.id != shooter.id and tr.born < seg._t0 - 1e-6
+              and ((tr.state == "rest" and tr.occluded) or tr.state == "lifted")
+              and tr.last_seen >= seg._t0 - seg.unseen_window]
+    pairs = sorted((knock_cost(seg, f, o, start), f.id, o.id) for f in fresh for o in struck if f.kind == o.kind)
+    taken: set[int] = set()
+    by = {tr.id: tr for tr in tracks}
+    for d, f, o in pairs:
+        if d > 300.0 or f in taken or o in taken:
+            continue
+        taken |= {f, o}
+        links.append((f, o))
+        ends[o] = end_of(by[f])
+        if f in paths:
+            paths[o] = paths.pop(f)
+    same = sorted((tr for tr in fresh if tr.kind == shooter.kind and tr.id not in taken),
+                  key=lambda tr: (tr.born, -float(np.hypot(*(np.array(tr.position()) - start)))))
+    if same:
+        new = same[0]
+        links.append((new.id, shooter.id))
+        ends[shooter.id] = end_of(new)
+        if new.id in paths:
+            paths[shooter.id] = paths.pop(new.id)
+    elif not taken and not knocked:
+        # the shot disc never turned up and nothing was knocked: discs only vanished (a
+        # hand over them while another disc was put down), nothing shows a shot
+        return None
+    linked = {f for f, _ in links}
+    for tr in movers:
+        if tr.id != shooter.id and tr.id not in ends and tr.id not in linked:
+            ends[tr.id] = end_of(tr)
+    if shooter.id not in paths:  # never seen on its way: a straight run from its start
+        end = ends.get(shooter.id)
+        xy = end if isinstance(end, tuple) else (0.0, 0.0)
+        paths[shooter.id] = np.array([[seg._t0, start[0], start[1]], [t - seg.settle, xy[0], xy[1]]])
+    radius = {tr.id: tr.radius for tr in tracks}
+    before = {i: xy for i, xy in seg._before.items() if i in radius}
+    contacts = infer_contacts(paths, before, radius, shooter.id, seg.board)
+    peak = max((peak_speed(q) for q in paths.values()), default=0.0)
+    seg.rejected.append((t, f"shot inferred from rest states: track {shooter.id} left {start[0]:.0f}, {start[1]:.0f} unseen"))
+    return ShotRecord(
+        disc=shooter.id, start=start, t_start=seg._t0, t_end=t - seg.settle, frame_start=seg._f0,
+        frame_end=frame, contacts=tuple(contacts), ends=ends, before=dict(seg._before), peak_speed=peak,
+        links=tuple(links), inferred=True,
+    )
+
+
+def knock_cost(seg: ShotSegmenter, new: Track, old: Track, start: tuple[float, float]) -> float:
+    """How well a new track fits as where a struck disc went: its distance from the struck
+    disc's rest place, plus a diameter when it lies nearer the shot's start than that rest
+    place did. A struck disc is driven away from the shooter, and the shot disc stops near
+    where the struck disc lay (equal masses), so plain nearest-first swaps them."""
+    at = np.array(new.position())
+    was = np.array(seg._before[old.id])
+    s = np.array(start)
+    d = float(np.hypot(*(at - was)))
+    if float(np.hypot(*(at - s))) < float(np.hypot(*(was - s))) - old.radius:
+        d += 2 * old.radius + 50.0
+    return d

@@ -1,0 +1,60 @@
+"""What the players' hands did, against what the rules asked: split out of ``pipeline.py``
+(behaviour unchanged; the functions take the :class:`Pipeline` whose state they read and set).
+
+* A disc lifted that the rules said must come out (or any, once the round is over) is retired.
+* Crokinole: any other disc lifted from the surface is news, said at the next shot if the disc
+  is still away (a disc the detector lost for a few seconds and found again never was lifted).
+  Korona players take discs out of pockets all game, so their lifts are not news.
+* A disc put down where the rules asked for one to be placed takes that disc's name.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from tracker import events as ev
+from tracker.infer import HandEvent
+
+if TYPE_CHECKING:
+    from tracker.pipeline.pipeline import FrameResult, Pipeline
+
+
+def hand(p: Pipeline, h: HandEvent, res: FrameResult) -> None:
+    """One hand event from the segmenter (see the module docstring)."""
+    if h.kind == "placed":
+        placed(p, h)
+        return
+    if h.kind != "lifted":
+        return
+    if h.track in p._pending_lift or p._round_over:
+        p._pending_lift.pop(h.track, None)
+        p.tracker.retire(h.track)
+        return
+    # (korona: players take discs out of pockets all game; only crokinole lifts are news)
+    if p.game == "crokinole" and h.where == "surface" and not p._round_over and h.track in p.namer.names:
+        p._lift_pending[h.track] = h  # said at the next shot, if the disc is still away
+
+
+def flush_lifts(p: Pipeline, res: FrameResult) -> None:
+    """Unexpected lifts, once the next shot starts (or the input ends): a disc the detector
+    lost for a few seconds and found again where it lay was never lifted."""
+    for tid, h in list(p._lift_pending.items()):
+        tr = p.tracker.get(tid)
+        if tr is not None and tr.state == "lifted":
+            p._emit(ev.removed(h.t, h.frame, p.namer.name(tid), "by_hand", expected=False), res)
+    p._lift_pending.clear()
+
+
+def placed(p: Pipeline, h: HandEvent) -> None:
+    """A disc put down: if the rules asked for a disc to be placed, this is that disc."""
+    if h.track in p.namer.names or not p._expect_place:
+        return
+
+    def cost(item: tuple[str, tuple[float, float] | None]) -> float:
+        at = item[1]
+        return 0.0 if at is None else float(np.hypot(h.at[0] - at[0], h.at[1] - at[1]))
+    best = min(p._expect_place, key=cost)
+    p._expect_place.remove(best)
+    p.namer.names[h.track] = best[0]

@@ -1,0 +1,221 @@
+"""Where each track may be this frame, and what a (track, detection) pair costs: functions of
+the :class:`tracker.track.Tracker` (``tk``), called from its ``update``.
+
+* :func:`predict`: one or more hypotheses per track (a moving disc where its velocity puts it,
+  where it stands, bounced off a peg or a rim; a resting disc where it rests, or where a mover
+  about to hit it would send it) and the tight first-stage gate around them, in mm.
+* :func:`penalties` and :func:`colour_penalty`: kind, colour class and top-face colour added to
+  the distance, so a pair of unlike discs costs more than its distance.
+* :func:`may_jump` and :func:`jump_speed`: which unmatched tracks the wide second stage may give
+  a far detection (moving discs, and resting discs a mover could have struck), and how far.
+
+Gates are physical (board millimetres): a resting disc within about a radius of its rest place,
+a moving one within two radii of where its velocity puts it. Kept apart from the tracker's state
+updates (:mod:`tracker.track.lifecycle`) because these only read the tracks, never change them
+(except the frame's struck-disc forecasts, ``tk._struck``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from tracker.detect.datatypes import IN_HOLE, Detections
+from tracker.track import blows
+from tracker.track.association import BIG, bounce_hypothesis, collision_hypotheses
+from tracker.track.blows import reach_v, segment_distance
+from tracker.track.datatypes import Track
+from tracker.track.lifecycle import HOLE_UNCOVERED_S
+
+if TYPE_CHECKING:
+    from tracker.track.tracker import Tracker
+
+# mm/s: a disc this fast passes over the 20-hole. It falls once its centre has been over the
+# hole's capture zone (0.55 of its 17.5 mm radius) for the time gravity needs to drop it half
+# its thickness, sqrt(9.5 mm / g) = 31 ms: even straight across the zone's 19 mm that is
+# 620 mm/s at most (the simulation's rule, tracker.sim.physics, and a real board's).
+HOLE_SKIP_SPEED = 650.0
+
+
+def predict(tk: Tracker, rows: Sequence[Track], dt: float, t: float) -> tuple[list[list[np.ndarray]], np.ndarray]:
+    """Hypotheses (a list of points per row) and first-stage gates (mm) for this frame; also
+    records, in ``tk._struck``, the resting discs a mover is due to hit now and where to."""
+    cfg = tk.cfg
+    hyps: list[list[np.ndarray]] = []
+    gates = np.zeros(len(rows))
+    tk._struck = {}
+    for i, tr in enumerate(rows):
+        if tr.hits < cfg.confirm_hits and tr in tk._tentative:
+            hyps.append([tr.xy.copy()])
+            # a disc first seen sharp was not flying fast: half the top speed (a new row of
+            # discs with one missed must not link two of them across the board)
+            fast = tr.first_streak > tr.radius / 2
+            gates[i] = (1.0 if fast else 0.5) * cfg.v_max * dt + tr.radius
+            if tr.state == "hole":  # first seen down in the 20-hole: it does not climb out
+                gates[i] = 1.5 * tr.radius
+        elif tr.state == "moving":
+            gap = max(t - tr.last_seen, dt)
+            hyps.append([tr.xy + tr.v * dt, tr.xy.copy()])
+            bounced = bounce_hypothesis(tr.xy, tr.v, tk._pegs, tr.radius + tk._peg_r,
+                                        tk._half - tr.radius if tk._half else None, dt, cfg.restitution)
+            if bounced is not None:
+                hyps[-1].append(bounced)
+            gates[i] = 2 * tr.radius + 0.5 * tr.speed * gap
+        elif tr.state == "rest":
+            hyps.append([tr.anchor.copy() if tr.anchor_n else tr.xy.copy()])
+            gates[i] = tr.radius
+        elif tr.state == "hole":  # down in the hole: it stays there (a disc sliding past does not)
+            hyps.append([tr.xy.copy()])
+            gates[i] = 0.6 * tr.radius
+        else:  # pocket, off: still visible, may roll a little in the ditch
+            hyps.append([tr.xy.copy()])
+            gates[i] = 1.5 * tr.radius
+    movers = [k for k, tr in enumerate(rows) if tr.state == "moving" and tr not in tk._tentative]
+    resting = [k for k, tr in enumerate(rows) if tr.state == "rest" and tr not in tk._tentative]
+    for a in movers:
+        A = rows[a]
+        for b in resting:
+            B = rows[b]
+            if B is A:
+                continue
+            reach = A.radius + B.radius
+            q = B.anchor if B.anchor_n else B.xy
+            if np.hypot(*(A.xy - q)) > A.speed * dt + reach:
+                continue
+            hit = collision_hypotheses(A.xy, A.v, q, reach, dt, cfg.restitution)
+            if hit is not None:
+                hyps[a].append(hit[0])
+                hyps[b].append(hit[1])
+                gates[b] = max(gates[b], 2 * B.radius)
+                push = hit[1] - q
+                norm = float(np.hypot(*push))
+                if norm > 1e-9:  # the struck disc's velocity: the mover's along the normal
+                    n = push / norm
+                    vb = 0.5 * (1 + cfg.restitution) * float(A.v @ n) * n
+                    tk._struck[B.id] = (hit[1], vb)
+    blows.tighten_near_movers(tk, rows, movers, resting, gates, dt)
+    blows.widen_touching(tk, rows, resting, gates)
+    return hyps, gates
+
+
+def penalties(rows: Sequence[Track], dets: Detections) -> np.ndarray:
+    """(T, D): BIG for a pair of unlike kinds (disc, striker), a radius for unlike colour classes."""
+    if not len(rows) or not len(dets):
+        return np.zeros((len(rows), len(dets)))
+    kinds = np.array([tr.kind for tr in rows])
+    cls = np.array([tr.cls for tr in rows])
+    radius = np.array([tr.radius for tr in rows])
+    pen = np.where(kinds[:, None] != dets.kind[None, :], BIG, 0.0)
+    clash = (cls[:, None] >= 0) & (dets.cls[None, :] >= 0) & (cls[:, None] != dets.cls[None, :])
+    return pen + np.where(clash, radius[:, None], 0.0)
+
+
+def colour_penalty(rows: Sequence[Track], dets: Detections) -> np.ndarray:
+    """(T, D) mm added to a pair when the detection's top-face colour is far from the
+    track's own.
+
+    Position alone can swap discs in the commonest hit, head-on: the shooter stops about
+    where the struck disc rested, and a collision forecast that is a little off pairs each
+    with the other's detection. Players' discs differ in colour. A moving disc's colour is
+    measured through blur (on the fixtures 95% of a disc's own matches lie within 33 Lab
+    units while it moves, 99% within 20 at rest), so only a gap beyond 25 counts, growing
+    to two radii at 75: a light track then falls outside its tight gate for a dark
+    detection and is matched in the wide stage instead, where the right disc is in reach."""
+    out = np.zeros((len(rows), len(dets)))
+    if not len(rows) or not len(dets):
+        return out
+    known = np.array([tr.color_n >= 3 for tr in rows])
+    seen = np.any(dets.color != 0, axis=1)
+    if not known.any() or not seen.any():
+        return out
+    tc = np.array([tr.color for tr in rows], float)
+    de = np.linalg.norm(tc[:, None, :] - dets.color[None, :, :], axis=2)
+    radius = np.array([tr.radius for tr in rows])
+    pen = radius[:, None] * np.clip((de - 25.0) / 25.0, 0.0, 2.0)
+    return np.where(known[:, None] & seen[None, :], pen, 0.0)
+
+
+def struck_penalty(tk: Tracker, rows: Sequence[Track], dets: Detections) -> np.ndarray:
+    """(T, D): BIG for a resting disc and a detection the blow it may get this frame could not
+    have sent it to. Detections within a few mm of where it rests (its own) are never penalised.
+
+    * Well behind where it rests, against the push, when a mover is due to hit it now
+      (``tk._struck``): a struck disc is driven away from the disc that hits it, along the line
+      of their centres. Without this, a struck disc beside the 20-hole took a spurious detection
+      in the empty hole on the far side and was called a 20, while its own detection, where the
+      blow sent it, started a new track (a rendered match, seed 7301, shot 9).
+    * In the 20-hole, unless a mover is due to hit it slowly enough to drop it in
+      (``HOLE_SKIP_SPEED``): a resting disc does not fall in by itself, and a disc knocked
+      faster passes over the hole (same match, shots 11 and 13: the hole empty, the disc
+      knocked over it or by a disc first seen that frame).
+
+    * In the 20-hole, for a tentative track, while the hole was just uncovered
+      (``HOLE_UNCOVERED_S``): such spurious hole detections appear where a disc had rested over
+      the hole's edge, and a track first seen sharp has a wide gate.
+
+    The detector's verdict for a disc really down in the hole is kept by the geometry at rest
+    (:func:`tracker.track.fate.where_verdict`) and by moving discs, which are not limited here."""
+    out = np.zeros((len(rows), len(dets)))
+    if not len(dets):
+        return out
+    in_hole = dets.where == IN_HOLE
+    uncovered = tk._t_now - tk._hole_uncovered < HOLE_UNCOVERED_S
+    for i, tr in enumerate(rows):
+        if tr in tk._tentative:
+            if uncovered:  # nor a disc first seen this moment (see lifecycle.HOLE_UNCOVERED_S)
+                out[i, in_hole] = BIG
+            continue
+        if tr.state != "rest":
+            continue
+        hit = tk._struck.get(tr.id)
+        if hit is None and not in_hole.any():
+            continue
+        q = tr.anchor if tr.anchor_n else tr.xy
+        d = dets.xy - q
+        dist = np.hypot(d[:, 0], d[:, 1])
+        away = dist > 2 * tk.cfg.move_mm
+        sp = float(np.hypot(*hit[1])) if hit is not None else 0.0
+        if hit is None or sp > HOLE_SKIP_SPEED:  # not struck, or too fast to drop in this frame
+            out[i, in_hole & away] = BIG
+        if hit is not None and sp > 1e-9:
+            # well behind (over 120 degrees off the push: the forecast normal is rough at 10 fps)
+            behind = (d @ (hit[1] / sp) < -0.5 * dist) & away
+            out[i, behind] = BIG
+    return out
+
+
+def may_jump(tk: Tracker, tr: Track, movers: list[Track], dt: float) -> bool:
+    """May this unmatched track take a detection far from its prediction?
+
+    A moving disc may (a bounce, a missed frame). A resting disc only when a moving disc's
+    path this frame passed close enough to have hit it: resting discs do not start by
+    themselves, and letting them jump steals detections from the mover that bounced.
+    """
+    if tr.state == "moving":
+        return True
+    if tr.state != "rest" or tr in tk._tentative:
+        return False
+    q = tr.anchor if tr.anchor_n else tr.xy
+    for m in movers:
+        if m is tr:
+            continue
+        reach = 1.5 * (m.radius + tr.radius)
+        if segment_distance(q, m.xy, m.xy + reach_v(tk, m) * dt) < reach:
+            return True
+    return False
+
+
+def jump_speed(tk: Tracker, tr: Track, movers: list[Track]) -> float:
+    """How fast a track taking a far detection may have gone: a moving disc at its own speed,
+    a struck resting disc at most at the speed of the mover that hit it (equal masses). A
+    row of touching discs passes a blow on to its far end; the gate keeps a struck disc from
+    taking the far disc's detection."""
+    if tr.state == "moving":
+        return tr.speed
+    q = tr.anchor if tr.anchor_n else tr.xy
+    chain = tk.cfg.chain_speed
+    near = [m.speed for m in movers if m is not tr
+            and float(np.hypot(*(m.xy - q))) < max(m.speed, chain) * 0.2 + 3 * (m.radius + tr.radius)]
+    return max([chain, *near]) if near else tk.cfg.v_max
