@@ -121,7 +121,7 @@ def real() -> list[dict]:
         name = Path(f).stem
         if img is None:
             continue
-        t0 = time.perf_counter()
+        t0, p0 = time.perf_counter(), time.process_time()
         row: dict = {"name": f"{Path(f).parent.name}/{name}"}
         try:
             c = calibrate_image(img, "crokinole")
@@ -134,8 +134,9 @@ def real() -> list[dict]:
             s = 1000 / max(ov.shape[:2])
             cv2.imwrite(f"/tmp/calib_overlays/{name}.png", cv2.resize(ov, None, fx=s, fy=s, interpolation=cv2.INTER_AREA))
         except CalibrationError as e:
-            row.update(ok=False, why=str(e)[:70])
+            row.update(ok=False, why=str(e)[:110])
         row["time"] = time.perf_counter() - t0
+        row["cpu"] = time.process_time() - p0
         rows.append(row)
     return rows
 
@@ -237,9 +238,9 @@ def main() -> int:
         for r in rows:
             if r["ok"]:
                 print(f"{r['name']:28s} ok   rms {r['rms']:.2f}  10/sh {r['r10']:.3f}  15/sh {r['r15']:.3f}  "
-                      f"surf/sh {r['surf']:.3f}  line {r['lw']:.1f} mm  {r['time']:.2f}s")
+                      f"surf/sh {r['surf']:.3f}  line {r['lw']:.1f} mm  {r['time']:.2f}s wall {r['cpu']:.2f}s CPU")
             else:
-                print(f"{r['name']:28s} FAIL {r['why']}")
+                print(f"{r['name']:28s} FAIL {r['cpu']:.2f}s CPU  {r['why']}")
         print(f"calibrated {sum(r['ok'] for r in rows)}/{len(rows)}: " + ", ".join(
             f"{d} {sum(r['ok'] for r in rows if r['name'].startswith(d + '/'))}/"
             f"{sum(r['name'].startswith(d + '/') for r in rows)}"

@@ -109,3 +109,26 @@ def test_bad_options(scene, tmp_path: Path, capsys) -> None:
     assert rc == 2 and "does not exist" in se
     rc, _, se = _run([str(path)], capsys)
     assert rc == 2 and "--game" in se
+    # an output path that is a folder is refused before any work, and nothing is written
+    folder = tmp_path / "outdir"
+    folder.mkdir()
+    rc, _, se = _run([str(path), "--game", "crokinole", "--out", str(folder)], capsys)
+    assert rc == 2 and "is a folder" in se and se.count("\n") == 1
+    assert list(folder.iterdir()) == [] and not (tmp_path / "overlay.png").exists()
+
+
+def test_video_without_a_board_one_line_exit_2_nothing_written(tmp_path: Path, capsys) -> None:
+    import cv2
+
+    src = tmp_path / "noboard.avi"
+    vw = cv2.VideoWriter(str(src), cv2.VideoWriter.fourcc(*"MJPG"), 10.0, (320, 240))
+    rng = np.random.default_rng(1)
+    for _ in range(12):
+        vw.write(rng.integers(0, 255, (240, 320, 3), dtype=np.uint8))
+    vw.release()
+    out = tmp_path / "out" / "calib.json"
+    out.parent.mkdir()
+    rc, _, se = _run([str(src), "--game", "crokinole", "--out", str(out)], capsys)
+    assert rc == 2
+    assert se.count("\n") == 1 and "no board found" in se and "noboard.avi" in se, se
+    assert list(out.parent.iterdir()) == []

@@ -1,6 +1,6 @@
 """Real broadcast frames (``../shared/real/crokinole/broadcast``, read in place, never copied):
-oblique whole boards calibrate with the hole where a person sees it, boards cut by the image
-edge are refused. Skipped when the folder is absent."""
+oblique whole boards calibrate with the hole where a person sees it, boards hidden in part
+are refused. Skipped when the folder is absent."""
 
 from __future__ import annotations
 
@@ -28,8 +28,9 @@ def _frame(name: str) -> np.ndarray:
 
 
 # hole centre picked by eye on the 1280x720 frames (px); the far side of these views spans
-# 2-5 mm of board per pixel, so the tolerance is a few px
-HOLES = {"8v218JvUohQ": (665.0, 403.0), "-S85EVHM_OY": (632.0, 366.5)}
+# 2-5 mm of board per pixel, so the tolerance is a few px. 2X1Wzg85dT4's hole is under a hand:
+# its centre is taken midway between the peg bases, by eye.
+HOLES = {"8v218JvUohQ": (665.0, 403.0), "-S85EVHM_OY": (632.0, 366.5), "2X1Wzg85dT4": (640.0, 524.0)}
 
 
 @pytest.mark.parametrize("name", sorted(HOLES))
@@ -38,14 +39,31 @@ def test_oblique_whole_board_calibrates(name: str) -> None:
     b = calib.board
     assert isinstance(b, CrokinoleBoard)
     hole = calib.to_image(np.array([[0.0, 0.0]]))[0]
-    assert np.linalg.norm(hole - np.array(HOLES[name])) < 4.0, hole
+    assert np.linalg.norm(hole - np.array(HOLES[name])) < 5.0, hole
     # rings in the 1:2:3 pattern of a tournament board, within what real boards vary
     assert 0.62 < b.ten_line_radius / b.shooting_line_radius < 0.70
     assert 0.29 < b.fifteen_line_radius / b.shooting_line_radius < 0.36
     assert calib.rms_mm < 2.0
 
 
-@pytest.mark.parametrize("name", ["2X1Wzg85dT4", "GN3T9IrPbKE"])
-def test_board_cut_by_image_edge_is_refused(name: str) -> None:
+def test_faint_lines_under_a_light_ramp_calibrate() -> None:
+    """QN0uEWqa-X4: top-down, lines 2 grey levels deep, the surface lighter towards its edge:
+    the shooting line's step across it is larger than its depth, as at an edge; the surface
+    edge just outside it tells them apart."""
+    calib = calibrate_image(_frame("QN0uEWqa-X4"), "crokinole")
+    b = calib.board
+    assert isinstance(b, CrokinoleBoard)
+    hole = calib.to_image(np.array([[0.0, 0.0]]))[0]
+    assert np.linalg.norm(hole - np.array([646.0, 353.0])) < 3.0, hole
+    assert 0.66 < b.ten_line_radius / b.shooting_line_radius < 0.69
+    # the surface edge measured where it shows (nominal 330.2 / 304.8 = 1.083)
+    assert 1.04 < b.surface_radius / b.shooting_line_radius < 1.12
+    # every fitted feature reports a residual, the quadrant lines too (they are faint here)
+    assert {"shooting_line", "ten_line", "fifteen_line", "quadrant_lines", "pegs"} <= set(calib.residuals_mm)
+    assert calib.residuals_mm["quadrant_lines"] < 3.0
+
+
+def test_board_hidden_under_a_banner_is_refused() -> None:
+    # the near side of the board is under the broadcast's name banner: refused, never a guess
     with pytest.raises(CalibrationError):
-        calibrate_image(_frame(name), "crokinole")
+        calibrate_image(_frame("6zvFH-j0Pd0"), "crokinole")

@@ -122,20 +122,50 @@ def calibrate_image(image: np.ndarray, game: str, board: CrokinoleBoard | Korona
 
 def calibrate_video(path: str | Path, game: str, board: CrokinoleBoard | KoronaBoard | None = None,
                     south: str | None = None, intrinsics: dict | None = None) -> Calibration:
-    """Calibrate on the median of frames from the first seconds (hands drop out); if that fails,
-    try single frames before giving up."""
-    frames = read_video_frames(path)
-    tries = [median_frame(frames)] + frames[:: max(1, len(frames) // 3)]
-    last: CalibrationError | None = None
-    for f in tries:
+    """Calibrate a video on the frames ``tracker review`` uses (see :func:`calibrate_video_frame`)."""
+    return calibrate_video_frame(path, game, board=board, south=south, intrinsics=intrinsics)[0]
+
+
+def calibrate_video_frame(path: str | Path, game: str, board: CrokinoleBoard | KoronaBoard | None = None,
+                          south: str | None = None, intrinsics: dict | None = None
+                          ) -> tuple[Calibration, np.ndarray]:
+    """(calibration, the frame it was fitted on).
+
+    First the frames review calibrates on, in its order (``io.calibration_windows``: the median
+    of the first 9 frames, then the last of them, then the same 4 frames later ...), so that
+    ``tracker calibrate VIDEO`` writes the calibration ``tracker review VIDEO`` would use. Only
+    when all of those fail, a median of frames spread over the first 1.5 s (a hand resting for
+    a second drops out of it) and single frames from it. The refusal names the first frame's
+    reason: the clean median of the start of the video is where the board shows best, and the
+    reasons of later single frames (a hand over the board) are less telling."""
+    from tracker.calibration.io import calibration_windows
+
+    first: CalibrationError | None = None
+    tried = 0
+
+    def attempt(f: np.ndarray) -> Calibration | None:
+        nonlocal first, tried
+        tried += 1
         try:
             return calibrate_image(f, game, board=board, south=south, intrinsics=intrinsics)
         except CalibrationError as e:
-            last = e
+            first = first or e
         except InputError as e:  # a blank frame among others
-            last = CalibrationError(str(e))
-    assert last is not None
-    raise CalibrationError(f"{path}: {last}")
+            first = first or CalibrationError(str(e))
+        return None
+
+    for _start, med, last in calibration_windows(path):
+        for f in (med, last):
+            c = attempt(f)
+            if c is not None:
+                return c, f
+    frames = read_video_frames(path)
+    for f in [median_frame(frames)] + frames[:: max(1, len(frames) // 3)]:
+        c = attempt(f)
+        if c is not None:
+            return c, f
+    assert first is not None
+    raise CalibrationError(f"{path}: {first} (tried {tried} frames from the start of the video)")
 
 
-__all__ = ["calibrate_image", "calibrate_video", "board_for"]
+__all__ = ["calibrate_image", "calibrate_video", "calibrate_video_frame", "board_for"]

@@ -31,15 +31,26 @@ fit whose "shooting line" is an edge (``line_or_edge``) cannot win the choice of
 follows its rings too well. A ring point counts as seen within 3 mm *or* 1.5 image px of its
 ring: on the far side of an oblique view one pixel spans several mm of board.
 
+Harder frames added three more. A faint shooting line under a light ramp has a step across it as
+large as an edge's for its depth: ``line_or_edge`` then accepts it when the playing surface's
+edge, a far stronger step, lies just outside it. A single tilted ellipse (the rim, often the
+only one found on a far oblique board) is also tried under perspective, with the board centre's
+image shifted along its minor axis (``crokinole_seed``). A fit that follows the rings it can see
+but puts part of its shooting line outside the picture is refused with a sentence naming the
+image edge (``framing``). The quick fits use an analytic Jacobian (``ring_jac``): finite
+differences had been most of the time of a calibration.
+
 Refusals: no 1:2:3 ring pattern ("no board found ... the largest ellipse covers N% of the
-image"), rings not followed (under 55% of the points of two rings found), rms over 3 mm, no
-rotation cue; each is a CalibrationError with that sentence, never a silent bad fit.
+image"), rings not followed (under 55% of the points of two rings found), rms over 3 mm, a
+"shooting line" that is an edge, a board that runs off the image, no rotation cue; each is a
+CalibrationError with that sentence, never a silent bad fit.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from functools import partial
 
 import numpy as np
 
@@ -47,8 +58,10 @@ from tracker.boards import CrokinoleBoard
 from tracker.calibration.crokinole_measure import fit_rotation, line_or_edge, measure_board
 from tracker.calibration.crokinole_seed import WORK_SIZE, find_board, with_rescaled
 from tracker.calibration.features import lineness, odd, ring_pattern, sample_polar
+from tracker.calibration.framing import CUT_MAX, cut_message, outside
 from tracker.calibration.geometry import apply_h, normalize_h, rotation_h
 from tracker.calibration.lens import LensModel, undistort_n
+from tracker.calibration.ring_jac import ring_jacobian
 from tracker.errors import CalibrationError
 
 RETRY_SIZE = 1200  # the board is searched again at this size when thin lines vanished at WORK_SIZE
@@ -56,6 +69,7 @@ RING_MISMATCH_MM = 2.0  # fitted ring radii this far from the profile's: the boa
 INLIER_MM = 3.0  # a ring point is "seen" within this distance of its ring (board mm) ...
 INLIER_PX = 1.5  # ... or within this many image px along its normal, whichever is larger
 FULL_SCHEDULE = (8.0, 5.0, 3.0, 2.5)  # search half-widths (mm) of the full-resolution passes
+MAX_KERNEL = 31  # px, largest line-ness kernel (see fit_rings)
 
 
 @dataclass
@@ -107,7 +121,8 @@ def _peak_search(img: np.ndarray, p0: np.ndarray, nrm: np.ndarray, half: float,
 def fit_rings(image: np.ndarray, G0: np.ndarray, board: CrokinoleBoard,
               radii0: dict[str, float] | None = None,
               schedule: tuple[float, ...] = (20.0, 12.0, 6.0, 3.0, 2.5),
-              fit_lens: bool = False, radius_prior_mm: float | None = 1.0) -> RingFit:
+              fit_lens: bool = False, radius_prior_mm: float | None = 1.0,
+              cache: dict | None = None) -> RingFit:
     """Refine ``G0`` (board mm -> image px) on the three ring lines; measure their radii.
 
     With ``fit_lens`` the radial distortion (k1, k2 of :class:`LensModel`) is fitted jointly:
@@ -120,8 +135,18 @@ def fit_rings(image: np.ndarray, G0: np.ndarray, board: CrokinoleBoard,
     G = normalize_h(G0.copy())
     # line width in px sets the morphology kernel
     scale = float(np.linalg.norm(apply_h(G, np.array([[0, 0], [304.8, 0]]))[1] - apply_h(G, np.array([[0.0, 0.0]]))[0])) / 304.8
-    ln = lineness(image, max(5, odd(4.0 * scale * board.line_width + 3)))
-    ln = cv2.GaussianBlur(ln, (0, 0), max(0.7, 0.6 * scale))
+    # (capped: a board that fills a 1600 px image needs 23 px; a wild guess asked for 60 and
+    # more, and a large elliptical kernel costs seconds. The map is cached per image and kernel:
+    # the quick fits of one calibration share it.)
+    kern = min(MAX_KERNEL, max(5, odd(4.0 * scale * board.line_width + 3)))
+    blur = max(0.7, 0.6 * scale)
+    key = (id(image), kern, round(blur, 1))
+    if cache is not None and key in cache:
+        ln = cache[key]
+    else:
+        ln = cv2.GaussianBlur(lineness(image, kern), (0, 0), blur)
+        if cache is not None:
+            cache[key] = ln
     names = ("shooting", "ten", "fifteen")
     radii = {"shooting": 304.8, "ten": board.ten_line_radius * 304.8 / board.shooting_line_radius,
              "fifteen": board.fifteen_line_radius * 304.8 / board.shooting_line_radius}
@@ -182,13 +207,16 @@ def fit_rings(image: np.ndarray, G0: np.ndarray, board: CrokinoleBoard,
         x0 = np.concatenate([Hn.ravel()[:8], [radii["ten"], radii["fifteen"]]])
         if with_lens:
             x0 = np.concatenate([x0, [lens.k1, lens.k2]])
-        res = least_squares(residuals, x0, loss="soft_l1", f_scale=1.0 if it < 2 else 0.5, x_scale="jac")
+        jac = "2-point" if with_lens else partial(ring_jacobian, Q=Q, ring=ring, ref_n=ref_n)
+        res = least_squares(residuals, x0, jac=jac, loss="soft_l1", f_scale=1.0 if it < 2 else 0.5,
+                            x_scale="jac")
         H = np.append(res.x[:8], 1.0).reshape(3, 3)
         radii = {"shooting": 304.8, "ten": float(res.x[8]), "fifteen": float(res.x[9])}
         if with_lens:
             lens = LensModel((w, h), float(res.x[10]), float(res.x[11]))
         G = normalize_h(np.linalg.inv(H @ Nimg))
-        c0 = apply_h(G, np.array([[0.0, 0.0], [304.8, 0.0]]))
+        with np.errstate(divide="ignore", invalid="ignore"):  # a degenerate fit: caught below
+            c0 = apply_h(G, np.array([[0.0, 0.0], [304.8, 0.0]]))
         if not np.all(np.isfinite(c0)) or not (-w < c0[0, 0] < 2 * w and -h < c0[0, 1] < 2 * h) \
                 or not 0.02 * max(w, h) < np.linalg.norm(c0[1] - c0[0]) < 3 * max(w, h):
             raise CalibrationError("board rings found but the fit diverged; give --points or --markers")
@@ -235,6 +263,25 @@ def _reseed(image: np.ndarray, fit: RingFit, board: CrokinoleBoard) -> RingFit:
     return new if sorted(new.inliers.values())[1] > sorted(fit.inliers.values())[1] else fit
 
 
+def _check_followed(fit: RingFit, size: tuple[int, int]) -> tuple[float, str]:
+    """Refuse a fit whose rings are not seen: under 55% of the points of two rings, or under
+    45% of the shooting or the 10 line, counted among the points inside the picture. Returns
+    the part of its shooting line outside the picture and the image edge it lies beyond
+    (``framing.outside``): the caller refuses a board that runs off the image once the fit is
+    otherwise trusted (a fit that follows what shows of its rings says where the rest lies),
+    and a fit that is not followed is refused as such, without naming a cut it may have got
+    wrong."""
+    frac, side = outside(fit.G, size, fit.lens, fit.radii["shooting"])
+    shown = {k: max(1e-6, 1.0 - outside(fit.G, size, fit.lens, r)[0]) for k, r in fit.radii.items()}
+    seen = {k: min(1.0, fit.inliers[k] / shown[k]) for k in fit.inliers}
+    if sorted(seen.values())[1] < 0.55 or min(seen["shooting"], seen["ten"]) < 0.45:
+        raise CalibrationError(
+            f"board rings found but not followed: only {100 * seen['shooting']:.0f}% of the "
+            f"shooting line, {100 * seen['ten']:.0f}% of the 10 line and "
+            f"{100 * seen['fifteen']:.0f}% of the 15 line were seen")
+    return frac, side
+
+
 # ---------------------------------------------------------------------- all together
 CrokinoleResult = tuple[np.ndarray, CrokinoleBoard, dict[str, float], float, LensModel | None]
 
@@ -244,13 +291,19 @@ def calibrate_crokinole(image: np.ndarray, board: CrokinoleBoard | None = None,
     """(H undistorted image px -> board mm with rotation fixed modulo 90 degrees, measured
     board, residuals per feature in mm, overall rms in mm, fitted lens or None). A large image
     whose thin lines did not survive the reduction to WORK_SIZE is searched again at
-    RETRY_SIZE."""
+    RETRY_SIZE. When both fail, the refusal is the one of the search that got further (a board
+    found but refused says more than "no board found" from the other size)."""
     try:
         return _calibrate_at(image, board, WORK_SIZE, fit_lens)
-    except CalibrationError:
+    except CalibrationError as first:
         if max(image.shape[:2]) <= WORK_SIZE * 1.5:
             raise
-        return _calibrate_at(image, board, RETRY_SIZE, fit_lens)
+        try:
+            return _calibrate_at(image, board, RETRY_SIZE, fit_lens)
+        except CalibrationError as second:
+            if str(second).startswith("no board found") and not str(first).startswith("no board found"):
+                raise first from None
+            raise
 
 
 def _calibrate_at(image: np.ndarray, board: CrokinoleBoard | None, work_size: int,
@@ -267,10 +320,11 @@ def _calibrate_at(image: np.ndarray, board: CrokinoleBoard | None, work_size: in
     S = np.diag([sc, sc, 1.0])
     best: RingFit | None = None
     best_q = -math.inf
+    maps: dict = {}  # line-ness maps of ``small``, shared by the quick fits
     edge_err: CalibrationError | None = None
     for score, G0, radii0 in with_rescaled(find_board(image, work_size=work_size)):
         try:
-            f = fit_rings(small, S @ G0, board, radii0, schedule=(20.0, 10.0, 5.0))
+            f = fit_rings(small, S @ G0, board, radii0, schedule=(20.0, 10.0, 5.0), cache=maps)
         except CalibrationError:
             continue
         # quality: rings seen, lines sharp, and the pattern score as a tie-break
@@ -314,15 +368,12 @@ def _calibrate_at(image: np.ndarray, board: CrokinoleBoard | None, work_size: in
     lens = fit.lens if fit.lens is not None and fit.lens.max_shift_px() > 0.5 else None
     if lens is not None:  # rotation and measurements on the straightened image
         image = lens.undistort_image(image)
-    seen = sorted(fit.inliers.values())
-    if seen[1] < 0.55 or min(fit.inliers["shooting"], fit.inliers["ten"]) < 0.45:
-        raise CalibrationError(
-            f"board rings found but not followed: only {100 * fit.inliers['shooting']:.0f}% of the "
-            f"shooting line, {100 * fit.inliers['ten']:.0f}% of the 10 line and "
-            f"{100 * fit.inliers['fifteen']:.0f}% of the 15 line were seen")
+    cut, side = _check_followed(fit, (w, h))
     if fit.rms_mm > 3.0:
         raise CalibrationError(f"board rings fit poorly (rms {fit.rms_mm:.1f} mm); refusing a bad calibration")
     line_or_edge(image, fit.G)
+    if cut > CUT_MAX:
+        raise CalibrationError(cut_message(cut, side))
     phi, info = fit_rotation(image, fit.G, fit.radii)
     G = fit.G @ rotation_h(phi)  # new board coords = R(-phi) old
     measured, extra = measure_board(image, G, fit.radii, board)

@@ -2,7 +2,12 @@
 
 Ellipses fitted to long contours of the edge map and of the line-ness map, and pairs of nested
 near-concentric ones (which fix the perspective too), are each tested by a radial line-ness
-profile for the 1:2:3 ring pattern (15, 10 and shooting lines). The guesses are only guesses:
+profile for the 1:2:3 ring pattern (15, 10 and shooting lines). A single strongly tilted
+ellipse is also tried under a few perspectives (the board centre's image moved along its minor
+axis, ``features.centred_homography``): on a far oblique board the rim is often the only
+ellipse found, and its affine guess puts the rings inside it too far off for the ring fit to
+lock on (2X1Wzg85dT4 calibrates from such a guess). Those guesses come after the others and
+never displace them. The guesses are only guesses:
 ``crokinole._calibrate_at`` tries each by a quick ring fit and keeps the one that follows its
 rings. :func:`with_rescaled` adds guesses shrunk onto the painted lines for frames where the
 strongest ellipse is the rim or the playing-surface edge.
@@ -16,6 +21,7 @@ import numpy as np
 
 from tracker.calibration.features import (
     candidate_ellipses,
+    centred_homography,
     concentric_homography,
     ellipse_affine,
     ellipse_conic,
@@ -27,6 +33,9 @@ from tracker.calibration.geometry import apply_h
 from tracker.errors import CalibrationError
 
 WORK_SIZE = 800  # long side of the image the board search runs on
+PERSPECTIVE_TOP = 6  # this many best-supported tilted ellipses are also tried under perspective
+PERSPECTIVE_KEEP = 3  # at most this many of those guesses are kept
+PERSPECTIVE_SHIFTS = (-0.3, -0.2, -0.12, -0.06, 0.06, 0.12, 0.2, 0.3)  # centre shift / minor semi-axis
 
 Guess = tuple[float, np.ndarray, dict[str, float]]  # (pattern score, board mm -> image px, radii mm)
 
@@ -50,11 +59,20 @@ def find_board(image: np.ndarray, keep: int = 8, work_size: int = WORK_SIZE) -> 
     # up to 3.3: the candidate may be the 15 line, with the shooting line at 3 times its size
     rhos = np.linspace(0.05, 3.3, 520)
     angles = np.linspace(0, 2 * math.pi, 96, endpoint=False)
-    scored: list[Guess] = []
     largest = max(math.pi * c[1][0] * c[1][1] for c in cands) / float(grey.shape[0] * grey.shape[1])
     hyps: list[np.ndarray] = []
-    for (cx, cy), (a, b), theta, _support in cands:
+    tilted: list[np.ndarray] = []
+    for k, ((cx, cy), (a, b), theta, _support) in enumerate(cands):
         hyps.append(ellipse_affine((cx, cy), (a, b), theta))
+        if k < PERSPECTIVE_TOP and b < 0.8 * a:
+            # a tilted view: the board centre's image is off the ellipse's centre along its
+            # minor axis (towards the far side), by an amount the tilt sets; try a few
+            C = ellipse_conic((cx, cy), (a, b), theta)
+            nx, ny = -math.sin(theta), math.cos(theta)
+            for t in PERSPECTIVE_SHIFTS:
+                Gp = centred_homography(C, np.array([cx + t * b * nx, cy + t * b * ny, 1.0]))
+                if Gp is not None and np.all(np.isfinite(Gp)):
+                    tilted.append(Gp)
     # pairs of nested, nearly concentric ellipses fix the perspective too
     for i, e1 in enumerate(cands):
         for e2 in cands[i + 1:]:
@@ -67,23 +85,39 @@ def find_board(image: np.ndarray, keep: int = 8, work_size: int = WORK_SIZE) -> 
             Gp = concentric_homography(ellipse_conic(*big[:3]), ellipse_conic(*sm[:3]))
             if Gp is not None and np.all(np.isfinite(Gp)):
                 hyps.append(Gp)
-    for A in hyps:
+
+    def score(A: np.ndarray) -> Guess | None:
         polar = sample_polar(ln, A, rhos, angles)
         prof = polar.mean(axis=1)
         base = median_filter(prof, size=25, mode="nearest")
         prof = prof - base
-        score, r1, peaks = ring_pattern(prof, rhos)
+        sc, _r1, peaks = ring_pattern(prof, rhos)
         # the pattern must be a real one: peaks well above the noise of the profile
         noise = float(np.median(np.abs(prof))) + 0.5
-        score = score / noise
+        sc = sc / noise
         size_px = peaks[2] * float(np.sqrt(abs(np.linalg.det(A[:2, :2] - np.outer(A[:2, 2], A[2, :2])))) / A[2, 2])
         if size_px < 0.06 * min(grey.shape):
-            continue
+            return None
         G = A @ np.diag([peaks[2] / 304.8, -peaks[2] / 304.8, 1.0])
         G = np.diag([1 / s, 1 / s, 1.0]) @ G
         radii = {"shooting": 304.8, "ten": 304.8 * peaks[1] / peaks[2], "fifteen": 304.8 * peaks[0] / peaks[2]}
-        scored.append((score, G, radii))
-    scored.sort(key=lambda t: -t[0])
+        return (sc, G, radii)
+
+    # the tilted guesses come after the others and never displace them: on a view an ellipse's
+    # affine guess already fits, they only add look-alikes
+    good = _best([g for g in map(score, hyps) if g is not None], keep, [])
+    good += _best([g for g in map(score, tilted) if g is not None], PERSPECTIVE_KEEP, good)
+    if not good:
+        raise CalibrationError(
+            f"no board found: no set of three concentric ring lines (15, 10, shooting) in the image; "
+            f"the largest ellipse covers {100 * largest:.0f}% of the image")
+    return good
+
+
+def _best(scored: list[Guess], keep: int, taken: list[Guess]) -> list[Guess]:
+    """Up to ``keep`` of the best-scored guesses (score at least 1) that are not the same board
+    as a better one or as one in ``taken``."""
+    scored = sorted(scored, key=lambda t: -t[0])
     good: list[Guess] = []
     for sc, G, radii in scored:
         if sc < 1.0 or len(good) >= keep:
@@ -91,7 +125,7 @@ def find_board(image: np.ndarray, keep: int = 8, work_size: int = WORK_SIZE) -> 
         c = apply_h(G, np.array([[0.0, 0.0], [304.8, 0.0]]))
         r = float(np.linalg.norm(c[1] - c[0]))
         dup = False
-        for _, G2, _r in good:  # the same board found twice: keep the better-scored guess only
+        for _, G2, _r in good + taken:  # the same board found twice: keep the better-scored guess only
             c2 = apply_h(G2, np.array([[0.0, 0.0], [304.8, 0.0]]))
             r2 = float(np.linalg.norm(c2[1] - c2[0]))
             if np.linalg.norm(c[0] - c2[0]) < 0.02 * r and abs(r / r2 - 1) < 0.03:
@@ -99,10 +133,6 @@ def find_board(image: np.ndarray, keep: int = 8, work_size: int = WORK_SIZE) -> 
                 break
         if not dup:
             good.append((sc, G, radii))
-    if not good:
-        raise CalibrationError(
-            f"no board found: no set of three concentric ring lines (15, 10, shooting) in the image; "
-            f"the largest ellipse covers {100 * largest:.0f}% of the image")
     return good
 
 

@@ -278,6 +278,20 @@ def concentric_homography(C_outer: np.ndarray, C_inner: np.ndarray) -> np.ndarra
     c = np.real(V[:, i])
     if abs(c[2]) < 1e-12:
         return None
+    return centred_homography(C_outer, c)
+
+
+def centred_homography(C: np.ndarray, c: np.ndarray) -> np.ndarray | None:
+    """Unit-circle plane -> image homography under which ``C`` is the image of the unit circle
+    and the homogeneous image point ``c`` the image of its centre (rotation arbitrary).
+
+    The polar of the centre's image with respect to the circle's image is the vanishing line of
+    the plane: it rectifies the plane up to an affinity, which the ellipse then fixes up to a
+    rotation. With one ellipse alone the centre is unknown (under perspective it is not the
+    ellipse's centre but lies towards the far side): ``crokinole_seed`` tries a few."""
+    C_outer = C
+    if abs(c[2]) < 1e-12:
+        return None
     vl = C_outer @ c  # the vanishing line of the board plane
     if abs(vl[2]) < 1e-12:
         return None

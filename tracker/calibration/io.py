@@ -8,7 +8,7 @@ moving over the board vanish from the median while the board, which does not mov
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -86,6 +86,58 @@ def read_video_frames(path: str | Path, count: int = 7, span_s: float = 1.5) -> 
     return frames
 
 
+REVIEW_WINDOW = 9  # frames the review pipeline holds back to calibrate on (Pipeline.calib_frames)
+
+
+def calibration_windows(path: str | Path, window: int = REVIEW_WINDOW, max_windows: int = 4
+                        ) -> Iterator[tuple[int, np.ndarray, np.ndarray]]:
+    """The frames ``tracker review`` calibrates on, in the order it tries them: windows of
+    ``window`` consecutive frames from the start, each giving (index of its first frame, the
+    per-pixel median of the window, its last frame); a window that fails slides on by half its
+    length (``Pipeline.process``). ``tracker calibrate VIDEO`` tries the same frames in the same
+    order, so the two agree on the calibration of a video (they disagreed when calibrate took a
+    median of frames spread over 1.5 s: other frames, another fit or none).
+
+    Raises InputError when the video cannot be read or has no frames; a video shorter than one
+    window gives one window of what it has."""
+    import cv2
+
+    p = Path(path)
+    if not p.exists():
+        raise InputError(f"{p} does not exist")
+    if not p.is_file():
+        raise InputError(f"{p} is not a file")
+    cap = cv2.VideoCapture(str(p))
+    try:
+        if not cap.isOpened():
+            raise InputError(f"{p}: not a readable video")
+        buf: list[np.ndarray] = []
+        start = 0
+        done = 0
+        ended = False
+        while done < max_windows and not ended:
+            new = 0
+            while len(buf) < window:
+                ok, frame = cap.read()
+                if not ok or frame is None:
+                    ended = True
+                    break
+                buf.append(frame)
+                new += 1
+            if not buf:
+                raise InputError(f"{p}: the video has no frames")
+            if new == 0:
+                return  # nothing past the previous window
+            sel = buf[:: max(1, len(buf) // 5)]  # what Pipeline._try_calibrate takes the median of
+            yield start, median_frame(sel), buf[-1]
+            done += 1
+            drop = len(buf) // 2
+            buf = buf[drop:]
+            start += drop
+    finally:
+        cap.release()
+
+
 def median_frame(frames: Sequence[np.ndarray]) -> np.ndarray:
     """Per-pixel median: moving hands and discs drop out, the still board stays. Frames of
     another size than the first are left out.
@@ -114,8 +166,10 @@ def is_video(path: str | Path) -> bool:
 
 
 def read_source(path: str | Path) -> np.ndarray:
-    """An image file, or the median of the first frames of a video."""
+    """An image file, or for a video the median of its first frames: the first frame
+    ``tracker review`` calibrates on (:func:`calibration_windows`)."""
     if is_video(path):
-        frames = read_video_frames(path)
-        return check_frame(median_frame(frames), str(path))
+        for _start, med, _last in calibration_windows(path, max_windows=1):
+            return check_frame(med, str(path))
+        raise InputError(f"{path}: the video has no frames")
     return read_image(path)

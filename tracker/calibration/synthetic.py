@@ -42,8 +42,9 @@ def camera_homography(size: tuple[int, int], tilt_deg: float = 0.0, azimuth_deg:
 def draw_crokinole_topdown(board: CrokinoleBoard, px_per_mm: float = 2.0,
                            surface=(150, 195, 225), line=(30, 30, 30), ditch=(40, 60, 90),
                            rail=(60, 90, 140), background=(90, 90, 90), pegs=(20, 20, 20),
-                           octagon: bool = False) -> tuple[np.ndarray, np.ndarray]:
-    """A top-down drawing and its matrix board mm -> drawing px."""
+                           octagon: bool = False, quadrant=None) -> tuple[np.ndarray, np.ndarray]:
+    """A top-down drawing and its matrix board mm -> drawing px. ``quadrant``: the colour of
+    the quadrant lines (default ``line``; the surface colour leaves them out)."""
     import cv2
 
     ext = board.outer_radius / math.cos(math.pi / 8) + 20
@@ -73,7 +74,8 @@ def draw_crokinole_topdown(board: CrokinoleBoard, px_per_mm: float = 2.0,
     for a in board.quadrant_angles_deg:
         c, s = math.cos(math.radians(a)), math.sin(math.radians(a))
         cv2.line(img, P(board.ten_line_radius * c, board.ten_line_radius * s),
-                 P(board.shooting_line_radius * c, board.shooting_line_radius * s), line, lw, cv2.LINE_AA, sh)
+                 P(board.shooting_line_radius * c, board.shooting_line_radius * s),
+                 line if quadrant is None else quadrant, lw, cv2.LINE_AA, sh)
     circ(board.hole_radius, (25, 25, 35))
     for x, y in board.peg_positions():
         cv2.circle(img, P(x, y), int(round(board.peg_diameter / 2 * px_per_mm * S)), pegs, -1, cv2.LINE_AA, sh)
