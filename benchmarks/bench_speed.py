@@ -1,7 +1,10 @@
 """Speed of ``tracker review`` against decoding alone, in CPU time (one core), frame by frame.
 
-    python benchmarks/bench_speed.py VIDEO [VIDEO ...] [--game G --players N] [--profile N]
-                                     [--frames N] [--threads N]
+    python benchmarks/bench_speed.py [VIDEO ...] [--game G --players N] [--profile N]
+                                     [--frames N] [--threads N] [--quick]
+
+Without a video (as ``tracker bench speed`` runs it), a 1280x720 30 fps crokinole match (seed
+7201, 8 shots; 3 with ``--quick``) is rendered into a temporary folder first.
 
 For each video (a ``tracker synth`` folder's video.mp4: the game and players come from the
 truth.json beside it, else from ``--game``/``--players``):
@@ -25,7 +28,9 @@ from __future__ import annotations
 import argparse
 import json
 import resource
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -80,7 +85,8 @@ def stats(ms: list[float]) -> str:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("videos", nargs="+", type=Path)
+    ap.add_argument("videos", nargs="*", type=Path)
+    ap.add_argument("--quick", action="store_true", help="a shorter rendered match when no video is given")
     ap.add_argument("--game", default=None)
     ap.add_argument("--players", type=int, default=None)
     ap.add_argument("--frames", type=int, default=None, help="only the first N frames")
@@ -90,34 +96,48 @@ def main() -> int:
     import cv2
 
     cv2.setNumThreads(args.threads)
-    for video in args.videos:
-        tj = video.parent / "truth.json"
-        truth = json.loads(tj.read_text()) if tj.exists() else {}
-        game = args.game or truth.get("game", "crokinole")
-        players = args.players or int(truth.get("players", 2))
-        n_dec, cpu_dec = decode_cpu(video, args.frames)
-        if args.profile:
-            import cProfile
-            import pstats
-
-            prof = cProfile.Profile()
-            prof.enable()
-        n, cpu, moving, still = review_cpu(video, game, players, args.frames)
-        if args.profile:
-            prof.disable()
-            pstats.Stats(prof).sort_stats("cumulative").print_stats(args.profile)
-        src = VideoSource(video)
-        w, h = src.info.width, src.info.height
-        dec_fps, rev_fps = n_dec / max(cpu_dec, 1e-9), n / max(cpu, 1e-9)
-        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-        print(f"\n{video} ({w}x{h}, {n} frames, {game}, {players} players, CPU time, {args.threads} OpenCV thread(s))")
-        print(f"  {'decode only':<14} {dec_fps:8.1f} fps  ({1e3 / dec_fps:.2f} ms a frame)")
-        print(f"  {'review':<14} {rev_fps:8.1f} fps  ({1e3 / rev_fps:.2f} ms a frame) = {rev_fps / dec_fps:.0%} of decode")
-        print(f"  {'ms a frame':<14} {'median':>7} {'mean':>7} {'p95':>7} {'frames':>6}  (process only, decode excluded)")
-        print(f"  {'detector ran':<14} {stats(moving)}")
-        print(f"  {'still (gate)':<14} {stats(still)}")
-        print(f"  {'peak memory':<14} {peak:8.0f} MB")
+    with tempfile.TemporaryDirectory() as tmp:
+        videos = args.videos or [render_match(Path(tmp), 3 if args.quick else 8)]
+        for video in videos:
+            report(video, args)
     return 0
+
+
+def render_match(folder: Path, shots: int) -> Path:
+    """A 1280x720 30 fps rendered crokinole match (``tracker synth``), for when no video is given."""
+    cmd = [sys.executable, "-m", "tracker", "synth", "--game", "crokinole", "--seed", "7201",
+           "--max-shots", str(shots), "--out", str(folder)]
+    subprocess.run(cmd, check=True, cwd=ROOT, stdout=subprocess.DEVNULL)
+    return folder / "video.mp4"
+
+
+def report(video: Path, args: argparse.Namespace) -> None:
+    tj = video.parent / "truth.json"
+    truth = json.loads(tj.read_text()) if tj.exists() else {}
+    game = args.game or truth.get("game", "crokinole")
+    players = args.players or int(truth.get("players", 2))
+    n_dec, cpu_dec = decode_cpu(video, args.frames)
+    if args.profile:
+        import cProfile
+        import pstats
+
+        prof = cProfile.Profile()
+        prof.enable()
+    n, cpu, moving, still = review_cpu(video, game, players, args.frames)
+    if args.profile:
+        prof.disable()
+        pstats.Stats(prof).sort_stats("cumulative").print_stats(args.profile)
+    src = VideoSource(video)
+    w, h = src.info.width, src.info.height
+    dec_fps, rev_fps = n_dec / max(cpu_dec, 1e-9), n / max(cpu, 1e-9)
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"\n{video} ({w}x{h}, {n} frames, {game}, {players} players, CPU time, {args.threads} OpenCV thread(s))")
+    print(f"  {'decode only':<14} {dec_fps:8.1f} fps  ({1e3 / dec_fps:.2f} ms a frame)")
+    print(f"  {'review':<14} {rev_fps:8.1f} fps  ({1e3 / rev_fps:.2f} ms a frame) = {rev_fps / dec_fps:.0%} of decode")
+    print(f"  {'ms a frame':<14} {'median':>7} {'mean':>7} {'p95':>7} {'frames':>6}  (process only, decode excluded)")
+    print(f"  {'detector ran':<14} {stats(moving)}")
+    print(f"  {'still (gate)':<14} {stats(still)}")
+    print(f"  {'peak memory':<14} {peak:8.0f} MB")
 
 
 if __name__ == "__main__":
