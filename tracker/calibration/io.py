@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -38,14 +39,32 @@ def check_frame(image: np.ndarray | None, where: str) -> np.ndarray:
     return np.ascontiguousarray(image)
 
 
-def read_image(path: str | Path) -> np.ndarray:
-    import cv2
-
+def existing_file(path: str | Path) -> Path:
+    """``path`` as a Path; InputError when it does not exist or is not a file."""
     p = Path(path)
     if not p.exists():
         raise InputError(f"{p} does not exist")
     if not p.is_file():
         raise InputError(f"{p} is not a file")
+    return p
+
+
+def open_video(p: Path) -> Any:
+    """An open ``cv2.VideoCapture`` of ``p`` (the caller releases it); InputError when OpenCV
+    cannot open it."""
+    import cv2
+
+    cap = cv2.VideoCapture(str(p))
+    if not cap.isOpened():
+        cap.release()
+        raise InputError(f"{p}: not a readable video")
+    return cap
+
+
+def read_image(path: str | Path) -> np.ndarray:
+    import cv2
+
+    p = existing_file(path)
     data = np.fromfile(str(p), dtype=np.uint8)
     image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
     if image is None:
@@ -57,15 +76,9 @@ def read_video_frames(path: str | Path, count: int = 7, span_s: float = 1.5) -> 
     """Up to ``count`` frames spread over the first ``span_s`` seconds of a video."""
     import cv2
 
-    p = Path(path)
-    if not p.exists():
-        raise InputError(f"{p} does not exist")
-    if not p.is_file():
-        raise InputError(f"{p} is not a file")
-    cap = cv2.VideoCapture(str(p))
+    p = existing_file(path)
+    cap = open_video(p)
     try:
-        if not cap.isOpened():
-            raise InputError(f"{p}: not a readable video")
         fps = cap.get(cv2.CAP_PROP_FPS) or 25.0
         if not np.isfinite(fps) or fps <= 0 or fps > 1000:
             fps = 25.0
@@ -100,17 +113,10 @@ def calibration_windows(path: str | Path, window: int = REVIEW_WINDOW, max_windo
 
     Raises InputError when the video cannot be read or has no frames; a video shorter than one
     window gives one window of what it has."""
-    import cv2
 
-    p = Path(path)
-    if not p.exists():
-        raise InputError(f"{p} does not exist")
-    if not p.is_file():
-        raise InputError(f"{p} is not a file")
-    cap = cv2.VideoCapture(str(p))
+    p = existing_file(path)
+    cap = open_video(p)
     try:
-        if not cap.isOpened():
-            raise InputError(f"{p}: not a readable video")
         buf: list[np.ndarray] = []
         start = 0
         done = 0
