@@ -72,6 +72,9 @@ class ShotSegmenter:
         self.rejected: list[tuple[float, str]] = []
         self._shot_spans: list[tuple[float, float]] = []  # (start, end) of the last shots logged
         self.t = 0.0
+        # after ``abandon``: until then, discs first confirmed at rest are not "placed" (s)
+        self._quiet_known_until = float("-inf")
+        self.refit_grace = 0.5
 
     # ------------------------------------------------------------------ per frame
     def update(self, tracks: Sequence[Track], t: float, frame: int) -> tuple[list[ShotRecord], list[HandEvent]]:
@@ -130,6 +133,20 @@ class ShotSegmenter:
             self._shot_spans = [*self._shot_spans[-9:], (self._t0, t)]
         return shots, hands
 
+    def abandon(self, tracks: Sequence[Track], t: float, why: str) -> None:
+        """Drop the episode in progress, unjudged (the camera moved: the motion seen since was
+        the picture shifting under the old board fit, not discs); the states now are the new
+        starting point, so nothing in them reads as a hand's work either."""
+        if self.in_shot:
+            self.rejected.append((t, why))
+        # discs the new fit's detector confirms in the next moments were there all along (or
+        # are its first false finds): no hand put them down
+        self.in_shot = False
+        self._quiet_since = None
+        self._moved = set()
+        self._known = {tr.id: tr.state for tr in tracks}
+        self._quiet_known_until = t + self.refit_grace
+
     def flush(self, tracks: Sequence[Track], t: float, frame: int) -> list[ShotRecord]:
         """The input ended: close a shot still in progress (discs still moving end where seen)."""
         if not self.in_shot:
@@ -165,6 +182,8 @@ class ShotSegmenter:
                 in_shot = any(lo - 0.05 <= tr.last_seen <= hi for lo, hi in self._shot_spans)
                 kind = "lost" if where == "surface" and in_shot else "lifted"
                 out.append(HandEvent(kind, t, frame, tr.id, tr.position(), where))
+            elif tr.state == "rest" and old is None and t <= self._quiet_known_until:
+                pass  # just after a new board fit (``abandon``)
             elif tr.state == "rest" and old in (None, "lifted"):
                 out.append(HandEvent("placed", t, frame, tr.id, tr.position(), fresh=old is None))
             self._known[tr.id] = tr.state

@@ -14,7 +14,11 @@ Design decisions:
   announced to the tracker so they keep their identity.
 * Camera bumps: a :class:`DriftMonitor` checks the board every ``drift_every`` seconds; when it
   moved, the board is fitted again and a new ``calibrated`` event is written. Tracks live in
-  millimetres, so they carry across. (The fitting and the watching are in ``camera.py``.)
+  millimetres, so they carry across; but until the bump was noticed the discs were measured
+  through the old fit, a few mm off, so on the first frame of a new fit the resting tracks take
+  the nearest new detections as their places (``Tracker.rebase``), whatever that frame set
+  moving rests where it is, and the episode in progress is dropped (``ShotSegmenter.abandon``):
+  the correction is not a shot's motion. (The fitting and the watching are in ``camera.py``.)
 * Still frames are cheap: when the picture did not change since the last detected frame (a
   small grey thumbnail, compared in a fraction of a millisecond) and nothing is moving, the last
   detections are reused; the detector runs when something moves, incrementally (only where its
@@ -179,6 +183,7 @@ class Pipeline:
     def start_tracking(self, board: CrokinoleBoard | KoronaBoard) -> None:
         """Set up the stages after the detector (also used alone, fed with detections)."""
         self.board = board
+        self._tracked_board = board  # the board the tracks were measured on (see process_detections)
         self.tracker = Tracker(board)
         self.segmenter = ShotSegmenter(board)
         self.namer = Namer(self.game, self.players, board)
@@ -239,7 +244,14 @@ class Pipeline:
 
     def process_detections(self, dets: Detections, t: float, index: int) -> FrameResult:
         """Everything after the detector, for one frame (tests and benchmarks feed this)."""
+        refit = self.board is not self._tracked_board
+        if refit:  # fitted again after the camera moved: the old places were seen through the old fit
+            self._tracked_board = self.board
+            self.tracker.rebase(dets, t)
         tracks = self.tracker.update(dets, t)
+        if refit:  # what moved since the bump, or jumped now, was the picture: start afresh
+            self.tracker.settle_moving(t)
+            self.segmenter.abandon(tracks, t, "the camera moved: board fitted again")
         if self._resume_at:
             self._claim_resting(tracks)
         res = FrameResult(index, t, tracks, dets)

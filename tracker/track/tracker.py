@@ -35,7 +35,7 @@ from tracker.boards import CrokinoleBoard, KoronaBoard
 from tracker.detect.datatypes import Detections
 from tracker.track import blows
 from tracker.track.association import assign, hypothesis_cost
-from tracker.track.datatypes import Track
+from tracker.track.datatypes import Sample, Track
 from tracker.track.lifecycle import miss, new_track, observe, promote, revive
 from tracker.track.prediction import (
     colour_penalty,
@@ -128,6 +128,53 @@ class Tracker:
         self._leaving -= ids
         self._ghosts -= ids
         return sorted(ids)
+
+    def rebase(self, dets: Detections, t: float, reach: float = 2.5) -> list[int]:
+        """The board was fitted again after the camera moved: resting discs were measured through
+        the old fit since the bump, so they sit a few mm off where the new fit sees them. Each
+        resting track takes the nearest detection within ``reach`` radii (nearest pairs first,
+        one detection each) as its new rest place, with its path restarted there, so the
+        correction is not read as motion (a disc flicked just after the fit would otherwise be
+        judged from the stale place, or a resting disc taken for the first to move). Moving
+        tracks and tracks with no detection near are left alone. Returns the ids moved."""
+        rest = [tr for tr in self.tracks if tr.state == "rest"]
+        if not rest or not len(dets):
+            return []
+        pos = np.array([tr.position() for tr in rest], float)
+        d = np.hypot(pos[:, None, 0] - dets.xy[None, :, 0], pos[:, None, 1] - dets.xy[None, :, 1])
+        limit = np.array([reach * tr.radius for tr in rest])[:, None]
+        used_t: set[int] = set()
+        used_d: set[int] = set()
+        moved: list[int] = []
+        for i, j in zip(*np.unravel_index(np.argsort(d, axis=None), d.shape), strict=True):
+            i, j = int(i), int(j)
+            if d[i, j] > limit[i, 0] or i in used_t or j in used_d:
+                continue
+            used_t.add(i)
+            used_d.add(j)
+            tr = rest[i]
+            z = dets.xy[j].astype(float)
+            tr.xy, tr.anchor, tr.anchor_n = z.copy(), z.copy(), 1
+            tr.v = np.zeros(2)
+            tr.displaced_frames = 0
+            tr.path = [Sample(t, float(z[0]), float(z[1]), True)]
+            moved.append(tr.id)
+        return moved
+
+    def settle_moving(self, t: float) -> list[int]:
+        """Right after a new board fit: tracks the first frame set moving jumped there because
+        their old place was measured through the old fit; they rest where they were seen now
+        (a disc really sliding at that instant is taken up again by its next move). Returns
+        their ids."""
+        out = []
+        for tr in self.tracks:
+            if tr.state == "moving":
+                tr.state, tr.v, tr.displaced_frames, tr.rest_xy = "rest", np.zeros(2), 0, None
+                tr.anchor, tr.anchor_n = tr.xy.copy(), 1
+                tr.path = [Sample(t, float(tr.xy[0]), float(tr.xy[1]), True)]
+                tr.rest_since = t
+                out.append(tr.id)
+        return out
 
     def get(self, track_id: int) -> Track | None:
         for tr in self.tracks:
