@@ -79,18 +79,27 @@ def test_crokinole_discs_never_shot() -> None:
     assert namer.left_out == ["x8"]
 
 
-def test_korona_setup_with_a_spurious_disc_is_evened_out() -> None:
-    """Eight discs a side, plus something taken for a north disc that turned up 2.5 s later (a
-    hand near the striking line): the setup keeps eight each and drops the late one."""
-    namer = Namer("korona", 2, KB)
+def _korona_rows(unseen: int | None = None) -> tuple[dict[int, Track], dict[int, tuple[float, float]]]:
+    """Eight discs a side in rows along two opposite rims (ids 1-8, colour 0, at y = +rim; ids
+    20-27, colour 1, at y = -rim), long seen at rest; ``unseen``: one id the detector never saw."""
     rim = KB.half - KB.disc_radius
     tracks: dict[int, Track] = {}
     before: dict[int, tuple[float, float]] = {}
     for i in range(8):
         for tid, xy, cls in ((1 + i, (-87.5 + 25 * i, rim), 0), (20 + i, (-87.5 + 25 * i, -rim), 1)):
+            if tid == unseen:
+                continue
             tracks[tid] = _track(tid, xy)
             tracks[tid].cls, tracks[tid].hits = cls, 40
             before[tid] = xy
+    return tracks, before
+
+
+def test_korona_setup_with_a_spurious_disc_is_evened_out() -> None:
+    """Eight discs a side, plus something taken for a north disc that turned up 2.5 s later (a
+    hand near the striking line): the setup keeps eight each and drops the late one."""
+    namer = Namer("korona", 2, KB)
+    tracks, before = _korona_rows()
     tracks[99] = _track(99, (-176.0, -405.0))
     tracks[99].cls, tracks[99].born, tracks[99].hits = 1, 2.5, 11
     before[99] = (-176.0, -405.0)
@@ -106,16 +115,7 @@ def test_korona_setup_never_drops_a_disc_the_first_shot_moved() -> None:
     set down last is the one the first shot pockets: a disc that answered a blow is real, so
     another south disc is left out of the setup instead, and the pocketing is scored."""
     namer = Namer("korona", 2, KB)
-    rim = KB.half - KB.disc_radius
-    tracks: dict[int, Track] = {}
-    before: dict[int, tuple[float, float]] = {}
-    for i in range(8):
-        for tid, xy, cls in ((1 + i, (-87.5 + 25 * i, rim), 0), (20 + i, (-87.5 + 25 * i, -rim), 1)):
-            if tid == 27:
-                continue  # the north disc nobody saw
-            tracks[tid] = _track(tid, xy)
-            tracks[tid].cls, tracks[tid].hits = cls, 40
-            before[tid] = xy
+    tracks, before = _korona_rows(unseen=27)  # the north disc nobody saw
     tracks[8].born = 0.6  # set down last ...
     tracks[8].state, tracks[8].pocket = "pocket", "ne"  # ... and pocketed by the first shot
     setup = namer.setup(tracks, before, striker=50)
