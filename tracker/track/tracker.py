@@ -21,7 +21,8 @@ Design decisions:
 
 The work is split by concern: :mod:`tracker.track.prediction` (hypotheses, gates and pair
 costs), :mod:`tracker.track.blows` (extra association stages for blows too fast for the frame
-rate), :mod:`tracker.track.lifecycle` (what a matched or missed track, or a new detection,
+rate), :mod:`tracker.track.row_order` (the last stage: a struck row keeps its order),
+:mod:`tracker.track.lifecycle` (what a matched or missed track, or a new detection,
 does to the tracks); this module keeps the tracker's state and runs the stages in order.
 """
 
@@ -45,6 +46,7 @@ from tracker.track.prediction import (
     predict,
     struck_penalty,
 )
+from tracker.track.row_order import row_order
 
 
 @dataclass(frozen=True)
@@ -220,6 +222,7 @@ class Tracker:
         blows.chain(self, rows, dets, cost, pairs, used_t, used_d, dt)
         blows.rows_shifted(self, rows, dets, cost, pairs, used_t, used_d)
         blows.least_displacement(self, rows, dets, pairs)
+        row_order(self, rows, dets, pairs, used_t, used_d, dt)
         self._tent_det = {}
         for i, j in pairs:
             observe(self, rows[i], dets, j, t)

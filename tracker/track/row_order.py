@@ -1,0 +1,165 @@
+"""Association stage for a blow passed along a straight row of touching discs (korona rows
+against the rim, above all): the discs keep their order along the row.
+
+Why: a blow that enters a row end-on (or in its middle) moves every disc of the row within one
+frame, the far end most (equal masses: the momentum runs through to the last disc). At 10 fps
+each disc moves about a diameter, so each disc's detection lies on its neighbour's rest place:
+the nearest-place stages shift the names by one along the row (the last disc's track left
+unmatched, the first disc's detection taken for a new disc), or swap two of them. Nearest
+places cannot tell (on korona_2p_game at 14 s the shift by one moves four discs 2-18 mm, the
+truth five discs 27-36 mm), nor can least total displacement (at 8.1 s the swap of the east
+two is cheaper by a mm). What can tell is what touching discs cannot do:
+pass through one another. Along the row's line each disc stays behind the one it pushed, so
+the row's tracks, taken in order along the line, take the detections around the row in the
+same order: an order-preserving alignment (dynamic programming), as many pairs as possible,
+then least squared displacement. A "row" is the resting discs on one straight line with at
+most ``GAP`` radii of free space between neighbours (discs a little apart keep their order
+too: to pass, one must leave the line); a cluster has no order to keep and is left alone.
+The new pairs are kept only if they change some old pair (pairs merely added are the other
+stages' business: they leave a disc unpaired on purpose), and only when the row was struck
+(a member seen away from its rest place, and a blow near to explain it); a detection
+left over joins a row only if it is on the playing surface (one in the hole, ditch or a
+pocket was left unpaired on purpose: an uncovered hole, a disc gone in).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from tracker.detect.datatypes import ON_SURFACE, Detections
+from tracker.track.blows import rest_of, touching
+from tracker.track.datatypes import Track
+from tracker.track.prediction import may_jump
+
+if TYPE_CHECKING:
+    from tracker.track.tracker import Tracker
+
+STRAIGHT = 0.4  # most a rest place may lie off the row's line, in radii, for a straight row
+SIDE = 2.0  # most a detection may lie off the row's line, in radii, to belong to the row
+AHEAD = 6.0  # most a detection may lie beyond the row's ends along it, in radii
+REACH = 6.0  # most a row disc may move in one frame, in radii
+GAP = 1.2  # most free space between neighbours on a line, in radii (2.4 changed the detector runs, no gain)
+
+
+def row_order(tk: Tracker, rows: Sequence[Track], dets: Detections, pairs: list[tuple[int, int]],
+              used_t: set[int], used_d: set[int], dt: float) -> None:
+    """Re-pair each straight row of resting discs that was struck this frame in order along the
+    row. The last association stage (after least displacement, which may break the order by a
+    mm's tie). Edits ``pairs``, ``used_t`` and ``used_d``."""
+    resting = [i for i, tr in enumerate(rows) if tr.state == "rest" and tr not in tk._tentative
+               and tr.id not in tk._ghosts]
+    done: set[int] = set()
+    for start in resting:
+        if start in done:
+            continue
+        by_track = dict(pairs)
+        row = _line(rows, resting, start)
+        done |= {start, *row}
+        if len(row) < 2 or not _moved(tk, rows, dets, row, by_track, dt):
+            continue
+        q = np.array([rest_of(rows[i]) for i in row], float)
+        r = float(np.mean([rows[i].radius for i in row]))
+        c = q.mean(axis=0)
+        u = np.linalg.svd(q - c)[2][0]
+        n = np.array([-u[1], u[0]])
+        mine = {by_track[i] for i in row if i in by_track}
+        free = [j for j in range(len(dets)) if j in mine or (j not in used_d and dets.where[j] == ON_SURFACE)]
+        if not free:
+            continue
+        s_t = (q - c) @ u
+        z = dets.xy[free].astype(float) - c
+        s_d, off = z @ u, z @ n
+        keep = (np.abs(off) <= SIDE * r) & (s_d >= s_t.min() - AHEAD * r) & (s_d <= s_t.max() + AHEAD * r)
+        cols = [free[k] for k in np.flatnonzero(keep)]
+        if not cols:
+            continue
+        ti = [row[k] for k in np.argsort(s_t)]
+        dj = sorted(cols, key=lambda j: float((dets.xy[j] - c) @ u))
+        new = _align(np.array([rest_of(rows[i]) for i in ti], float), dets.xy[dj].astype(float), REACH * r)
+        old = [(i, j) for i, j in pairs if i in row]
+        new_pairs = [(ti[a], dj[b]) for a, b in new]
+        if len(new_pairs) < len(old) or set(old) <= set(new_pairs):  # no better, or only pairs added
+            continue
+        for pr in old:
+            pairs.remove(pr)
+            used_t.discard(pr[0])
+            used_d.discard(pr[1])
+        for i, j in new_pairs:
+            pairs.append((i, j))
+            used_t.add(i)
+            used_d.add(j)
+
+
+def _line(rows: Sequence[Track], resting: list[int], start: int) -> list[int]:
+    """The resting discs on one straight line with ``start``, each at most ``GAP`` radii of free
+    space from the next: the discs around ``start`` (gaps of up to ``GAP`` radii), less those
+    off the line fitted to them (farthest first). Discs with a gap between them keep their
+    order along the line as well as touching ones: to pass, one must leave the line."""
+    group = touching(rows, resting, start, slack=GAP * rows[start].radius)
+    while len(group) >= 2:
+        q = np.array([rest_of(rows[i]) for i in group], float)
+        c = q.mean(axis=0)
+        u = np.linalg.svd(q - c)[2][0]
+        off = np.abs((q - c) @ np.array([-u[1], u[0]]))
+        k = int(np.argmax(off))
+        if off[k] <= STRAIGHT * rows[group[k]].radius:
+            return group
+        group.pop(k)
+    return group
+
+
+def _moved(tk: Tracker, rows: Sequence[Track], dets: Detections, row: list[int], by_track: dict[int, int],
+           dt: float) -> bool:
+    """Was the row struck this frame: a member paired away from its rest place, and a blow to
+    explain it (a member the forecast says is hit, or a mover that could reach a member this
+    frame)? A row shuffled with no blow near is detector jitter beside a dropped detection
+    (korona_4p_part's detector run at 28.3 s: a 5 mm jitter, a neighbour unseen, and the
+    alignment's extra pair shifted two names). A member merely left unpaired beside a
+    detection left over is no blow either: the earlier stages leave a disc unpaired for their
+    own reasons (a dropped detection, a phantom, a ghost)."""
+    if not any(i in by_track and float(np.hypot(*(dets.xy[by_track[i]] - rest_of(rows[i])))) > tk.cfg.move_mm
+               for i in row):
+        return False
+    if any(rows[i].id in tk._struck for i in row):
+        return True
+    movers = [tr for tr in tk.tracks if tr.state == "moving"]
+    return any(may_jump(tk, rows[i], movers, dt) for i in row)
+
+
+def _align(a: np.ndarray, b: np.ndarray, reach: float) -> list[tuple[int, int]]:
+    """Order-preserving pairs of points ``a`` (in order) with points ``b`` (in order): most
+    pairs first, then least sum of squared distances; no pair further apart than ``reach``."""
+    n, m = len(a), len(b)
+    d2 = ((a[:, None, :] - b[None, :, :]) ** 2).sum(axis=2)
+    ok = d2 <= reach * reach
+    # best[i][j] = (pairs, -cost) over the first i points of a and the first j of b
+    best = [[(0, 0.0)] * (m + 1) for _ in range(n + 1)]
+    step = [[0] * (m + 1) for _ in range(n + 1)]  # 0 skip a, 1 skip b, 2 pair
+    for i in range(n + 1):
+        for j in range(m + 1):
+            if i == 0 and j == 0:
+                continue
+            cands = []
+            if i > 0:
+                cands.append((best[i - 1][j], 0))
+            if j > 0:
+                cands.append((best[i][j - 1], 1))
+            if i > 0 and j > 0 and ok[i - 1, j - 1]:
+                p, s = best[i - 1][j - 1]
+                cands.append(((p + 1, s - float(d2[i - 1, j - 1])), 2))
+            best[i][j], step[i][j] = max(cands, key=lambda x: x[0])
+    out = []
+    i, j = n, m
+    while i > 0 or j > 0:
+        k = step[i][j]
+        if k == 2:
+            out.append((i - 1, j - 1))
+            i, j = i - 1, j - 1
+        elif k == 0:
+            i -= 1
+        else:
+            j -= 1
+    return out[::-1]
