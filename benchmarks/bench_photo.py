@@ -57,7 +57,7 @@ def main() -> int:
             print(f"{row['image']:18} calibration failed: {e}")
             continue
         t1 = time.perf_counter()
-        dets = DiscDetector(calib, "crokinole", settings=DetectorSettings(bevel=PHOTO_BEVEL_MM)).detect(img)
+        dets = DiscDetector(calib, "crokinole", settings=DetectorSettings(bevel=PHOTO_BEVEL_MM, bevel_in_fit=True)).detect(img)
         result = score_detections(calib, dets, image=img)
         t2 = time.perf_counter()
         got = (result.team_points(0), result.team_points(1), result.team_twenties(0), result.team_twenties(1))

@@ -16,6 +16,10 @@ from tracker.errors import InputError
 SIZE = (800, 600)
 
 
+# The discs ``drawing.py`` draws have square edges unless given a ``bevel``: the detector is told so.
+SQUARE = DetectorSettings(bevel=0.0)
+
+
 def _match(dets: Detections, truth: list[DrawnDisc], tol: float = 5.0) -> tuple[np.ndarray, int]:
     """Per true disc, the error of the nearest detection (inf when none within tol); and the
     number of detections matched to no disc."""
@@ -43,7 +47,7 @@ SCENE = [
 @pytest.fixture(scope="module", params=[0.0, 40.0], ids=["top-down", "oblique-40"])
 def scene(request: pytest.FixtureRequest) -> tuple[Shot, Detections]:
     shot = render(SCENE, SIZE, tilt_deg=request.param, seed=3)
-    return shot, DiscDetector(shot.calib, "crokinole").detect(shot.image)
+    return shot, DiscDetector(shot.calib, "crokinole", settings=SQUARE).detect(shot.image)
 
 
 def test_every_disc_found_and_nothing_else(scene: tuple[Shot, Detections]) -> None:
@@ -65,7 +69,7 @@ def test_oblique_view_without_height_correction_would_be_off() -> None:
     and the detector still reports the contact point."""
     d = DrawnDisc(0.0, 250.0, DARK)
     shot = render([d], SIZE, tilt_deg=50.0, seed=4)
-    dets = DiscDetector(shot.calib, "crokinole").detect(shot.image)
+    dets = DiscDetector(shot.calib, "crokinole", settings=SQUARE).detect(shot.image)
     assert len(dets) == 1
     err = np.hypot(dets.xy[0, 0] - d.x, dets.xy[0, 1] - d.y)
     assert err < 1.0
@@ -81,7 +85,7 @@ def test_touching_discs_are_separated() -> None:
                DrawnDisc(r, -120.0 + np.sqrt(3) * r, LIGHT),
                DrawnDisc(-150.0, 100.0, DARK), DrawnDisc(-150.0 + 2 * r, 100.0, DARK)]
     shot = render(cluster, SIZE, tilt_deg=30.0, seed=5)
-    dets = DiscDetector(shot.calib, "crokinole").detect(shot.image)
+    dets = DiscDetector(shot.calib, "crokinole", settings=SQUARE).detect(shot.image)
     errs, extra = _match(dets, cluster)
     assert np.all(errs < 1.5), errs
     assert extra == 0
@@ -92,7 +96,7 @@ def test_hands_are_not_discs() -> None:
     hands = [DrawnHand(100.0, -240.0, -1.2), DrawnHand(-200.0, 120.0, 2.6, color=(60, 80, 120)),
              DrawnHand(40.0, 230.0, 1.6, color=(150, 190, 230))]
     shot = render(discs, SIZE, tilt_deg=30.0, seed=6, hands=hands)
-    dets = DiscDetector(shot.calib, "crokinole").detect(shot.image)
+    dets = DiscDetector(shot.calib, "crokinole", settings=SQUARE).detect(shot.image)
     errs, extra = _match(dets, discs)
     assert np.all(np.isfinite(errs))
     assert extra == 0, f"hand taken for a disc at {dets.xy.round(1).tolist()}"
@@ -102,7 +106,7 @@ def test_low_contrast_wood_on_wood() -> None:
     wood = (120, 170, 215)
     discs = [DrawnDisc(-60.0, 140.0, (135, 185, 228)), DrawnDisc(120.0, -60.0, (95, 140, 190))]
     shot = render(discs, SIZE, tilt_deg=20.0, seed=7, wood=wood)
-    dets = DiscDetector(shot.calib, "crokinole").detect(shot.image)
+    dets = DiscDetector(shot.calib, "crokinole", settings=SQUARE).detect(shot.image)
     errs, extra = _match(dets, discs)
     assert np.all(errs < 1.5), errs
     assert extra == 0
@@ -111,7 +115,7 @@ def test_low_contrast_wood_on_wood() -> None:
 def test_where_hole_ditch_and_empty_hole() -> None:
     discs = [DrawnDisc(0.0, 0.0, LIGHT), DrawnDisc(-352.0, 40.0, DARK), DrawnDisc(100.0, 0.0, DARK)]
     shot = render(discs, SIZE, tilt_deg=0.0, seed=8)
-    dets = DiscDetector(shot.calib, "crokinole").detect(shot.image)
+    dets = DiscDetector(shot.calib, "crokinole", settings=SQUARE).detect(shot.image)
     errs, extra = _match(dets, discs)
     assert np.all(np.isfinite(errs)) and extra == 0
     where = {tuple(np.round(p, -1)): w for p, w in zip(dets.xy, dets.where, strict=True)}
@@ -197,22 +201,49 @@ def test_a_neighbour_moving_beside_a_still_disc_does_not_refit_it() -> None:
     assert len(calls) == 1  # only the moved disc was refitted
 
 
+@pytest.mark.parametrize("in_fit", [True, False], ids=["in-fit", "shifted"])
 @pytest.mark.parametrize("color", [DARK, LIGHT], ids=["dark", "light"])
-def test_chamfered_top_edge_at_an_oblique_view(color: tuple[int, int, int]) -> None:
+def test_chamfered_top_edge_at_an_oblique_view(color: tuple[int, int, int], in_fit: bool) -> None:
     """A disc with a 1.9 mm chamfer seen 40 degrees off vertical, on the far side of the board:
     its outline there is the chamfer's lower edge, which shows nearer the camera than a square
-    disc's top rim. Told the chamfer, the detector puts the centre within 0.4 mm; a square-disc
-    model pulls it toward the camera."""
+    disc's top rim. Told the chamfer, the detector puts the centre within 0.4 mm, whether it
+    models the chamfer in the fit (``tracker photo``) or moves the square-edged fit's centre
+    (video); a square-disc model pulls it toward the camera."""
     d = DrawnDisc(0.0, 200.0, color, bevel=1.9)
     shot = render([d, DrawnDisc(-150.0, -60.0, color, bevel=1.9)], SIZE, tilt_deg=40.0, seed=21)
     got = {}
     for bevel in (0.0, 1.9):
-        dets = DiscDetector(shot.calib, "crokinole", settings=DetectorSettings(bevel=bevel)).detect(shot.image)
+        st = DetectorSettings(bevel=bevel, bevel_in_fit=in_fit)
+        dets = DiscDetector(shot.calib, "crokinole", settings=st).detect(shot.image)
         errs, extra = _match(dets, shot.discs)
         assert np.all(np.isfinite(errs)) and extra == 0
         got[bevel] = dets.xy[int(np.argmin(np.hypot(*(dets.xy - [d.x, d.y]).T)))]
     assert np.hypot(*(got[1.9] - [d.x, d.y])) < 0.4
     assert got[0.0][1] < d.y - 0.5  # square model: pulled south, toward the camera
+
+
+def test_chamfer_refit_moves_positions_only() -> None:
+    """The video correction leaves every decision to the square-edged fit: the same discs, in
+    the same order, with the same radii and confidences, each moved away from the camera's foot
+    by a fraction of a millimetre; and the detector's own memory (reused on the next call) keeps
+    the square-edged centres, so a second call on the same frame returns the same corrected
+    positions, not corrected twice."""
+    discs = [DrawnDisc(0.0, 200.0, DARK, bevel=1.9), DrawnDisc(-150.0, -60.0, LIGHT, bevel=1.9),
+             DrawnDisc(120.0, 40.0, DARK, bevel=1.9)]
+    shot = render(discs, SIZE, tilt_deg=40.0, seed=22)
+    square = DiscDetector(shot.calib, "crokinole", settings=DetectorSettings(bevel=0.0)).detect(shot.image)
+    det = DiscDetector(shot.calib, "crokinole")  # crokinole's own chamfer, 1.9 mm
+    got = det.detect(shot.image)
+    assert len(square) == len(discs) and len(got) == len(square)
+    assert np.array_equal(got.radius, square.radius) and np.array_equal(got.confidence, square.confidence)
+    foot = det.pose.centre[:2]
+    moved = np.hypot(*(got.xy - foot).T) - np.hypot(*(square.xy - foot).T)
+    assert np.all(moved > 0.1) and np.all(moved < 2.0)  # away from the camera
+    errs, _ = _match(got, shot.discs)
+    errs_square, _ = _match(square, shot.discs)
+    assert np.max(errs) < 0.5 and np.max(errs) < np.max(errs_square)
+    again = det.detect(shot.image)
+    assert np.array_equal(again.xy, got.xy)
 
 
 def test_disc_sunk_in_the_hole_told_from_the_empty_hole_by_the_background() -> None:

@@ -14,9 +14,10 @@ Pipeline per frame (each stage cheap, the expensive one only where a disc is lik
 3. Coarse candidates: the fixed-radius four-quadrant ring filter of ``candidates.py`` (one radius
    per kind: disc, korona striker), peaks above a coherence and strength floor.
 4. Refine each candidate in the original image (``refine.py``): edge points on rays, cylinder
-   silhouette fit, so the centre is where the disc touches the board (height-corrected, and
-   chamfer-corrected when ``bevel`` is set). A candidate whose outline is plainly open after two
-   of the four iterations is given up (most candidates that are not discs: half the cost).
+   silhouette fit, so the centre is where the disc touches the board (height-corrected; the top
+   edge's chamfer is allowed for in the reported centres only, ``chamfer.py``). A candidate
+   whose outline is plainly open after two of the four iterations is given up (most candidates
+   that are not discs: half the cost).
 5. Verify (``verify.py``): enough of the outline found in every quarter (coverage), a small
    residual, the right radius, a top face that differs from the board around it (weak outline
    and weak face together are a patch of board framed by lines and shadows). A hand, an arm, a
@@ -54,6 +55,7 @@ from tracker.calibration.datatypes import Calibration
 from tracker.detect import verify
 from tracker.detect.background import BackgroundModel
 from tracker.detect.candidates import RingFilter, search
+from tracker.detect.chamfer import GAME_BEVEL_MM, ChamferCorrection
 from tracker.detect.datatypes import (
     DISC,
     IN_DITCH,
@@ -81,9 +83,14 @@ class DetectorSettings:
     radius_tolerance: float = 0.15  # refined radius within +-15% of the nominal one
     # Size (mm) of the chamfer or rounding of the discs' top edge. At an oblique view it pulls the
     # far side's outline toward the camera by ``bevel * cot(elevation)`` (``Refiner._bevel_drop``)
-    # and leaves a top-down view alone. 0 (square discs) by default; ``tracker photo`` uses 1.9
-    # for real discs (see ``photo.PHOTO_BEVEL_MM`` and the report for the measurements).
-    bevel: float = 0.0
+    # and leaves a top-down view alone. None: the game's own (``GAME_BEVEL_MM``).
+    bevel: float | None = None
+    # Where the chamfer enters. False (video): the fits, and so every decision -- which discs are
+    # accepted, reused, masked as neighbours -- are those of square-edged discs, and only the
+    # reported centres are moved (``chamfer.py``: why). True (``tracker photo``): the chamfer is
+    # modelled in the fit itself (``Refiner(bevel=...)``), for a single frame where nothing is
+    # reused.
+    bevel_in_fit: bool = False
     min_color_step: float = 6.0  # top face vs the board around it, weighted 8-bit Lab units
     max_candidates: int = 120
     reuse: bool = True  # keep unchanged discs from the previous call (video)
@@ -113,7 +120,12 @@ class DiscDetector:
         else:
             half = self.board.ditch_outer_radius + 5.0
         self.thickness = float(self.board.disc_thickness)
-        self.refiner = Refiner(calib, self.pose, self.thickness, bevel=self.settings.bevel)
+        st = self.settings
+        self.bevel = float(GAME_BEVEL_MM.get(self.game, 0.0) if st.bevel is None else st.bevel)
+        self.refiner = Refiner(calib, self.pose, self.thickness, bevel=self.bevel if st.bevel_in_fit else 0.0)
+        # Video: the chamfer allowed for in the reported centres only (``chamfer.py``).
+        self.chamfer = ChamferCorrection(Refiner(calib, self.pose, self.thickness, bevel=self.bevel), self.pose,
+                                         self.bevel, st.min_coverage) if self.bevel > 0.0 and not st.bevel_in_fit else None
         # The coarse view need not be finer than the camera sees the board.
         self.mm_per_px = max(self.settings.mm_per_px, 0.9 * self.refiner._mm_per_image_px(np.zeros(2)))
         self.view = BoardView.around(half, self.mm_per_px)
@@ -315,6 +327,8 @@ class DiscDetector:
                 accepted += ClusterPass(self, frame_bgr, lab_v, kind, radius, taken, region).run(rejected, sources)
             xy, rad, col, conf, wh, sur = [], [], [], [], [], []
             for fit, q in accepted:
+                if self.chamfer is not None:
+                    self.chamfer.note(frame_bgr, fit, radius)
                 xy.append(fit.centre)
                 rad.append(fit.radius)
                 assert fit.color is not None and fit.surround is not None
@@ -348,8 +362,12 @@ class DiscDetector:
             blurred = BackgroundModel.prepare(self._lab(view) if lab is None else lab)
             self.background.update(blurred, explained(self, dets, self._valid.shape))
             self.background.previous_xy, self.background.previous_streaks = dets.xy.copy(), []
-            return dets
-        return find_streaks(self, view, dets, moved, lab)
+            return self._chamfered(dets, len(dets))
+        return self._chamfered(find_streaks(self, view, dets, moved, lab), len(dets))
+
+    def _chamfered(self, dets: Detections, n: int) -> Detections:
+        """The first ``n`` of ``dets`` (the discs) at their chamfer-corrected centres (``chamfer.py``)."""
+        return dets if self.chamfer is None else self.chamfer.apply(dets, n)
 
     def _drop_strikers_over_discs(self, dets: Detections) -> Detections:
         """Nothing overlaps a striker. A striker-sized ring drawn through neighbouring discs is

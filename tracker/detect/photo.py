@@ -41,7 +41,7 @@ LOCAL_LINE_MM = 3.0  # discs this near a line are judged against the line measur
 # Real discs have a rounded or chamfered top edge of about this size (mm). At an oblique view it
 # pulls the far side's outline toward the camera (see ``Refiner._bevel_drop``); on the labelled
 # photos it moves the two sam_board6 discs that sat 0.4-0.6 mm clear of the 10 line toward it (one
-# now touches, as labelled) and changes no other call. Video keeps the detector's default (0).
+# now touches, as labelled) and changes no other call. (Video: ``chamfer.py``.)
 PHOTO_BEVEL_MM = 1.9
 
 
@@ -151,7 +151,7 @@ def score_photo(image: np.ndarray, game: str = "crokinole", calib: Calibration |
         from tracker.calibration import calibrate_image
 
         calib = calibrate_image(image, game)
-    dets = DiscDetector(calib, game, settings=DetectorSettings(bevel=PHOTO_BEVEL_MM)).detect(image)
+    dets = DiscDetector(calib, game, settings=DetectorSettings(bevel=PHOTO_BEVEL_MM, bevel_in_fit=True)).detect(image)
     return score_detections(calib, dets, sides, image=image)
 
 

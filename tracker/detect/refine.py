@@ -49,6 +49,8 @@ class Fit:
     inliers: np.ndarray | None = None  # (N_RAYS,) bool
     visible: float = 1.0  # fraction of rays not hidden by an occluder (coverage counts only those)
     hidden: np.ndarray | None = None  # (N_RAYS,) bool: rays hidden by an occluder
+    # The ``occluders`` and ``bounds`` the fit was made with (a refit of the same disc uses them)
+    masks: tuple[np.ndarray | None, float | None] = (None, None)
 
 
 def _ray_to_circle(origin: np.ndarray, dirs: np.ndarray, c: np.ndarray, R: float | np.ndarray) -> np.ndarray:
@@ -159,7 +161,7 @@ class Refiner:
     def refine(self, image: np.ndarray, guess_mm: np.ndarray, radius: float,
                step_mm: float | None = None, with_colors: bool = True,
                give_up_below: float = 0.0, occluders: np.ndarray | None = None,
-               bounds: float | None = None) -> Fit:
+               bounds: float | None = None, start_at: np.ndarray | None = None) -> Fit:
         """Fit one disc near ``guess_mm`` (the coarse centre of its silhouette). Samples along
         the rays are ``step_mm`` apart: by default a third of an image pixel, at least 0.2 mm.
 
@@ -175,7 +177,8 @@ class Refiner:
         rejected.) The mask follows the estimate over the iterations. Anything else -- a hand, an
         arm, a shadow -- is not an occluder, so its open outline still fails. ``bounds``: the
         same for a square playing area ``|x|, |y| <= bounds`` (a korona rim hides the side of a
-        disc lying against it)."""
+        disc lying against it). ``start_at``: the contact point to start from (a refit of a
+        disc already found) instead of the one the coarse centre suggests."""
         guess = np.asarray(guess_mm, float)
         px = self._mm_per_image_px(guess)  # tolerances scale with the image's resolution
         if step_mm is None:
@@ -183,6 +186,8 @@ class Refiner:
         k = 1.0 + self.f
         # The coarse peak sits near the silhouette's middle, half-way from P to T.
         P0 = guess - 0.5 * (guess - self.contact_of(guess))
+        if start_at is not None:
+            P0 = np.asarray(start_at, float)
         o = self.top_of(P0)
         R = k * radius
         rho = np.arange(max(0.45 * R - 2 * px, 0.2 * R), 1.55 * R + 2.0 + 2 * px, step_mm)
@@ -302,7 +307,7 @@ class Refiner:
             color, surround = self.colors(image, P, T, R)
         return Fit(centre=P, radius=r, mm_per_px=px, coverage=coverage, quarter_coverage=float(quarter), residual=resid_rms, contrast=contrast,
                    color=color, surround=surround, top_centre=T, top_radius=R, edges=E, inliers=inl,
-                   visible=float(1.0 - hidden.mean()), hidden=hidden)
+                   visible=float(1.0 - hidden.mean()), hidden=hidden, masks=(occluders, bounds))
 
     def add_colors(self, image: np.ndarray, fit: Fit) -> Fit:
         """Sample the fit's top-face and surround colours (done only for fits worth keeping)."""
