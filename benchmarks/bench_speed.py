@@ -1,7 +1,7 @@
 """Speed of ``tracker review`` against decoding alone, in CPU time (one core), frame by frame.
 
     python benchmarks/bench_speed.py [VIDEO ...] [--game G --players N] [--profile N]
-                                     [--frames N] [--threads N] [--quick]
+                                     [--frames N] [--threads N] [--quick] [--skip MODES]
 
 Without a video (as ``tracker bench speed`` runs it), a 1280x720 30 fps crokinole match (seed
 7201, 8 shots; 3 with ``--quick``) is rendered into a temporary folder first.
@@ -17,7 +17,10 @@ truth.json beside it, else from ``--game``/``--players``):
   on (something moved, or the pipeline asked for a full pass) and on the ones the stillness gate
   let through without it ("still"): median, mean and 95th percentile;
 * peak memory (max resident set) of the process;
-* ``--profile N``: the N most expensive functions (cProfile, cumulative) of the review loop.
+* ``--profile N``: the N most expensive functions (cProfile, cumulative) of the review loop;
+* ``--skip off,safe``: run the review once per mode of skipping moving frames at >= 30 fps
+  (``Pipeline.skip_moving``: off, safe, blind, odd, even; default: the pipeline's own), to
+  compare their speed on the same video (the decode-only figure is measured once).
 
 CPU time, not wall time: the machine is shared, and wall time would measure the neighbours.
 OpenCV is limited to ``--threads`` threads (default 1: the target is one core).
@@ -54,9 +57,9 @@ def decode_cpu(video: Path, limit: int | None) -> tuple[int, float]:
 
 
 def review_cpu(video: Path, game: str, players: int, limit: int | None
-               ) -> tuple[int, float, list[float], list[float]]:
-    """Frames, CPU seconds of the whole loop (decode included), and ms of ``process`` on
-    detector frames and on still frames."""
+               ) -> tuple[int, float, list[float], list[float], int]:
+    """Frames, CPU seconds of the whole loop (decode included), ms of ``process`` on detector
+    frames and on frames without detection (still, or skipped), and frames detected."""
     src = VideoSource(video)
     p = Pipeline(game, players, fps=src.info.fps)
     moving: list[float] = []
@@ -73,7 +76,7 @@ def review_cpu(video: Path, game: str, players: int, limit: int | None
         if limit is not None and n >= limit:
             break
     p.finish()
-    return n, time.process_time() - t0, moving, still
+    return n, time.process_time() - t0, moving, still, p.frames_detected
 
 
 def stats(ms: list[float]) -> str:
@@ -92,6 +95,7 @@ def main() -> int:
     ap.add_argument("--frames", type=int, default=None, help="only the first N frames")
     ap.add_argument("--threads", type=int, default=1, help="OpenCV threads (default 1)")
     ap.add_argument("--profile", type=int, default=0, metavar="N", help="print the N costliest functions")
+    ap.add_argument("--skip", default=None, metavar="MODES", help="comma-separated Pipeline.skip_moving modes")
     args = ap.parse_args()
     import cv2
 
@@ -117,13 +121,19 @@ def report(video: Path, args: argparse.Namespace) -> None:
     game = args.game or truth.get("game", "crokinole")
     players = args.players or int(truth.get("players", 2))
     n_dec, cpu_dec = decode_cpu(video, args.frames)
+    for mode in (args.skip.split(",") if args.skip else [Pipeline.skip_moving]):
+        Pipeline.skip_moving = mode
+        report_mode(video, args, game, players, n_dec, cpu_dec)
+
+
+def report_mode(video: Path, args: argparse.Namespace, game: str, players: int, n_dec: int, cpu_dec: float) -> None:
     if args.profile:
         import cProfile
         import pstats
 
         prof = cProfile.Profile()
         prof.enable()
-    n, cpu, moving, still = review_cpu(video, game, players, args.frames)
+    n, cpu, moving, still, detected = review_cpu(video, game, players, args.frames)
     if args.profile:
         prof.disable()
         pstats.Stats(prof).sort_stats("cumulative").print_stats(args.profile)
@@ -131,12 +141,13 @@ def report(video: Path, args: argparse.Namespace) -> None:
     w, h = src.info.width, src.info.height
     dec_fps, rev_fps = n_dec / max(cpu_dec, 1e-9), n / max(cpu, 1e-9)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(f"\n{video} ({w}x{h}, {n} frames, {game}, {players} players, CPU time, {args.threads} OpenCV thread(s))")
+    print(f"\n{video} ({w}x{h}, {n} frames, {game}, {players} players, CPU time, {args.threads} OpenCV thread(s), "
+          f"skip_moving={Pipeline.skip_moving}: detector ran on {detected} frames)")
     print(f"  {'decode only':<14} {dec_fps:8.1f} fps  ({1e3 / dec_fps:.2f} ms a frame)")
     print(f"  {'review':<14} {rev_fps:8.1f} fps  ({1e3 / rev_fps:.2f} ms a frame) = {rev_fps / dec_fps:.0%} of decode")
     print(f"  {'ms a frame':<14} {'median':>7} {'mean':>7} {'p95':>7} {'frames':>6}  (process only, decode excluded)")
     print(f"  {'detector ran':<14} {stats(moving)}")
-    print(f"  {'still (gate)':<14} {stats(still)}")
+    print(f"  {'not detected':<14} {stats(still)}")
     print(f"  {'peak memory':<14} {peak:8.0f} MB")
 
 
