@@ -150,14 +150,21 @@ def rows_shifted(tk: Tracker, rows: Sequence[Track], dets: Detections, cost: np.
         new = [(row[a], cols[b]) for a, b in assign(sub, gate)]
         if len(new) <= len(old):
             continue
-        for pr in old:
-            pairs.remove(pr)
-            used_t.discard(pr[0])
-            used_d.discard(pr[1])
-        for i, j in new:
-            pairs.append((i, j))
-            used_t.add(i)
-            used_d.add(j)
+        repair(pairs, used_t, used_d, old, new)
+
+
+def repair(pairs: list[tuple[int, int]], used_t: set[int], used_d: set[int],
+           old: Sequence[tuple[int, int]], new: Sequence[tuple[int, int]]) -> None:
+    """Replace a row's (track, detection) pairs ``old`` with ``new``, keeping the sets of used
+    tracks and detections in step (the row passes here and in ``row_order``)."""
+    for i, j in old:
+        pairs.remove((i, j))
+        used_t.discard(i)
+        used_d.discard(j)
+    for i, j in new:
+        pairs.append((i, j))
+        used_t.add(i)
+        used_d.add(j)
 
 
 def tighten_near_movers(tk: Tracker, rows: Sequence[Track], movers: list[int], resting: list[int],

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from tracker.detect.datatypes import ON_SURFACE, Detections
-from tracker.track.blows import rest_of, touching
+from tracker.track.blows import repair, rest_of, touching
 from tracker.track.datatypes import Track
 from tracker.track.prediction import may_jump
 
@@ -83,14 +83,7 @@ def row_order(tk: Tracker, rows: Sequence[Track], dets: Detections, pairs: list[
         new_pairs = [(ti[a], dj[b]) for a, b in new]
         if len(new_pairs) < len(old) or set(old) <= set(new_pairs):  # no better, or only pairs added
             continue
-        for pr in old:
-            pairs.remove(pr)
-            used_t.discard(pr[0])
-            used_d.discard(pr[1])
-        for i, j in new_pairs:
-            pairs.append((i, j))
-            used_t.add(i)
-            used_d.add(j)
+        repair(pairs, used_t, used_d, old, new_pairs)
 
 
 def _line(rows: Sequence[Track], resting: list[int], start: int) -> list[int]:
