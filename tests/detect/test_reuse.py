@@ -37,6 +37,12 @@ def test_an_oblique_camera_widens_the_silhouette_away_from_it() -> None:
     assert untouched(dets, moved, VIEW, oblique, 9.5).tolist() == [False]
 
 
-def test_a_disc_at_the_view_edge_is_always_refitted() -> None:
+def test_a_disc_at_the_view_edge_is_judged_on_its_part_inside_the_view() -> None:
+    """A disc against the rim reaches past the view: a change away from it leaves it as it was (it
+    was refitted on every call before, and a korona row was lost that way: issue #5), a change
+    on its inner rim does not; a disc centred outside the view is always refitted."""
     dets = Detections(xy=np.array([[398.0, 0.0]]), radius=np.array([15.875]))
-    assert untouched(dets, _mask_at([(0.0, 0.0)]), VIEW, TOP_DOWN, 9.5).tolist() == [False]
+    assert untouched(dets, _mask_at([(0.0, 0.0)]), VIEW, TOP_DOWN, 9.5).tolist() == [True]
+    assert untouched(dets, _mask_at([(383.0, 0.0)]), VIEW, TOP_DOWN, 9.5).tolist() == [False]
+    outside = Detections(xy=np.array([[420.0, 0.0]]), radius=np.array([15.875]))
+    assert untouched(outside, _mask_at([(0.0, 0.0)]), VIEW, TOP_DOWN, 9.5).tolist() == [False]

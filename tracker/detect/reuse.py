@@ -8,6 +8,11 @@ neighbourhood: in a match most moving frames show one disc sliding among resting
 refitting every disc within a disc's width of the change made those neighbours most of the cost.
 A disc nudged by a fraction of a view pixel still changes its rim's pixels (a dark disc on a light
 board: tens of grey levels per millimetre), so it is refitted.
+
+Discs against a korona rim reach past the coarse view's edge (the top face's apparent shift). They
+used to be refitted on every changing call, and a row of touching discs is not found again by the
+incremental search (only the full pass completes rows), so a whole setup row vanished with any
+motion anywhere (issue #5). Their silhouette is now judged on its part inside the view.
 """
 
 from __future__ import annotations
@@ -21,7 +26,9 @@ from tracker.detect.geometry import BoardView, CameraPose
 def untouched(dets: Detections, moved: np.ndarray, view: BoardView, pose: CameraPose,
               thickness: float) -> np.ndarray:
     """Per detection: True when no pixel of ``moved`` (a boolean mask of ``view``) falls on its
-    silhouette. Discs at the view's edge are never reported untouched (they are refitted)."""
+    silhouette. A silhouette reaching past the view's edge is judged on its part inside the view
+    (the view covers the whole board, so nothing outside it can change); a disc whose centre is
+    outside the view is never reported untouched."""
     out = np.zeros(len(dets), bool)
     if not len(dets):
         return out
@@ -31,10 +38,11 @@ def untouched(dets: Detections, moved: np.ndarray, view: BoardView, pose: Camera
     h, w = moved.shape
     for i, ((u, v), rr) in enumerate(zip(uv, reach, strict=True)):
         m = int(np.ceil(rr))
-        u0, v0 = int(round(u)) - m, int(round(v)) - m
-        if u0 < 0 or v0 < 0 or u0 + 2 * m + 1 > w or v0 + 2 * m + 1 > h:
+        u0, v0 = max(int(round(u)) - m, 0), max(int(round(v)) - m, 0)
+        u1, v1 = min(int(round(u)) + m + 1, w), min(int(round(v)) + m + 1, h)
+        if not (0 <= u < w and 0 <= v < h):
             continue
-        win = moved[v0 : v0 + 2 * m + 1, u0 : u0 + 2 * m + 1]
-        yy, xx = np.mgrid[v0 : v0 + 2 * m + 1, u0 : u0 + 2 * m + 1]
+        win = moved[v0:v1, u0:u1]
+        yy, xx = np.mgrid[v0:v1, u0:u1]
         out[i] = not np.any(win & ((xx - u) ** 2 + (yy - v) ** 2 <= rr * rr))
     return out

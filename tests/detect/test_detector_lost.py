@@ -1,0 +1,77 @@
+"""Resting discs hidden by a passing hand (``lost.py``, issue #5): a korona setup row that a hand
+sweeps over is back, at its old centres, as soon as the hand has gone -- not only at the next full
+pass -- and a disc taken away under the hand is not brought back."""
+
+from __future__ import annotations
+
+import functools
+
+import cv2
+import numpy as np
+import pytest
+
+from tracker.boards import KoronaBoard
+from tracker.calibration.datatypes import Calibration
+from tracker.detect.detector import DetectorSettings, DiscDetector
+
+render = pytest.importorskip("tracker.render")
+
+SIZE = (800, 600)
+BOARD = KoronaBoard()
+R = BOARD.disc_radius
+LINE = -(BOARD.half - R)  # the south rim's row line
+ROW = tuple(-87.5 + 2 * R * k for k in range(8))  # a setup row: 8 discs touching, centred
+
+
+@functools.lru_cache(maxsize=4)
+def _shot(xs: tuple[float, ...]) -> tuple[np.ndarray, Calibration]:
+    look = render.Look(surface="birch", disc_colors=((40, 40, 40), (170, 110, 40)), noise_sigma=1.0)
+    cam = render.Camera(height=1500.0, tilt=15.0, focal=567.0)
+    sprites = tuple(render.DiscSprite(id=f"d{i}", x=x, y=LINE, radius=R, thickness=BOARD.disc_thickness,
+                                      side=0, kind="disc") for i, x in enumerate(xs))
+    img = render.Renderer(BOARD, look, SIZE, seed=3).render([render.SceneFrame(t=0.0, discs=sprites)], cam)
+    K, dist = render.intrinsics(cam, SIZE)
+    calib = Calibration(homography=render.true_homography(cam, SIZE), image_size=SIZE, rms_mm=0.0,
+                        board=BOARD, camera_matrix=K, dist_coeffs=dist)
+    return img, calib
+
+
+def _hand_over(img: np.ndarray, calib: Calibration, x0: float, x1: float) -> np.ndarray:
+    """``img`` with a skin-coloured arm across the row from ``x0`` to ``x1`` mm."""
+    corners = np.array([[x0, LINE - 40.0], [x1, LINE - 40.0], [x1, LINE + 120.0], [x0, LINE + 120.0]])
+    px = np.round(calib.to_image(corners)).astype(np.int32)
+    out = img.copy()
+    cv2.fillPoly(out, [px], (120, 160, 215))
+    return out
+
+
+def _run(frames: list[np.ndarray], calib: Calibration, restore: bool) -> list[np.ndarray]:
+    det = DiscDetector(calib, "korona", settings=DetectorSettings(restore_lost=restore))
+    return [det.detect(f).xy for f in frames]
+
+
+def _has(xy: np.ndarray, x: float) -> bool:
+    return len(xy) > 0 and float(np.hypot(*(xy - [x, LINE]).T).min()) < 5.0
+
+
+def test_a_row_is_back_as_soon_as_the_hand_has_gone() -> None:
+    img, calib = _shot(ROW)
+    hand = _hand_over(img, calib, ROW[1] - R, ROW[5] + R)
+    frames = [img, img, hand, hand, img]  # the row at rest (seen twice), a hand over it, gone
+    with_fix = _run(frames, calib, restore=True)
+    assert all(_has(with_fix[0], x) for x in ROW)  # the full pass finds the whole row
+    assert not any(_has(with_fix[2], x) for x in ROW[2:5])  # under the hand: not seen
+    assert all(_has(with_fix[4], x) for x in ROW)  # hand gone: all back
+    without = _run(frames, calib, restore=False)
+    assert sum(_has(without[4], x) for x in ROW) < len(ROW)  # the incremental search alone misses some
+
+
+def test_a_disc_taken_away_under_the_hand_is_not_restored() -> None:
+    img, calib = _shot(ROW)
+    fewer, _ = _shot(ROW[:3] + ROW[4:])  # the fourth disc gone
+    hand = _hand_over(img, calib, ROW[1] - R, ROW[5] + R)
+    got = _run([img, img, hand, fewer], calib, restore=True)
+    assert all(_has(got[0], x) for x in ROW)
+    assert not _has(got[3], ROW[3])
+    # the others are back, but for its neighbours: the picture of their silhouettes changed too
+    assert all(_has(got[3], x) for x in ROW[:2] + ROW[5:])
