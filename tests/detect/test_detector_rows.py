@@ -3,37 +3,24 @@ in where the picture shows the row's colour, and not where it shows bare board."
 
 from __future__ import annotations
 
-import functools
-
 import numpy as np
 import pytest
 
-from tracker.boards import KoronaBoard
 from tracker.calibration.datatypes import Calibration
 from tracker.detect.datatypes import DISC, Detections
 from tracker.detect.detector import DiscDetector
 from tracker.detect.rows import row_fill
 
-render = pytest.importorskip("tracker.render")
+pytest.importorskip("tracker.render")
+from tests.detect.korona_row import LINE, R, render_row  # noqa: E402
+from tests.detect.korona_row import ROW as SETUP_ROW  # noqa: E402
 
 SIZE = (480, 360)
-BOARD = KoronaBoard()
-R = BOARD.disc_radius
-LINE = -(BOARD.half - R)  # the south rim's row line
-ROW = [-87.5 + 2 * R * k for k in range(8)]  # a setup row: 8 discs touching, centred
+ROW = list(SETUP_ROW)
 
 
-@functools.lru_cache(maxsize=2)
 def _shot(xs: tuple[float, ...]) -> tuple[np.ndarray, Calibration]:
-    look = render.Look(surface="birch", disc_colors=((40, 40, 40), (170, 110, 40)), noise_sigma=1.0)
-    cam = render.Camera(height=1500.0, tilt=15.0, focal=340.0)
-    sprites = tuple(render.DiscSprite(id=f"d{i}", x=x, y=LINE, radius=R, thickness=BOARD.disc_thickness,
-                                      side=0, kind="disc") for i, x in enumerate(xs))
-    img = render.Renderer(BOARD, look, SIZE, seed=3).render([render.SceneFrame(t=0.0, discs=sprites)], cam)
-    K, dist = render.intrinsics(cam, SIZE)
-    calib = Calibration(homography=render.true_homography(cam, SIZE), image_size=SIZE, rms_mm=0.0,
-                        board=BOARD, camera_matrix=K, dist_coeffs=dist)
-    return img, calib
+    return render_row(xs, SIZE, 340.0)
 
 
 def _found(xs: list[float]) -> Detections:

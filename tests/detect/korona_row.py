@@ -1,0 +1,31 @@
+"""A rendered korona setup row against the south rim, with its true calibration (shared by the
+row-fill and lost-disc tests)."""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+
+from tracker import render
+from tracker.boards import KoronaBoard
+from tracker.calibration.datatypes import Calibration
+
+BOARD = KoronaBoard()
+R = BOARD.disc_radius
+LINE = -(BOARD.half - R)  # the south rim's row line
+ROW = tuple(-87.5 + 2 * R * k for k in range(8))  # a setup row: 8 discs touching, centred
+
+
+@functools.lru_cache(maxsize=8)
+def render_row(xs: tuple[float, ...], size: tuple[int, int], focal: float) -> tuple[np.ndarray, Calibration]:
+    """Discs at ``xs`` (mm) on the row line, dark on birch, seen from 1.5 m at 15 degrees of tilt."""
+    look = render.Look(surface="birch", disc_colors=((40, 40, 40), (170, 110, 40)), noise_sigma=1.0)
+    cam = render.Camera(height=1500.0, tilt=15.0, focal=focal)
+    sprites = tuple(render.DiscSprite(id=f"d{i}", x=x, y=LINE, radius=R, thickness=BOARD.disc_thickness,
+                                      side=0, kind="disc") for i, x in enumerate(xs))
+    img = render.Renderer(BOARD, look, size, seed=3).render([render.SceneFrame(t=0.0, discs=sprites)], cam)
+    K, dist = render.intrinsics(cam, size)
+    calib = Calibration(homography=render.true_homography(cam, size), image_size=size, rms_mm=0.0,
+                        board=BOARD, camera_matrix=K, dist_coeffs=dist)
+    return img, calib
