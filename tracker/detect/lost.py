@@ -25,6 +25,7 @@ import numpy as np
 
 from tracker.detect.datatypes import DISC, Detections
 from tracker.detect.geometry import BoardView, CameraPose
+from tracker.detect.reuse import silhouettes
 
 
 @dataclass
@@ -62,24 +63,9 @@ class LostDiscs:
 
     def _windows(self, dets: Detections, shape: tuple[int, int]) -> list[tuple[int, int, np.ndarray] | None]:
         """Per disc: the window (u0, v0, silhouette mask) of its silhouette in the view, as
-        ``reuse.untouched`` draws it, clipped to the view (None when nothing of it is inside)."""
-        out: list[tuple[int, int, np.ndarray] | None] = []
-        if not len(dets):
-            return out
-        uv = self.view.to_px(dets.xy)
-        s, k = self.pose.top_shift(dets.xy, self.thickness)
-        reach = (dets.radius * k + np.linalg.norm(s, axis=1)) / self.view.mm_per_px + 1.5
-        h, w = shape
-        for (u, v), rr in zip(uv, reach, strict=True):
-            m = int(np.ceil(rr))
-            u0, v0 = max(int(round(u)) - m, 0), max(int(round(v)) - m, 0)
-            u1, v1 = min(int(round(u)) + m + 1, w), min(int(round(v)) + m + 1, h)
-            if u1 - u0 < 2 or v1 - v0 < 2:
-                out.append(None)
-                continue
-            yy, xx = np.mgrid[v0:v1, u0:u1]
-            out.append((u0, v0, (xx - u) ** 2 + (yy - v) ** 2 <= rr * rr))
-        return out
+        ``reuse.untouched`` judges it, clipped to the view (None when under 2 px of it is inside)."""
+        return [(u0, v0, mask) if min(mask.shape) >= 2 else None
+                for u0, v0, mask, _ in silhouettes(dets, self.view, self.pose, self.thickness, shape)]
 
     def _same(self, mem: _Memory, grey: np.ndarray) -> bool:
         """Whether the place of ``mem`` looks in ``grey`` as it did when the disc was last seen."""

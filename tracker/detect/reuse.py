@@ -23,6 +23,28 @@ from tracker.detect.datatypes import Detections
 from tracker.detect.geometry import BoardView, CameraPose
 
 
+def silhouettes(dets: Detections, view: BoardView, pose: CameraPose, thickness: float,
+                shape: tuple[int, int]) -> list[tuple[int, int, np.ndarray, bool]]:
+    """Per detection, its silhouette in ``view`` (a raster of ``shape``): the bottom circle
+    widened by the top face's apparent shift and the chamfer's scale, plus a pixel for the blur,
+    as ``(u0, v0, mask, centre_inside)``: the mask of the silhouette in its window clipped to the
+    view, whose top-left pixel is (u0, v0), and whether the disc's centre is inside the view."""
+    out: list[tuple[int, int, np.ndarray, bool]] = []
+    if not len(dets):
+        return out
+    uv = view.to_px(dets.xy)
+    s, k = pose.top_shift(dets.xy, thickness)
+    reach = (dets.radius * k + np.linalg.norm(s, axis=1)) / view.mm_per_px + 1.5
+    h, w = shape
+    for (u, v), rr in zip(uv, reach, strict=True):
+        m = int(np.ceil(rr))
+        u0, v0 = max(int(round(u)) - m, 0), max(int(round(v)) - m, 0)
+        u1, v1 = min(int(round(u)) + m + 1, w), min(int(round(v)) + m + 1, h)
+        yy, xx = np.mgrid[v0:v1, u0:u1]
+        out.append((u0, v0, (xx - u) ** 2 + (yy - v) ** 2 <= rr * rr, bool(0 <= u < w and 0 <= v < h)))
+    return out
+
+
 def untouched(dets: Detections, moved: np.ndarray, view: BoardView, pose: CameraPose,
               thickness: float) -> np.ndarray:
     """Per detection: True when no pixel of ``moved`` (a boolean mask of ``view``) falls on its
@@ -30,19 +52,8 @@ def untouched(dets: Detections, moved: np.ndarray, view: BoardView, pose: Camera
     (the view covers the whole board, so nothing outside it can change); a disc whose centre is
     outside the view is never reported untouched."""
     out = np.zeros(len(dets), bool)
-    if not len(dets):
-        return out
-    uv = view.to_px(dets.xy)
-    s, k = pose.top_shift(dets.xy, thickness)
-    reach = (dets.radius * k + np.linalg.norm(s, axis=1)) / view.mm_per_px + 1.5
-    h, w = moved.shape
-    for i, ((u, v), rr) in enumerate(zip(uv, reach, strict=True)):
-        m = int(np.ceil(rr))
-        u0, v0 = max(int(round(u)) - m, 0), max(int(round(v)) - m, 0)
-        u1, v1 = min(int(round(u)) + m + 1, w), min(int(round(v)) + m + 1, h)
-        if not (0 <= u < w and 0 <= v < h):
-            continue
-        win = moved[v0:v1, u0:u1]
-        yy, xx = np.mgrid[v0:v1, u0:u1]
-        out[i] = not np.any(win & ((xx - u) ** 2 + (yy - v) ** 2 <= rr * rr))
+    for i, (u0, v0, mask, inside) in enumerate(silhouettes(dets, view, pose, thickness, moved.shape[:2])):
+        if inside:
+            h, w = mask.shape
+            out[i] = not np.any(moved[v0 : v0 + h, u0 : u0 + w] & mask)
     return out
