@@ -18,6 +18,7 @@ from tracker.cli import main
 from tracker.errors import CalibrationError
 
 FOCAL = 0.7 * SIZE[0] * 1400 / 1000
+SHOOTING = CrokinoleBoard().shooting_line_radius
 
 def _view(target: tuple[float, float], tilt: float = 0.0) -> np.ndarray:
     G = camera_homography(SIZE, tilt, 0, distance_mm=1400, focal_px=FOCAL, target=target)
@@ -26,13 +27,13 @@ def _view(target: tuple[float, float], tilt: float = 0.0) -> np.ndarray:
 
 def test_outside_fraction_and_side() -> None:
     G = camera_homography(SIZE, 0, 0, distance_mm=1400, focal_px=FOCAL)
-    assert outside(G, SIZE) == (0.0, "")
+    assert outside(G, SIZE, None, SHOOTING) == (0.0, "")
     # the centre on the image's left border: the left half of every circle is outside
     Gl = np.array([[1.0, 0, -320.0], [0, 1, 0], [0, 0, 1]]) @ G
-    frac, side = outside(Gl, SIZE)
+    frac, side = outside(Gl, SIZE, None, SHOOTING)
     assert side == "left" and frac == pytest.approx(0.5, abs=0.02)
     Gb = np.array([[1.0, 0, 0], [0, 1, 240.0], [0, 0, 1]]) @ G
-    assert outside(Gb, SIZE)[1] == "bottom"
+    assert outside(Gb, SIZE, None, SHOOTING)[1] == "bottom"
 
 def test_board_cut_by_image_edge_names_the_edge(tmp_path: Path, capsys) -> None:
     """`tracker calibrate` on a board whose centre is 150 px from the left border (a third of

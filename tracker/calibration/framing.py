@@ -25,10 +25,10 @@ CUT_MAX = 0.03  # fraction of the shooting line allowed outside the picture (a s
 SIDES = ("left", "right", "top", "bottom")
 
 
-def outside(G: np.ndarray, size: tuple[int, int], lens: LensModel | None = None,
-            radius_mm: float = 304.8, n: int = 360) -> tuple[float, str]:
-    """(fraction of the circle of ``radius_mm`` about the board centre that projects outside
-    the image, the image edge most of that part lies beyond). ``G`` maps board mm to
+def outside(G: np.ndarray, size: tuple[int, int], lens: LensModel | None, radius_mm: float,
+            n: int = 360) -> tuple[float, str]:
+    """(fraction of the circle of ``radius_mm`` (a measured ring) about the board centre that
+    projects outside the image, the image edge most of that part lies beyond). ``G`` maps board mm to
     (undistorted, when ``lens`` is given) image px; a point behind the camera counts as
     outside."""
     w, h = size
