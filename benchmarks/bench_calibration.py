@@ -109,6 +109,40 @@ def rendered(n: int, size: tuple[int, int], game: str = "crokinole",
     return rows
 
 
+def lineless(n: int, size: tuple[int, int] = (640, 480)) -> dict[str, int]:
+    """Crokinole boards with NO quadrant lines and visible pegs (synthetic, ``synthetic.py``):
+    the pegs fix the rotation only modulo 45 degrees and nothing else on the board tells the
+    two placements apart, so every frame must be refused (or, if calibrated, be right modulo
+    90 degrees by luck of the noise, which is counted as a guess). Returns the counts of
+    refused / calibrated right (mod 90, within 3 degrees) / calibrated wrong."""
+    from tracker.calibration.geometry import apply_h
+    from tracker.calibration.synthetic import (
+        camera_homography,
+        draw_crokinole_topdown,
+        synthetic_view,
+    )
+
+    surface = (150, 195, 225)
+    top, M = draw_crokinole_topdown(CrokinoleBoard(), 1.0, surface=surface, pegs=(235, 235, 235),
+                                    quadrant=surface)
+    out = {"refused": 0, "right": 0, "wrong": 0}
+    for k in range(n):
+        rng = np.random.default_rng(500 + k)
+        tilt, az = float(rng.uniform(0, 35)), float(rng.uniform(0, 90))
+        G = camera_homography(size, tilt, az, distance_mm=1400, focal_px=0.98 * size[0])
+        img = synthetic_view(top, M, G, size, noise=float(rng.uniform(1, 4)), seed=k)
+        try:
+            cal = calibrate_image(img, "crokinole")
+        except CalibrationError:
+            out["refused"] += 1
+            continue
+        p = np.array([[200.0, 0.0]])
+        q = apply_h(cal.homography, apply_h(G, p))[0]
+        err = (math.degrees(math.atan2(q[1], q[0])) + 45) % 90 - 45
+        out["right" if abs(err) < 3 else "wrong"] += 1
+    return out
+
+
 def real() -> list[dict]:
     import cv2
 
@@ -212,6 +246,8 @@ def main() -> int:
     ap.add_argument("--no-render", action="store_true")
     ap.add_argument("--game", choices=["crokinole", "korona"], help="rendered frames of one game only")
     ap.add_argument("--preset", choices=["easy", "hard"], help="rendered frames of one preset only")
+    ap.add_argument("--lineless", type=int, default=0, metavar="N",
+                    help="also N synthetic boards with no quadrant lines (rotation ambiguity)")
     a = ap.parse_args()
     w, h = (int(v) for v in a.size.split("x"))
     for game in ([] if a.no_render else [a.game] if a.game else ["crokinole", "korona"]):
@@ -232,6 +268,11 @@ def main() -> int:
                       f"{sum(bool(r.get('seat')) for r in ok)}/{len(ok)}")
             else:
                 print(f"{preset}: calibrated 0/{len(rr)}")
+    if a.lineless:
+        c = lineless(a.lineless)
+        print(f"\nno quadrant lines, pegs seen ({a.lineless} synthetic 640x480 frames, tilt 0-35): "
+              f"refused {c['refused']}, calibrated right {c['right']}, calibrated WRONG {c['wrong']} "
+              f"(target: wrong 0)")
     if not a.no_real and REAL.exists():
         rows = real()
         print("\nReal photos (ratios of the shooting-line radius; overlays in /tmp/calib_overlays/)")

@@ -91,3 +91,25 @@ def test_fixture_video_rotation() -> None:
     err = rotation_error_deg(cal.homography, np.array(truth, dtype=np.float64))
     assert abs(_mod90(err)) < 2.0
     assert abs(err) < 2.0  # and south is the true south
+
+
+@pytest.mark.parametrize("k", [25, 32])
+def test_lineless_board_is_not_guessed(k: int) -> None:
+    """Frames of ``bench_calibration.py --lineless`` (no quadrant lines, pegs seen) that the
+    old rules calibrated 40.2 and 41.8 degrees off: one by a speck that made the mean of the
+    4 line windows on a board whose line-ness noise was 0, one by a weak "line" the pegs
+    confirmed. Neither placement the pegs allow is better supported: refused, or right."""
+    size = (640, 480)
+    surface = (150, 195, 225)
+    rng = np.random.default_rng(500 + k)
+    tilt, az = float(rng.uniform(0, 35)), float(rng.uniform(0, 90))
+    G = camera_homography(size, tilt, az, distance_mm=1400, focal_px=0.98 * size[0])
+    top, M = draw_crokinole_topdown(CrokinoleBoard(), 1.0, surface=surface, pegs=(235, 235, 235),
+                                    quadrant=surface)
+    img = synthetic_view(top, M, G, size, noise=float(rng.uniform(1, 4)), seed=k)
+    try:
+        cal = calibrate_image(img, "crokinole")
+    except CalibrationError as e:
+        assert "rotation" in str(e)
+        return
+    assert abs(_mod90(rotation_error_deg(cal.homography, np.linalg.inv(G)))) < 3.0

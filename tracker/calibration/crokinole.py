@@ -21,7 +21,7 @@ Steps (each a function below):
    other radii are then measured in that unit.
 3. **Fix the rotation** (``crokinole_measure.fit_rotation``) on the rectified top-down image
    from the quadrant lines and the pegs; ``south`` picks among the four.
-4. **Measure** (``crokinole_measure.measure_board``): line width, playing-surface edge, hole
+4. **Measure** (``crokinole_figures.measure_board``): line width, playing-surface edge, hole
    radius and peg circle from radial profiles of the rectified image.
 
 Broadcast frames (oblique, faint lines, 1280x720) added three rules. The rim or the surface edge
@@ -42,8 +42,12 @@ differences had been most of the time of a calibration.
 
 Refusals: no 1:2:3 ring pattern ("no board found ... the largest ellipse covers N% of the
 image"), rings not followed (under 55% of the points of two rings found), rms over 3 mm, a
-"shooting line" that is an edge, a board that runs off the image, no rotation cue; each is a
-CalibrationError with that sentence, never a silent bad fit.
+"shooting line" that is an edge, a board that runs off the image, no rotation cue or one the
+pegs cannot settle (a board with no quadrant lines: the pegs allow two placements 45 degrees
+apart, ``crokinole_measure.picks``); each is a CalibrationError with that sentence, never a
+silent bad fit. The quality report (``residuals``) has an RMS in mm for each ring, the
+quadrant lines, the hole, the playing-surface edge, the pegs' circle and the pegs' rotation
+(``crokinole_figures``).
 """
 
 from __future__ import annotations
@@ -55,8 +59,9 @@ from functools import partial
 import numpy as np
 
 from tracker.boards import CrokinoleBoard
-from tracker.calibration.crokinole_measure import fit_rotation, line_or_edge, measure_board
-from tracker.calibration.crokinole_seed import WORK_SIZE, find_board, with_rescaled
+from tracker.calibration.crokinole_figures import measure_board
+from tracker.calibration.crokinole_measure import fit_rotation, line_or_edge
+from tracker.calibration.crokinole_seed import REF_MM, WORK_SIZE, find_board, with_rescaled
 from tracker.calibration.features import lineness, odd, ring_pattern, sample_polar
 from tracker.calibration.framing import CUT_MAX, cut_message, outside
 from tracker.calibration.geometry import apply_h, normalize_h, rotation_h
@@ -134,7 +139,7 @@ def fit_rings(image: np.ndarray, G0: np.ndarray, board: CrokinoleBoard,
 
     G = normalize_h(G0.copy())
     # line width in px sets the morphology kernel
-    scale = float(np.linalg.norm(apply_h(G, np.array([[0, 0], [304.8, 0]]))[1] - apply_h(G, np.array([[0.0, 0.0]]))[0])) / 304.8
+    scale = float(np.linalg.norm(apply_h(G, np.array([[0, 0], [REF_MM, 0]]))[1] - apply_h(G, np.array([[0.0, 0.0]]))[0])) / REF_MM
     # (capped: a board that fills a 1600 px image needs 23 px; a wild guess asked for 60 and
     # more, and a large elliptical kernel costs seconds. The map is cached per image and kernel:
     # the quick fits of one calibration share it.)
@@ -148,8 +153,8 @@ def fit_rings(image: np.ndarray, G0: np.ndarray, board: CrokinoleBoard,
         if cache is not None:
             cache[key] = ln
     names = ("shooting", "ten", "fifteen")
-    radii = {"shooting": 304.8, "ten": board.ten_line_radius * 304.8 / board.shooting_line_radius,
-             "fifteen": board.fifteen_line_radius * 304.8 / board.shooting_line_radius}
+    radii = {"shooting": REF_MM, "ten": board.ten_line_radius * REF_MM / board.shooting_line_radius,
+             "fifteen": board.fifteen_line_radius * REF_MM / board.shooting_line_radius}
     nominal = dict(radii)
     if radii0 is not None:
         radii = dict(radii0)
@@ -186,7 +191,7 @@ def fit_rings(image: np.ndarray, G0: np.ndarray, board: CrokinoleBoard,
 
         def residuals(x: np.ndarray, Q=Q, ring=ring, ref_n=ref_n, with_lens=with_lens) -> np.ndarray:
             H = np.append(x[:8], 1.0).reshape(3, 3)
-            r = np.array([304.8, x[8], x[9]])[ring]
+            r = np.array([REF_MM, x[8], x[9]])[ring]
             q = undistort_n(Q, x[10], x[11], 4) if with_lens else Q
             out = [np.linalg.norm(apply_h(H, q), axis=1) - r]
             b = apply_h(H, ref_n)[0]
@@ -211,12 +216,15 @@ def fit_rings(image: np.ndarray, G0: np.ndarray, board: CrokinoleBoard,
         res = least_squares(residuals, x0, jac=jac, loss="soft_l1", f_scale=1.0 if it < 2 else 0.5,
                             x_scale="jac")
         H = np.append(res.x[:8], 1.0).reshape(3, 3)
-        radii = {"shooting": 304.8, "ten": float(res.x[8]), "fifteen": float(res.x[9])}
+        radii = {"shooting": REF_MM, "ten": float(res.x[8]), "fifteen": float(res.x[9])}
         if with_lens:
             lens = LensModel((w, h), float(res.x[10]), float(res.x[11]))
-        G = normalize_h(np.linalg.inv(H @ Nimg))
+        try:
+            G = normalize_h(np.linalg.inv(H @ Nimg))
+        except np.linalg.LinAlgError:  # a degenerate fit (a guess collapsed to a line)
+            raise CalibrationError("board rings found but the fit diverged; give --points or --markers") from None
         with np.errstate(divide="ignore", invalid="ignore"):  # a degenerate fit: caught below
-            c0 = apply_h(G, np.array([[0.0, 0.0], [304.8, 0.0]]))
+            c0 = apply_h(G, np.array([[0.0, 0.0], [REF_MM, 0.0]]))
         if not np.all(np.isfinite(c0)) or not (-w < c0[0, 0] < 2 * w and -h < c0[0, 1] < 2 * h) \
                 or not 0.02 * max(w, h) < np.linalg.norm(c0[1] - c0[0]) < 3 * max(w, h):
             raise CalibrationError("board rings found but the fit diverged; give --points or --markers")
@@ -253,9 +261,9 @@ def _reseed(image: np.ndarray, fit: RingFit, board: CrokinoleBoard) -> RingFit:
     _score, _r1, peaks = ring_pattern(prof, rr, slack=0.08)
     if peaks[2] <= 0:
         return fit
-    f = peaks[2] / 304.8
+    f = peaks[2] / REF_MM
     G = fit.G @ np.diag([f, f, 1.0])
-    radii = {"shooting": 304.8, "ten": 304.8 * peaks[1] / peaks[2], "fifteen": 304.8 * peaks[0] / peaks[2]}
+    radii = {"shooting": REF_MM, "ten": REF_MM * peaks[1] / peaks[2], "fifteen": REF_MM * peaks[0] / peaks[2]}
     try:
         new = fit_rings(image, G, board, radii)
     except CalibrationError:
@@ -355,7 +363,7 @@ def _calibrate_at(image: np.ndarray, board: CrokinoleBoard | None, work_size: in
         sched = FULL_SCHEDULE if sc > 0.5 else (20.0, 12.0, 6.0, 3.0, 2.5)
         best = fit_rings(image, G_full, board, best.radii, schedule=sched, fit_lens=fit_lens)
         nominal_ratio = np.array([board.ten_line_radius, board.fifteen_line_radius]) / board.shooting_line_radius
-        if fit_lens and np.max(np.abs(np.array([best.radii["ten"], best.radii["fifteen"]]) - 304.8 * nominal_ratio)) > RING_MISMATCH_MM:
+        if fit_lens and np.max(np.abs(np.array([best.radii["ten"], best.radii["fifteen"]]) - REF_MM * nominal_ratio)) > RING_MISMATCH_MM:
             # the rings are not where the profile says even with the lens's help: this board
             # differs from its profile; measure its rings freely. Without the radius prior k1
             # is poorly fixed on a face-on view and soaks up the board's own irregularities:

@@ -1,11 +1,10 @@
-"""Crokinole calibration, steps 3 and 4: the rotation and the measured board.
+"""Crokinole calibration, step 3: the rotation (and the check that a "line" is not an edge).
 
 On the rectified top-down image of a ring fit (north arbitrary), the quadrant lines (45 + k90
 degrees) give the phase of the 4th angular harmonic of line-ness in the 5 zone and the pegs
 (22.5 + k45) the 8th harmonic of darkness on the 15 line; the strongest single peak is a second
 guess when glare pulls the harmonic. ``south`` then picks among the four (see geometry.orient).
-The measurements (line width, playing-surface edge, hole radius, peg circle) are radial profiles
-of the same rectified image, in the scale where the shooting line is 304.8 mm.
+Step 4, the measured board, is ``crokinole_figures``.
 """
 
 from __future__ import annotations
@@ -16,19 +15,25 @@ from collections.abc import Callable
 import numpy as np
 from scipy.ndimage import median_filter
 
-from tracker.boards import CrokinoleBoard
+from tracker.calibration.crokinole_seed import REF_MM
 from tracker.calibration.features import lineness, odd, sample_polar
 from tracker.calibration.geometry import apply_h
 from tracker.errors import CalibrationError
 
 
 # ---------------------------------------------------------------------- 3. rotation
+def rectified_size(extent: float, mm_per_px: float) -> tuple[int, np.ndarray]:
+    """Side (px) of the top-down image of ``rectified`` and its matrix rectified px -> board mm."""
+    n = int(math.ceil(2 * extent / mm_per_px))
+    M = np.array([[mm_per_px, 0, 0.5 * mm_per_px - extent], [0, -mm_per_px, extent - 0.5 * mm_per_px], [0, 0, 1.0]])
+    return n, M
+
+
 def rectified(image: np.ndarray, G: np.ndarray, extent: float, mm_per_px: float) -> tuple[np.ndarray, np.ndarray]:
     """Top-down image (north up) and its matrix rectified px -> board mm."""
     import cv2
 
-    n = int(math.ceil(2 * extent / mm_per_px))
-    M = np.array([[mm_per_px, 0, 0.5 * mm_per_px - extent], [0, -mm_per_px, extent - 0.5 * mm_per_px], [0, 0, 1.0]])
+    n, M = rectified_size(extent, mm_per_px)
     top = cv2.warpPerspective(image, G @ M, (n, n), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP)
     return top, M
 
@@ -39,6 +44,31 @@ def _polar(img: np.ndarray, M: np.ndarray, radii: np.ndarray, angles: np.ndarray
     return sample_polar(img, A, radii, angles)
 
 
+def rectified_grey_polar(image: np.ndarray, G: np.ndarray, extent: float, mm_per_px: float,
+                         radii: np.ndarray, angles: np.ndarray) -> np.ndarray:
+    """What ``_polar`` of the grey of ``rectified(image, G, extent, mm_per_px)`` gives, with
+    only the rectified pixels the samples read computed (the four around each sample), not
+    the whole top-down image: the same numbers (to the interpolation tables' rounding) at a
+    small part of the cost, for checks whose thresholds were set on the rectified image."""
+    import cv2
+
+    _n, M = rectified_size(extent, mm_per_px)
+    R, T = np.meshgrid(radii, angles, indexing="ij")
+    pts = np.stack([R.ravel() * np.cos(T.ravel()), R.ravel() * np.sin(T.ravel())], axis=1)
+    uv = apply_h(np.linalg.inv(M), pts)  # rectified px
+    u0, v0 = np.floor(uv[:, 0]), np.floor(uv[:, 1])
+    fu, fv = uv[:, 0] - u0, uv[:, 1] - v0
+    corners = [(0, 0), (1, 0), (0, 1), (1, 1)]
+    px = np.concatenate([np.stack([u0 + du, v0 + dv], axis=1) for du, dv in corners])
+    xy = apply_h(G @ M, px).astype(np.float32)
+    shape = (4 * R.shape[0], R.shape[1])  # (remap's maps must stay under 32767 px a side)
+    bgr = cv2.remap(image, xy[:, 0].reshape(shape), xy[:, 1].reshape(shape), cv2.INTER_LINEAR,
+                    borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+    grey = (cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY) if bgr.ndim == 3 else bgr).astype(np.float32).reshape(4, -1)
+    w = np.stack([(1 - fu) * (1 - fv), fu * (1 - fv), (1 - fu) * fv, fu * fv])
+    return np.sum(w * grey, axis=0).reshape(R.shape)
+
+
 PEG_SEEN = 0.3  # high-passed peg harmonic strength above which the pegs are taken as seen
 PEG_ON_LINE_DEG = 11.25  # pegs nearer the lines than this sit on them: not a crokinole board's lines
 PICK_RATIO = 2.0  # the pegs' two candidate line placements: the lines must pick one this clearly ...
@@ -47,14 +77,38 @@ LINES_ALONE_SNR = 8.0  # quadrant lines this clear are believed without the pegs
 WEAK_SNR_MIN = 2.0  # fainter lines are believed when the pegs put them within PEG_AGREE_DEG ...
 PEG_AGREE_DEG = 2.0  # ... of the same place (noise peaks land within 3 degrees too often)
 NO_PEGS_SNR = 4.0  # without seen pegs, lines are believed from this signal on
+# Boards with no quadrant lines at all (``bench_calibration.py --lineless``): the pegs allow two
+# placements 45 degrees apart and noise picked one, wrongly in 2 of 40 synthetic frames (2 of
+# the 5 accepted): a weak "line" signal confirmed by the pegs, and a speck that made the mean of
+# the 4 lines on a clean board whose line-ness noise was 0 (signals of 10^5). Now the placement
+# must win by the median of its 4 lines too (``picks``): by WEAK_PICK_RATIO over the other
+# placement for weak lines (noise: 1.0-1.5; the rendered fixture video's faint lines 2.2), by
+# PICK_RATIO when the pegs decide. The noise is floored at LINE_NOISE_FLOOR grey levels.
+LINE_NOISE_FLOOR = 0.01  # grey levels of line-ness
+# ... and the winning placement's median line must be this high (grey levels of line-ness): a
+# clean line-less board's noise reached 0.15 there, QN0uEWqa-X4's faint real lines 0.32, the
+# fixture video's 0.81
+LINE_MEDIAN_MIN = 0.22
+WEAK_PICK_RATIO = 1.6
 
 
 def _rotation_refusal(why: str) -> CalibrationError:
     return CalibrationError(f"rings found but not the rotation: {why}; give --points or --markers")
 
 
+def picks(line_median: Callable[[float], float], c: float, ratio: float, info: dict[str, float]) -> bool:
+    """Do the quadrant lines placed by ``c`` stand ``ratio`` times above those at the pegs'
+    other placement (``c`` + 45 degrees), by the median of the 4 lines? (The mean of the 4 let
+    one speck on a board with no lines at all pick a placement, 45 degrees off: see
+    ``bench_calibration.py --lineless``.)"""
+    here, other = line_median(c), line_median(c + math.pi / 4)
+    info["median_here"], info["median_other"] = here, other
+    return here >= LINE_MEDIAN_MIN and here >= ratio * max(other, 0.0)
+
+
 def _pick_by_pegs(p8: float, pegs_ok: bool, line_score: Callable[[float], float], snr4: float,
-                  on_pegs: float | None, s8: float, s8h: float, info: dict[str, float]) -> float:
+                  on_pegs: float | None, s8: float, s8h: float, info: dict[str, float],
+                  line_median: Callable[[float], float] | None = None) -> float:
     """The pegs fix the angle modulo 45 degrees (lines at ``p8`` or ``p8`` + 45): the quadrant
     lines must pick one of the two clearly (PICK_MIN, PICK_RATIO) or the fit is refused.
     ``on_pegs``: how far (degrees) the strongest line-like directions were from where the pegs
@@ -66,7 +120,8 @@ def _pick_by_pegs(p8: float, pegs_ok: bool, line_score: Callable[[float], float]
     scores = [line_score(c) for c in cands]
     i = int(np.argmax(scores))
     info["peg_pick_best"], info["peg_pick_other"] = scores[i], scores[1 - i]
-    if scores[i] >= PICK_MIN and scores[i] >= PICK_RATIO * max(scores[1 - i], 0.0):
+    if scores[i] >= PICK_MIN and scores[i] >= PICK_RATIO * max(scores[1 - i], 0.0) \
+            and (line_median is None or picks(line_median, cands[i], PICK_RATIO, info)):
         return cands[i] % (math.pi / 2)
     why = (f"the strongest line-like directions (signal {snr4:.1f}) run through the pegs "
            f"({on_pegs:.0f} deg from where the pegs put the quadrant lines)" if on_pegs is not None
@@ -127,7 +182,18 @@ def fit_rotation(image: np.ndarray, G: np.ndarray, radii: dict[str, float]) -> t
     z8h = np.sum(hp * np.exp(-8j * angles))
     s8h = float(abs(z8h) / (np.sum(hp) + 1e-9))
     phi8h = (-np.angle(z8h) / 8 - math.pi / 8) % (math.pi / 4)
-    noise = 1.4826 * float(np.median(np.abs(q))) + 1e-6
+    # (floored: on a clean board the line-ness is zero almost everywhere, its spread nearly
+    # 0, and a noise speck then scored hundreds of thousands; see LINE_NOISE_FLOOR)
+    noise = max(1.4826 * float(np.median(np.abs(q))), LINE_NOISE_FLOOR)
+
+    def line_median(c: float) -> float:
+        """The median of the 4 lines' heights in grey levels of line-ness (not in noise
+        units, see LINE_MEDIAN_MIN): one speck cannot make it."""
+        vals = []
+        for k in range(4):
+            d = (angles - (math.pi / 4 + c + k * math.pi / 2) + math.pi) % (2 * math.pi) - math.pi
+            vals.append(float(q[np.abs(d) < math.radians(2.5)].max()))
+        return float(np.median(vals))
 
     def line_score(c: float) -> float:
         """Mean height of the strongest line-ness within 1 degree of the 4 predicted lines."""
@@ -148,24 +214,30 @@ def fit_rotation(image: np.ndarray, G: np.ndarray, radii: dict[str, float]) -> t
     if line_score(phi_peak) > line_score(float(phi4)):
         phi4 = phi_peak
     snr4 = line_score(phi4)
-    info = {"quadrant_strength": s4, "quadrant_snr": snr4, "peg_strength": s8, "peg_contrast": s8h}
+    info = {"quadrant_strength": s4, "quadrant_snr": snr4, "peg_strength": s8, "peg_contrast": s8h,
+            "other_placement_snr": line_score(float(phi4) + math.pi / 4)}
     pegs_seen = s8h >= PEG_SEEN
     dpeg_h = off_pegs(float(phi4))
     info["lines_vs_pegs_deg"] = dpeg_h
     lines_on_pegs = pegs_seen and dpeg_h > PEG_ON_LINE_DEG
     if lines_on_pegs or (not pegs_seen and snr4 < NO_PEGS_SNR):
         phi = _pick_by_pegs(float(phi8h if pegs_seen else phi8), s8 >= 0.15 or pegs_seen, line_score,
-                            snr4, dpeg_h if lines_on_pegs else None, s8, s8h, info)
-    elif snr4 >= LINES_ALONE_SNR or not pegs_seen:
+                            snr4, dpeg_h if lines_on_pegs else None, s8, s8h, info, line_median)
+    elif not pegs_seen or (snr4 >= LINES_ALONE_SNR and picks(line_median, float(phi4), WEAK_PICK_RATIO, info)):
+        # (with the pegs seen, clear lines must still beat the pegs' other placement: on a board
+        # with no lines, specks scored "clear" at both)
         phi = float(phi4)
-    elif snr4 >= WEAK_SNR_MIN and dpeg_h <= PEG_AGREE_DEG:
+    elif snr4 >= WEAK_SNR_MIN and dpeg_h <= PEG_AGREE_DEG \
+            and picks(line_median, float(phi4), WEAK_PICK_RATIO, info):
         # weak lines are believed when the pegs, on their own, put them in the same place
         phi = float(phi4)
     else:
         raise _rotation_refusal(
             f"the quadrant lines are too faint to place (signal {snr4:.1f}, {LINES_ALONE_SNR:.0f} "
             f"needed alone) and the pegs do not confirm them ({dpeg_h:.1f} deg from where the "
-            f"pegs put them, {PEG_AGREE_DEG:.0f} allowed)")
+            f"pegs put them, {PEG_AGREE_DEG:.0f} allowed; median line "
+            f"{info.get('median_here', 0.0):.2f} grey levels there and {info.get('median_other', 0.0):.2f} "
+            f"at the pegs' other placement, 45 deg away): the pegs alone cannot tell the two placements apart")
     # pegs agree when they sit 22.5 degrees off the lines
     dpeg = (phi8 - phi + math.pi / 8) % (math.pi / 4) - math.pi / 8
     info["peg_vs_quadrant_deg"] = abs(math.degrees(dpeg))
@@ -189,7 +261,11 @@ def fit_rotation(image: np.ndarray, G: np.ndarray, radii: dict[str, float]) -> t
             strong.append(bool(q[j] >= 3.0 * noise))
         off = np.array(offs)[np.array(strong)]
         if len(off) >= 2:
-            phi += float(np.median(off))
+            refined = phi + float(np.median(off))
+            # with the pegs seen, the peaks may not pull the lines away from where the pegs
+            # put them (a line-less board's specks moved it 4.7 degrees); the pegs then stand
+            if not pegs_seen or off_pegs(refined) <= max(off_pegs(phi), PEG_AGREE_DEG):
+                phi = refined
         # residual: each line seen within 2.5 degrees of where the fit puts it (the peak
         # search above looks 12 degrees wide, where a disc or a hand can be the strongest)
         res: list[float] = []
@@ -241,99 +317,27 @@ def line_or_edge(image: np.ndarray, G: np.ndarray) -> float:
     lies just outside a real shooting line (at 1.05-1.11 times its radius), while outside an
     edge taken for the line lies the ditch, where no such step is. Such a line is accepted
     when its own step is under a quarter of that edge's and it is at least a little deep."""
-    import cv2
 
-    top, M = rectified(image, G, 304.8 * EDGE_BAND[1] + 8, 0.5)
-    grey = cv2.cvtColor(top, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    extent = REF_MM * EDGE_BAND[1] + 8  # (the thresholds were set on a rectified image at 0.5 mm/px)
+
+    def polar(rr: np.ndarray, a: np.ndarray) -> np.ndarray:
+        return rectified_grey_polar(image, G, extent, 0.5, rr, a)
+
     a = np.linspace(0, 2 * math.pi, 360, endpoint=False)
     a_deg = np.degrees(a) % 45.0
     a = a[(np.abs(a_deg - 22.5) > 6) & (a_deg > 4) & (a_deg < 41)]
-    rr = np.linspace(304.8 - 6, 304.8 + 6, 49)
-    prof = np.median(_polar(grey, M, rr, a), axis=1)
+    rr = np.linspace(REF_MM - 6, REF_MM + 6, 49)
+    prof = np.median(polar(rr, a), axis=1)
     inner, outer = float(np.median(prof[:8])), float(np.median(prof[-8:]))
     depth = float(np.abs(prof - 0.5 * (inner + outer)).max())
     step = abs(inner - outer) / max(depth, 1.0)
     if step <= LINE_STEP_MAX:
         return step
-    ro = np.arange(304.8 * EDGE_BAND[0] - 4, 304.8 * EDGE_BAND[1] + 4, 0.5)
-    _r_edge, edge = _step_at(np.median(_polar(grey, M, ro, a), axis=1), ro)
+    ro = np.arange(REF_MM * EDGE_BAND[0] - 4, REF_MM * EDGE_BAND[1] + 4, 0.5)
+    _r_edge, edge = _step_at(np.median(polar(ro, a), axis=1), ro)
     if depth >= FAINT_DEPTH_MIN and abs(inner - outer) <= FAINT_STEP_MAX * edge:
         return step
     raise CalibrationError(
         f"the ring taken for the shooting line is an edge (step across it {step:.1f} of its "
         f"depth), not a painted line: probably the playing surface's edge; refusing a bad "
         f"calibration (give --points or --markers)")
-
-
-# ---------------------------------------------------------------------- 4. measure
-def _edge_radius(profile: np.ndarray, radii: np.ndarray) -> float:
-    g = np.abs(np.gradient(profile))
-    j = int(np.argmax(g))
-    if 0 < j < len(g) - 1:
-        a, b, c = g[j - 1], g[j], g[j + 1]
-        den = a - 2 * b + c
-        frac = 0.5 * (a - c) / den if abs(den) > 1e-9 else 0.0
-        return float(radii[j] + np.clip(frac, -0.5, 0.5) * (radii[1] - radii[0]))
-    return float(radii[j])
-
-
-def measure_board(image: np.ndarray, G: np.ndarray, radii: dict[str, float],
-                  board: CrokinoleBoard) -> tuple[CrokinoleBoard, dict[str, float]]:
-    """The board with measured figures (in the scale where the shooting line is 304.8 mm)."""
-    import cv2
-
-    mmpp = 0.25
-    extent = radii["shooting"] * 1.2
-    top, M = rectified(image, G, extent, mmpp)
-    grey = cv2.cvtColor(top, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    angles = np.linspace(0, 2 * math.pi, 720, endpoint=False)
-    # avoid the quadrant lines and pegs when averaging radial profiles
-    a_deg = np.degrees(angles) % 45.0
-    clean = (np.abs(a_deg - 22.5) > 6) & (a_deg > 4) & (a_deg < 41)
-    ang = angles[clean]
-    out: dict[str, float] = {}
-    figures: dict[str, float] = {"shooting_line_radius": 304.8, "ten_line_radius": radii["ten"],
-                                 "fifteen_line_radius": radii["fifteen"]}
-    # line width: full width at half depth of the shooting line's cross profile
-    rr = np.linspace(304.8 - 6, 304.8 + 6, 97)
-    prof = np.median(_polar(grey, M, rr, ang), axis=1)
-    bg = np.median(np.concatenate([prof[:15], prof[-15:]]))
-    dev = np.abs(prof - bg)
-    peak = dev.max()
-    if peak > 8:
-        above = np.nonzero(dev >= peak / 2)[0]
-        width = float((above[-1] - above[0] + 1) * (rr[1] - rr[0]))
-        # the image blurs the line: remove about one image pixel of blur
-        ppm = float(np.median(np.linalg.norm(apply_h(G, np.array([[305.0, 0.0], [0.0, 305.0]])) - apply_h(G, np.array([[304.0, 0.0], [0.0, 304.0]])), axis=1)))
-        blur_mm = 1.0 / max(ppm, 1e-6)
-        width = math.sqrt(max(width**2 - blur_mm**2, (0.5 * width) ** 2))
-        if 0.5 <= width <= 8:
-            figures["line_width"] = width
-    # playing-surface edge: strongest radial step outside the shooting line
-    rr = np.linspace(304.8 + 8, min(304.8 * 1.16, extent - 2), 120)
-    prof = np.median(_polar(grey, M, rr, ang), axis=1)
-    sr = _edge_radius(cv2.GaussianBlur(prof.reshape(-1, 1), (1, 5), 0).ravel(), rr)
-    if 304.8 + 10 < sr < 304.8 * 1.15:
-        figures["surface_radius"] = sr
-    # hole: darkest disc at the centre, edge = strongest radial step within 8..30 mm
-    rr = np.linspace(6, 30, 97)
-    prof = np.median(_polar(grey, M, rr, angles), axis=1)
-    hr = _edge_radius(prof, rr)
-    if prof[:10].mean() < prof[-10:].mean() - 10 and 8 < hr < 29:
-        figures["hole_radius"] = hr
-    # peg circle: radial position of the darkest/lightest blob at each peg angle
-    r15 = radii["fifteen"]
-    pr: list[float] = []
-    rr = np.linspace(r15 - 8, r15 + 8, 65)
-    for k in range(board.peg_count):
-        a = math.radians(board.peg_angle_offset_deg + 360.0 * k / board.peg_count)
-        col = _polar(grey, M, rr, np.linspace(a - 0.02, a + 0.02, 5)).mean(axis=1)
-        ref = np.median(_polar(grey, M, rr, np.linspace(a + 0.12, a + 0.2, 5)).mean(axis=1))
-        d = np.abs(col - ref)
-        if d.max() > 20:
-            w8 = np.clip(d - d.max() / 2, 0, None)
-            pr.append(float(np.sum(w8 * rr) / np.sum(w8)))
-    if len(pr) >= 4:
-        figures["peg_circle_radius"] = float(np.median(pr))
-        out["pegs"] = float(np.sqrt(np.mean((np.array(pr) - np.median(pr)) ** 2)))
-    return board.with_measured(**figures), out

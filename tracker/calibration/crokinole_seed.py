@@ -19,6 +19,7 @@ import math
 
 import numpy as np
 
+from tracker.boards import CrokinoleBoard
 from tracker.calibration.features import (
     candidate_ellipses,
     centred_homography,
@@ -32,6 +33,10 @@ from tracker.calibration.features import (
 from tracker.calibration.geometry import apply_h
 from tracker.errors import CalibrationError
 
+_TOURNAMENT = CrokinoleBoard()
+# The unit of every crokinole fit: the shooting line is fitted at the tournament board's radius
+# (SPEC section 2) and the other figures are measured relative to it. One place for that number.
+REF_MM: float = _TOURNAMENT.shooting_line_radius
 WORK_SIZE = 800  # long side of the image the board search runs on
 PERSPECTIVE_TOP = 6  # this many best-supported tilted ellipses are also tried under perspective
 PERSPECTIVE_KEEP = 3  # at most this many of those guesses are kept
@@ -98,9 +103,9 @@ def find_board(image: np.ndarray, keep: int = 8, work_size: int = WORK_SIZE) -> 
         size_px = peaks[2] * float(np.sqrt(abs(np.linalg.det(A[:2, :2] - np.outer(A[:2, 2], A[2, :2])))) / A[2, 2])
         if size_px < 0.06 * min(grey.shape):
             return None
-        G = A @ np.diag([peaks[2] / 304.8, -peaks[2] / 304.8, 1.0])
+        G = A @ np.diag([peaks[2] / REF_MM, -peaks[2] / REF_MM, 1.0])
         G = np.diag([1 / s, 1 / s, 1.0]) @ G
-        radii = {"shooting": 304.8, "ten": 304.8 * peaks[1] / peaks[2], "fifteen": 304.8 * peaks[0] / peaks[2]}
+        radii = {"shooting": REF_MM, "ten": REF_MM * peaks[1] / peaks[2], "fifteen": REF_MM * peaks[0] / peaks[2]}
         return (sc, G, radii)
 
     # the tilted guesses come after the others and never displace them: on a view an ellipse's
@@ -122,11 +127,11 @@ def _best(scored: list[Guess], keep: int, taken: list[Guess]) -> list[Guess]:
     for sc, G, radii in scored:
         if sc < 1.0 or len(good) >= keep:
             break
-        c = apply_h(G, np.array([[0.0, 0.0], [304.8, 0.0]]))
+        c = apply_h(G, np.array([[0.0, 0.0], [REF_MM, 0.0]]))
         r = float(np.linalg.norm(c[1] - c[0]))
         dup = False
         for _, G2, _r in good + taken:  # the same board found twice: keep the better-scored guess only
-            c2 = apply_h(G2, np.array([[0.0, 0.0], [304.8, 0.0]]))
+            c2 = apply_h(G2, np.array([[0.0, 0.0], [REF_MM, 0.0]]))
             r2 = float(np.linalg.norm(c2[1] - c2[0]))
             if np.linalg.norm(c[0] - c2[0]) < 0.02 * r and abs(r / r2 - 1) < 0.03:
                 dup = True
@@ -138,7 +143,8 @@ def _best(scored: list[Guess], keep: int, taken: list[Guess]) -> list[Guess]:
 
 RESCALE = (0.76, 0.92)  # shooting line / outer rim and / playing-surface edge, tournament boards
 RESCALE_TOP = 3  # rescaled variants of this many best guesses
-NOMINAL_RADII = {"shooting": 304.8, "ten": 203.2, "fifteen": 101.6}  # the rescaled guesses' start
+# the rescaled guesses' start
+NOMINAL_RADII = {"shooting": REF_MM, "ten": _TOURNAMENT.ten_line_radius, "fifteen": _TOURNAMENT.fifteen_line_radius}
 
 
 def with_rescaled(guesses: list[Guess]) -> list[Guess]:
