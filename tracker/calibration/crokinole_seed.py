@@ -10,7 +10,8 @@ lock on (2X1Wzg85dT4 calibrates from such a guess). Those guesses come after the
 never displace them. The guesses are only guesses:
 ``crokinole._calibrate_at`` tries each by a quick ring fit and keeps the one that follows its
 rings. :func:`with_rescaled` adds guesses shrunk onto the painted lines for frames where the
-strongest ellipse is the rim or the playing-surface edge.
+strongest ellipse is the rim or the playing-surface edge. With ``arcs`` the ellipses joined
+from edge arcs (``arcs.arc_ellipses``: the rim round a hand or a banner) are the candidates.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import math
 import numpy as np
 
 from tracker.boards import CrokinoleBoard
+from tracker.calibration.arcs import arc_ellipses
 from tracker.calibration.features import (
     candidate_ellipses,
     centred_homography,
@@ -45,7 +47,7 @@ PERSPECTIVE_SHIFTS = (-0.3, -0.2, -0.12, -0.06, 0.06, 0.12, 0.2, 0.3)  # centre 
 Guess = tuple[float, np.ndarray, dict[str, float]]  # (pattern score, board mm -> image px, radii mm)
 
 
-def find_board(image: np.ndarray, keep: int = 8, work_size: int = WORK_SIZE) -> list[Guess]:
+def find_board(image: np.ndarray, keep: int = 8, work_size: int = WORK_SIZE, arcs: bool = False) -> list[Guess]:
     """First guesses, best first: (pattern score, board mm -> image px with the rotation
     arbitrary, first guess of the line radii in mm from the profile's peaks). The ring fit then
     decides among the few best."""
@@ -57,7 +59,9 @@ def find_board(image: np.ndarray, keep: int = 8, work_size: int = WORK_SIZE) -> 
     small = cv2.resize(image, (int(round(w * s)), int(round(h * s))), interpolation=cv2.INTER_AREA) if s < 1 else image
     grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
     ln = lineness(small, 7)
-    cands = candidate_ellipses(grey, line_map=ln)
+    # with ``arcs``: only the ellipses joined from arcs (the rim round a hand or a banner); the
+    # contours' own ellipses were tried by the searches before
+    cands = arc_ellipses(grey) if arcs else candidate_ellipses(grey, line_map=ln)
     if not cands:
         raise CalibrationError("no board found: no large ellipse (ring or playing surface) in the image")
     ln = cv2.GaussianBlur(ln, (0, 0), 1.5)
