@@ -15,6 +15,8 @@ events.jsonl, frames.jsonl). Without arguments: the fixtures in fixtures/videos/
   in DIR (a pickle per match); later runs replay them through tracking, events and rules only,
   in seconds instead of minutes (for work downstream of the detector: the detector and the
   stillness gate are not re-run, so a change of theirs needs the cache deleted);
+* ``--explain``: for each match not exact, the shots of the review and of the truth side by
+  side in time order with their ends, and the events of other types that neither side matched;
 * ``--speed VIDEO``: frames per second of review against a decode-only loop of the same video,
   and the peak memory of the process;
 * ``--real``: review the real clips in ../shared/real/crokinole/video/ with --annotate and write
@@ -39,7 +41,7 @@ sys.path.insert(0, str(ROOT))
 
 from tracker.boards import board_for  # noqa: E402
 from tracker.pipeline import Pipeline, review_video  # noqa: E402
-from tracker.pipeline.compare import Match, match_events, rounds_exact  # noqa: E402
+from tracker.pipeline.compare import Match, match_events, round_rows, rounds_exact  # noqa: E402
 from tracker.shotlog import Shot, parse_shot_log  # noqa: E402
 from tracker.track.synthetic import detections_from_truth  # noqa: E402
 
@@ -75,6 +77,9 @@ def end_errors_and_switches(mine: list[Shot], truth: list[Shot]) -> tuple[list[f
     return errors, switches
 
 
+EXPLAIN = False  # --explain: print where a match not scored exactly went wrong
+
+
 def evaluate(folder: Path, summary: dict[str, Any], events: list[dict[str, Any]], shots: list[Shot]) -> dict[str, Any]:
     truth = json.loads((folder / "truth.json").read_text())
     ok, n = rounds_exact(summary, truth)
@@ -82,8 +87,44 @@ def evaluate(folder: Path, summary: dict[str, Any], events: list[dict[str, Any]]
     ev = {k: match_events(events, tev, k, key=key) for k, key in EVENT_KEYS.items()}
     true_shots = shots_of(folder / "shots.jsonl")
     errors, switches = end_errors_and_switches(shots, true_shots)
+    bad = ok < n or any(m.fp or m.fn for m in ev.values()) or switches
+    if EXPLAIN and bad:
+        explain(folder.name, summary, truth, events, tev, shots, true_shots)
     return {"rounds_ok": ok, "rounds": n, "events": ev, "errors": errors, "switches": switches,
             "shots": len(true_shots)}
+
+
+def _fmt_end(end: dict[str, Any]) -> str:
+    return " ".join(f"{k}:{v if isinstance(v, str) else f'({v[0]:.0f},{v[1]:.0f})'}" for k, v in sorted(end.items()))
+
+
+def explain(name: str, summary: dict[str, Any], truth: dict[str, Any], mine: list[dict[str, Any]],
+            tev: list[dict[str, Any]], shots: list[Shot], true_shots: list[Shot]) -> None:
+    """Where a match went wrong: the rounds side by side, the shots in time order (the review's
+    and the truth's, each with its ends), and the events of the other types matched by neither."""
+    print(f"\n=== {name}")
+    for label, s in (("truth", truth), ("mine ", summary)):
+        print(f"  {label} rounds: {round_rows(s)}")
+    ms = [e for e in mine if e["type"] == "shot"]
+    ts = [e for e in tev if e["type"] == "shot"]
+    rows = [(float(e["t"]), "T", i, e) for i, e in enumerate(ts)] + [(float(e["t"]), "M", i, e) for i, e in enumerate(ms)]
+    for t, who, i, e in sorted(rows, key=lambda r: (r[0], r[1])):
+        sh = (true_shots if who == "T" else shots)
+        entry = sh[i] if i < len(sh) else None
+        ends = _fmt_end(entry.end) if entry is not None else "?"
+        con = " ".join(f"{a}-{b}" for a, b in entry.contacts) if entry is not None else ""
+        print(f"  {who} {t:7.2f} [{float(e['t_start']):7.2f}] {e['seat']:5} {e['disc']:4} | {ends} | {con}")
+    for k, key in EVENT_KEYS.items():
+        if k == "shot":
+            continue
+        a = [e for e in mine if e["type"] == k]
+        b = [e for e in tev if e["type"] == k]
+        show = [e for e in b if not any(abs(float(f["t"]) - float(e["t"])) <= 1.5 and (key is None or f.get(key) == e.get(key)) for f in a)]
+        extra = [f for f in a if not any(abs(float(f["t"]) - float(e["t"])) <= 1.5 and (key is None or f.get(key) == e.get(key)) for e in b)]
+        for e in show:
+            print(f"  missed {k}: {json.dumps(e)}")
+        for e in extra:
+            print(f"  extra  {k}: {json.dumps(e)}")
 
 
 def rules_of(truth: dict[str, Any]) -> dict[str, Any] | None:
@@ -238,7 +279,10 @@ def main() -> None:
     ap.add_argument("--no-video", action="store_true", help="skip the video reviews")
     ap.add_argument("--real", action="store_true")
     ap.add_argument("--dets", type=Path, metavar="DIR", help="replay the detections cached in DIR (made on first use)")
+    ap.add_argument("--explain", action="store_true", help="print the shots and events of matches not scored exactly")
     args = ap.parse_args()
+    global EXPLAIN
+    EXPLAIN = args.explain
     folders = args.folders or sorted(p.parent for p in (ROOT / "fixtures" / "videos").glob("*/video.mp4"))
     if args.truth_dets:
         table([(f.name, truth_dets_folder(f)) for f in folders], "tracking + events + rules on detections from truth (no detector)")

@@ -80,3 +80,97 @@ def test_disc_seen_a_little_off_the_hole_centre_is_in_the_hole() -> None:
         tr.update(dets([(2.8, 0.4, DISC), (0.0, -(board.hole_radius + 2.5), DISC)]), 0.1 * k)
     states = sorted((float(np.hypot(*x.xy)), x.state) for x in tr.tracks)
     assert [s for _, s in states] == ["hole", "rest"]
+
+
+def test_disc_resting_over_the_hole_edge_stays_on_the_surface() -> None:
+    """A disc that stopped 9.8 mm from the hole's centre overhangs the hole but does not tip in
+    (rendered match, seed 7501: the simulator drops a disc only within 0.55 hole radii, 9.6 mm);
+    it is on the surface, not a 20, and a disc seen 5 mm off the centre is in the hole."""
+    board = CrokinoleBoard()
+    tr = Tracker(board)
+    for k in range(8):
+        tr.update(dets([(-9.0, 4.0, DISC), (150.0, 5.0, DISC)]), 0.1 * k)
+    tr2 = Tracker(board)
+    for k in range(8):
+        tr2.update(dets([(4.0, -3.0, DISC)]), 0.1 * k)
+    assert sorted(x.state for x in tr.tracks) == ["rest", "rest"]
+    assert [x.state for x in tr2.tracks] == ["hole"]
+
+
+def test_a_disc_lost_on_its_way_off_is_the_one_then_seen_in_the_ditch() -> None:
+    """A disc knocked straight off at 750 mm/s is lost before the ditch (it is placed off the
+    board where it was heading) and then seen resting in the ditch on its line: that is the
+    same disc, not a new one (seed 7506: the new "disc" was taken for an unseen shot's end)."""
+    board = CrokinoleBoard()
+    tr = Tracker(board)
+    t = 0.0
+    for _ in range(6):
+        tr.update(dets([(0.0, 250.0, DISC)]), t)
+        t += 1 / 30
+    for y in (270.0, 295.0, 318.0):
+        tr.update(dets([(0.0, y, DISC)]), t)
+        t += 1 / 30
+    for _ in range(12):
+        tr.update(dets([]), t)
+        t += 1 / 30
+    assert [x.state for x in tr.tracks] == ["off"]
+    for _ in range(10):
+        tr.update(dets([(3.0, 356.0, DISC)]), t)
+        t += 1 / 30
+    assert len(tr.tracks) == 1 and tr.tracks[0].state == "off"
+    assert np.hypot(tr.tracks[0].xy[0] - 3.0, tr.tracks[0].xy[1] - 356.0) < 1.0
+
+
+def test_a_disc_struck_into_the_rim_keeps_its_rebound_detection() -> None:
+    """The striker drives the east end disc of a row along the south rim straight into the rim;
+    the disc rebounds and is seen 6 mm back out from where it rested (against the push). That
+    detection is its own, at once (seed 7504, truth detections: a new track took it and, the
+    disc's next detection dropped, the far end of the row next), and every disc keeps its name."""
+    rim = -(KB.half - KB.disc_radius)
+    row = [(87.5 - 25.0 * k, rim) for k in range(4)]
+    tr = Tracker(KB)
+    t = 0.0
+
+    def frame(striker: tuple[float, float], discs: list[tuple[float, float]]) -> None:
+        nonlocal t
+        tr.update(dets([(striker[0], striker[1], STRIKER)] + [(x, y, DISC) for x, y in discs]), t)
+        t += 1 / 30
+
+    for _ in range(6):
+        frame((88.0, -250.0), row)
+    for y in (-286.7, -323.3, -360.0):
+        frame((88.0, y), row)
+    ids = {round(x.xy[0]): x.id for x in tr.tracks if x.kind == DISC}
+    frame((88.0, -370.0), [(87.5, rim + 6.0), *row[1:3], (row[3][0] - 4.0, rim)])  # the blow
+    assert tr.det_track[1] == ids[88]  # (the striker is detection 0)
+    frame((88.0, -366.0), [*row[1:3], (row[3][0] - 12.0, rim)])  # the struck disc unseen
+    for k in range(4):
+        frame((88.0, -366.0), [(87.5, rim + 12.0 + 6.0 * k), *row[1:3], (row[3][0] - 16.0, rim)])
+    discs = {x.id: x for x in tr.tracks if x.kind == DISC}
+    assert len(discs) == 4 and not tr._tentative
+    assert float(np.hypot(*(discs[ids[88]].xy - np.array([87.5, rim + 30.0])))) < 3.0
+    assert float(np.hypot(*(discs[ids[12]].xy - np.array([row[3][0] - 16.0, rim])))) < 3.0
+
+
+def test_a_disc_lost_beside_the_hole_is_not_a_twenty() -> None:
+    """A disc sliding past the 20-hole 30 mm to its side stops dead (a head-on hit) 35 mm from
+    the centre and is not seen for 0.6 s: it did not drop in, and is found where it stopped
+    (seed 7507: it was called a 20). One lost sliding straight at the hole is in it, even
+    slowly and last seen 31 mm out (seed 7501: the disc sinking into the hole is not seen)."""
+    board = CrokinoleBoard()
+    fast = (190.0, 150.0, 150.0, 150.0, 150.0, 150.0, 150.0, 110.0, 70.0, 35.0)
+    slow = (60.0, 60.0, 60.0, 60.0, 60.0, 60.0, 54.0, 48.0, 43.0, 37.0, 31.0)
+    for x, ys, end in ((30.0, fast, "rest"), (0.0, fast, "hole"), (-6.0, slow, "hole")):
+        tr = Tracker(board)
+        t = 0.0
+        for y in ys:
+            tr.update(dets([(x, y, DISC)]), t)
+            t += 1 / 30
+        for _ in range(20):
+            tr.update(dets([]), t)
+            t += 1 / 30
+        if end == "rest":
+            for _ in range(10):
+                tr.update(dets([(x, 30.0, DISC)]), t)
+                t += 1 / 30
+        assert [d.state for d in tr.tracks] == [end]

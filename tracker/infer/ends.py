@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
-from tracker.infer.datatypes import End
+from tracker.infer.datatypes import Contact, End
 from tracker.track.datatypes import Track
 
 
@@ -30,3 +32,21 @@ def end_of(tr: Track) -> End:
         return "lifted"
     x, y = tr.position()
     return (round(x, 2), round(y, 2))
+
+
+def stayed_out(ends: dict[int, End], before: dict[int, tuple[float, float]], radius: dict[int, float],
+               contacts: Sequence[Contact], shooter: int) -> dict[int, End]:
+    """``ends`` without the discs that rest where they rested before the shot (within a quarter
+    radius) and touched nothing: they did not move. The tracker may have counted one as moving
+    while a shot disc passed over it and hid it (taken for a disc knocked away unseen) or its
+    detection jittered; listed, it reads as a disc the shot moved (a false find of the detector
+    that the shot disc slid across was adopted and named as a disc, rendered match seed 7502)."""
+    touched = {c.a for c in contacts} | {c.b for c in contacts}
+    out: dict[int, End] = {}
+    for tid, e in ends.items():
+        was = before.get(tid)
+        if (tid != shooter and tid not in touched and isinstance(e, tuple) and was is not None
+                and float(np.hypot(e[0] - was[0], e[1] - was[1])) <= 0.25 * radius.get(tid, 0.0)):
+            continue
+        out[tid] = e
+    return out

@@ -25,6 +25,11 @@ from tracker.shotlog import Announced, Setup, Shot
 from tracker.track.datatypes import Track
 
 SEAT_ANGLE = {"east": 0.0, "north": 90.0, "west": 180.0, "south": 270.0}
+# Lab distance (lightness halved) beyond which a track looks like no side's discs: a disc's own
+# colour stays within about 20 of its mean at rest, 33 while it moves (``track.prediction``).
+UNLIKE_LAB = 40.0
+# ... and within which of the board around it a track is the board itself (a painted mark)
+BOARD_LAB = 12.0
 
 
 class Namer:
@@ -68,6 +73,8 @@ class Namer:
         whose side it lies on. The rules ignore its moves (it is not on their board), but the log
         keeps its path under a name it will keep if it is shot later."""
         seat = self.seat_by_colour(tr) if tr is not None else None
+        if seat is None:  # crokinole: its colour against the shot disc's (``pipeline.colours``)
+            seat = self.owners.get(track)
         if seat is None and tr is not None and tr.cls >= 0:
             seat = _colour_seat(self.cls_seat, tuple(self.seats), tr.cls)
         if seat is None:
@@ -101,6 +108,27 @@ class Namer:
             side = self.seat_of_start((float(tr.xy[0]), float(tr.xy[1])))
             return side if side in team else best
         return best
+
+    def looks_like_board(self, tr: Track | None) -> bool:
+        """Crokinole: ``tr`` is not a disc but a false find of the detector (a zone number
+        painted on the board, a shadow), which a disc sliding over it seemed to move: its colour
+        looks more like the board around it than like any side's discs, or like none of the
+        sides' discs at all (Lab distance, lightness halved, over ``UNLIKE_LAB`` from every
+        seat's mean). Judged once at least two seats were seen shooting (their colours known).
+        Such a track is not adopted as a disc (rendered matches, hard preset: seed 7502, the
+        "15" painted by the 15 line, hidden and found again 30 mm on as the shot disc passed,
+        was named n3 and later knocked off; seed 7506, a pale number on a light board)."""
+        if tr is None or tr.color_n <= 0 or len(self._seat_colour) < 2:
+            return False
+        w = np.array([0.5, 1.0, 1.0])
+        nearest = min(float(np.linalg.norm((tr.color - m) * w)) for m, _ in self._seat_colour.values())
+        if nearest > UNLIKE_LAB:
+            return True
+        # much nearer the board around it than any side's discs, and near it in absolute terms:
+        # one side's discs may be about the board's colour (light discs on a light board, seed
+        # 7511: contrast 3.9, their side's colour 4.1 away; painted marks: 7 to 10 against 17 to 28)
+        return tr.surround_n > 0 and float(np.linalg.norm((tr.color - tr.surround) * w)) < min(
+            BOARD_LAB, 0.5 * nearest)
 
     def setup(self, tracks: dict[int, Track], before: dict[int, tuple[float, float]], striker: int) -> Setup:
         """The korona setup line of a new game: every target disc at rest, named by owner."""
@@ -147,7 +175,8 @@ class Namer:
 
         if self.game == "crokinole":  # discs first seen at rest on the surface, never shot
             for tid in rec.ends:
-                if tid not in self.names and tid != rec.disc and tid in rec.before:
+                if tid not in self.names and tid != rec.disc and tid in rec.before \
+                        and not self.looks_like_board(tracks.get(tid)):
                     self._adopt(tid, tracks.get(tid), rec.before[tid])
         contacts = tuple((nm(c.a), nm(c.b)) for c in rec.contacts)
         end: dict[str, tuple[float, float] | str] = {}

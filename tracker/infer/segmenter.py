@@ -29,7 +29,7 @@ is tested on synthetic tracks and reused by ``review`` and ``live`` alike.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -37,8 +37,8 @@ from tracker.boards import CrokinoleBoard, KoronaBoard
 from tracker.detect.datatypes import STRIKER
 from tracker.infer.contacts import infer_contacts, motion_start
 from tracker.infer.datatypes import End, HandEvent, ShotRecord
-from tracker.infer.ends import end_of, peak_speed
-from tracker.infer.unseen import unseen_shot
+from tracker.infer.ends import end_of, peak_speed, stayed_out
+from tracker.infer.unseen import flicked_unseen, unseen_shot
 from tracker.track.datatypes import Track
 
 
@@ -75,6 +75,11 @@ class ShotSegmenter:
         # after ``abandon``: until then, discs first confirmed at rest are not "placed" (s)
         self._quiet_known_until = float("-inf")
         self.refit_grace = 0.5
+        # a test for tracks that are no disc (a false find of the detector: a painted number),
+        # set by the pipeline to ``Namer.looks_like_board``; such a track never is the shot disc
+        # of a shot nobody saw (seed 7508: a painted mark on the north shooting line, gone from
+        # view as a hand passed, made a shot)
+        self.unlike_a_disc: Callable[[Track], bool] = lambda tr: False
 
     # ------------------------------------------------------------------ per frame
     def update(self, tracks: Sequence[Track], t: float, frame: int) -> tuple[list[ShotRecord], list[HandEvent]]:
@@ -210,14 +215,20 @@ class ShotSegmenter:
         # carried by a hand (a 20 lifted out of the hole, a disc taken from a pocket).
         candidates = [tr for tr in movers if tr.id in self._before and tr.id in paths
                       and tr.born < self._t0 - 1e-6]
-        # ... unless it was put down where shots start and flicked before it was seen at rest
+        # ... unless it was put down where shots start and flicked before it was seen at rest,
+        # or first seen flying in from the shooting line (its wait there hidden by the hand)
         for tr in movers:
             if tr not in candidates and tr.id in paths:
-                put = self._put_down_and_flicked(paths[tr.id], tr)
+                put = self._put_down_and_flicked(paths[tr.id], tr) or flicked_unseen(
+                    self.board, paths[tr.id], self.shot_speed)
                 if put is not None:
                     self._before[tr.id] = put[0]
                     starts[tr.id] = put[1]
                     candidates.append(tr)
+        # a false find of the detector (a cue or hand taken for a disc, a painted mark) is never
+        # the shot disc (seed 7508: a cue flicked across the west line was logged as west's shot)
+        # nor is a disc the rules said must come out: a hand carries it away (seed 7502)
+        candidates = [tr for tr in candidates if not self.unlike_a_disc(tr) and not tr.leaving]
         if isinstance(self.board, KoronaBoard):
             candidates = [tr for tr in candidates if tr.kind == STRIKER] or candidates
         else:  # a crokinole disc is shot once: the shot disc is one never shot before
@@ -230,9 +241,15 @@ class ShotSegmenter:
         if not candidates:
             self.rejected.append((t, "motion with no disc that rested before it"))
             return None
-        # earliest to move; within a frame, the fastest (the hit disc starts slower or later)
-        shooter = min(candidates, key=lambda tr: (round(starts.get(tr.id, float("inf")), 4),
-                                                  -peak_speed(paths[tr.id])))
+        # earliest to move; within a frame, the fastest (the hit disc starts slower or later).
+        # Only among the discs flicked from where a shot may start, if any: a disc that crept
+        # a few mm first (a false find of the detector jittering, a disc a hand nudged) is no
+        # shot disc, and taken for one it had the whole shot rejected (rendered match, seed
+        # 7508: a painted "15" on the board moved 8 mm just before west's flick)
+        flicked = [tr for tr in candidates if self._may_start(self._before[tr.id], tr)
+                   and peak_speed(paths[tr.id]) >= self.shot_speed]
+        shooter = min(flicked or candidates, key=lambda tr: (round(starts.get(tr.id, float("inf")), 4),
+                                                             -peak_speed(paths[tr.id])))
         p = paths[shooter.id]
         # the shot disc may stop at once against another (a frame may hold all its motion):
         # judge the flick by the fastest disc of the episode
@@ -257,6 +274,7 @@ class ShotSegmenter:
                 continue
             ends[tr.id] = end_of(tr)
         ends.update(self._knocked_out_unseen(tracks, ends, shooter.id))
+        ends = stayed_out(ends, self._before, radius, contacts, shooter.id)
         return ShotRecord(
             disc=shooter.id, start=start, t_start=min(starts.get(shooter.id, self._t0), t), t_end=t - self.settle,
             frame_start=self._f0, frame_end=frame, contacts=tuple(contacts), ends=ends,
@@ -305,12 +323,14 @@ class ShotSegmenter:
         for tr in tracks:
             if not ((tr.state == "rest" and tr.occluded) or tr.state == "lifted"):
                 continue
-            if not since <= tr.last_seen <= until or tr.id in self._shot_before:
+            if not since <= tr.last_seen <= until or tr.id in self._shot_before or self.unlike_a_disc(tr):
                 continue
             at = tr.rest_xy if tr.state == "lifted" and tr.rest_xy is not None else tr.position()
             if tr.anchor_n:
                 at = (float(tr.anchor[0]), float(tr.anchor[1]))
-            if self._at_start_place(at, tr) and tr.last_seen - tr.born >= 0.2 and tr.hits >= 3:
+            # seen at rest for 3 detections over 0.1 s: a disc held under the player's fingers is
+            # seen only in the moment they shift (triple.mp4: 4 frames at 25 fps, 0.12 s)
+            if self._at_start_place(at, tr) and tr.last_seen - tr.born >= 0.1 and tr.hits >= 3:
                 out.append(tr)
         return out
 

@@ -20,11 +20,11 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from tracker.boards import KoronaBoard
+from tracker.boards import CrokinoleBoard, KoronaBoard
 from tracker.detect.datatypes import STRIKER
 from tracker.infer.contacts import infer_contacts
 from tracker.infer.datatypes import End, ShotRecord
-from tracker.infer.ends import end_of, peak_speed
+from tracker.infer.ends import end_of, peak_speed, stayed_out
 from tracker.track.datatypes import Track
 
 if TYPE_CHECKING:
@@ -96,6 +96,7 @@ def unseen_shot(seg: ShotSegmenter, tracks: Sequence[Track], movers: list[Track]
     radius = {tr.id: tr.radius for tr in tracks}
     before = {i: xy for i, xy in seg._before.items() if i in radius}
     contacts = infer_contacts(paths, before, radius, shooter.id, seg.board)
+    ends = stayed_out(ends, seg._before, radius, contacts, shooter.id)
     peak = max((peak_speed(q) for q in paths.values()), default=0.0)
     seg.rejected.append((t, f"shot inferred from rest states: track {shooter.id} left {start[0]:.0f}, {start[1]:.0f} unseen"))
     return ShotRecord(
@@ -117,3 +118,46 @@ def knock_cost(seg: ShotSegmenter, new: Track, old: Track, start: tuple[float, f
     if float(np.hypot(*(at - s))) < float(np.hypot(*(was - s))) - old.radius:
         d += 2 * old.radius + 50.0
     return d
+
+
+# Seconds a crokinole disc first seen flying may have flown unseen since it left the shooting line.
+FLIGHT_UNSEEN_S = 0.25
+
+
+def flicked_unseen(board: CrokinoleBoard | KoronaBoard, p: np.ndarray,
+                   shot_speed: float) -> tuple[tuple[float, float], float] | None:
+    """(where, when) a crokinole disc first seen already flying in from the shooting line left
+    it, or None.
+
+    A player's hand (and the renderer's cue) may hide the disc waiting on the line until it is
+    flicked: the first sight of it is in flight, with no rest place behind it, and the shot was
+    judged from the disc it struck ("not where a shot starts") and lost (rendered match, seed
+    7502, the last shot). Its first two samples (rows t, x, y) run inward at a flick's speed, the
+    third carries on along that line at about that speed (false finds in a blur, or the picture
+    shifting as the camera is knocked, jump about: seed 7500), and the line back meets the
+    shooting line within ``FLIGHT_UNSEEN_S``: it left from there. A struck disc driven on, or
+    one rebounding, is first seen nearer the centre than that, or heading out; a disc carried by
+    hand is slow."""
+    if not isinstance(board, CrokinoleBoard) or len(p) < 3:
+        return None
+    dt, dt2 = float(p[1, 0] - p[0, 0]), float(p[2, 0] - p[1, 0])
+    if dt <= 0 or dt2 <= 0:
+        return None
+    p0 = p[0, 1:].astype(float)
+    v = (p[1, 1:] - p[0, 1:]) / dt
+    v2 = (p[2, 1:] - p[1, 1:]) / dt2
+    speed, speed2 = float(np.hypot(*v)), float(np.hypot(*v2))
+    if speed < shot_speed or float(p0 @ v) >= 0:  # slow, or not heading inward
+        return None
+    if not 0.5 * speed <= speed2 <= 1.5 * speed or float(v @ v2) < 0.85 * speed * speed2:
+        return None  # not carrying on along its line
+    # |p0 - v s| = R for the least s >= 0
+    R = board.shooting_line_radius
+    a, b, c = float(v @ v), -2.0 * float(p0 @ v), float(p0 @ p0) - R * R
+    if c > 0:  # first seen outside the line: it came from there
+        return None
+    s = (-b + float(np.sqrt(b * b - 4 * a * c))) / (2 * a)
+    if s > FLIGHT_UNSEEN_S:
+        return None
+    at = p0 - v * s
+    return (float(at[0]), float(at[1])), float(p[0, 0] - s)

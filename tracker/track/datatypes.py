@@ -56,6 +56,11 @@ class Track:
     first_streak: float = 0.0
     color: np.ndarray = field(default_factory=lambda: np.zeros(3))  # mean Lab colour when sharp
     color_n: int = 0  # blur length of the first detection (born moving?)
+    # mean Lab colour of the board around the disc when sharp (the detector's ``surround``): a
+    # "disc" that looks like the board around it is a false find (``Namer.looks_like_board``)
+    surround: np.ndarray = field(default_factory=lambda: np.zeros(3))
+    surround_n: int = 0
+    leaving: bool = False  # the rules said it must be lifted out (``Tracker.leaving``): never shot
 
     @property
     def alive(self) -> bool:

@@ -53,6 +53,7 @@ def observe(tk: Tracker, tr: Track, dets: Detections, j: int, t: float) -> None:
         n = min(tr.color_n, 50)
         tr.color = (tr.color * n + dets.color[j]) / (n + 1)
         tr.color_n = n + 1
+        see_surround(tr, dets, j)
     if tr.state == "rest":
         ref = tr.anchor if tr.anchor_n else tr.xy
         d = float(np.hypot(*(z - ref)))
@@ -188,8 +189,20 @@ def new_track(tk: Tracker, dets: Detections, j: int, t: float) -> Track:
     tr.vote_cls(int(dets.cls[j]))
     tr.first_streak = float(np.hypot(*dets.streak[j]))
     tr.color, tr.color_n = dets.color[j].astype(float).copy(), 1
+    if tr.first_streak < tr.radius:
+        see_surround(tr, dets, j)
     where_verdict(tk.board, tr, int(dets.where[j]))
     return tr
+
+
+def see_surround(tr: Track, dets: Detections, j: int) -> None:
+    """Fold detection ``j``'s surround colour (when the detector measured one) into the track's."""
+    c = dets.surround[j]
+    if not np.any(c):
+        return
+    n = min(tr.surround_n, 50)
+    tr.surround = (tr.surround * n + c) / (n + 1)
+    tr.surround_n = n + 1
 
 
 def default_radius(board: CrokinoleBoard | KoronaBoard, kind: int) -> float:

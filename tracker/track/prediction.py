@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from tracker.boards import CrokinoleBoard
 from tracker.detect.datatypes import IN_HOLE, Detections
 from tracker.track import blows
 from tracker.track.association import BIG, bounce_hypothesis, collision_hypotheses
@@ -72,6 +73,15 @@ def predict(tk: Tracker, rows: Sequence[Track], dt: float, t: float) -> tuple[li
         else:  # pocket, off: still visible, may roll a little in the ditch
             hyps.append([tr.xy.copy()])
             gates[i] = 1.5 * tr.radius
+            if tr.state == "off" and tr.path and not tr.path[-1].measured and isinstance(tk.board, CrokinoleBoard):
+                # lost on its way off and placed where it was heading (``fate.resolve_lost``):
+                # it lies in the ditch about where its line crossed it; the first disc seen
+                # there is it, not a new disc (seed 7506: a new "disc" in the ditch was taken
+                # for where an unseen shot went)
+                at = ditch_crossing(tk.board, tr)
+                if at is not None:
+                    hyps[-1].append(at)
+                gates[i] = 3.0 * tr.radius
     movers = [k for k, tr in enumerate(rows) if tr.state == "moving" and tr not in tk._tentative]
     resting = [k for k, tr in enumerate(rows) if tr.state == "rest" and tr not in tk._tentative]
     for a in movers:
@@ -98,6 +108,27 @@ def predict(tk: Tracker, rows: Sequence[Track], dt: float, t: float) -> tuple[li
     blows.tighten_near_movers(tk, rows, movers, resting, gates, dt)
     blows.widen_touching(tk, rows, resting, gates)
     return hyps, gates
+
+
+def ditch_crossing(board: CrokinoleBoard, tr: Track) -> np.ndarray | None:
+    """Where the line from a lost disc's last sighting through where it coasted to meets the
+    middle of the ditch (a disc knocked off rests in the ditch about there), or None."""
+    last = next((sm for sm in reversed(tr.path) if sm.measured), None)
+    if last is None:
+        return None
+    a = np.array([last.x, last.y], float)
+    u = tr.xy - a
+    n = float(np.hypot(*u))
+    if n < 1e-6:
+        return None
+    u = u / n
+    mid = 0.5 * (board.surface_radius + board.ditch_outer_radius)
+    b, c = float(a @ u), float(a @ a) - mid * mid
+    disc = b * b - c
+    if disc < 0:
+        return None
+    s = -b + float(np.sqrt(disc))
+    return a + u * s if s >= 0 else None
 
 
 def penalties(rows: Sequence[Track], dets: Detections) -> np.ndarray:
@@ -182,8 +213,23 @@ def struck_penalty(tk: Tracker, rows: Sequence[Track], dets: Detections) -> np.n
         if hit is not None and sp > 1e-9:
             # well behind (over 120 degrees off the push: the forecast normal is rough at 10 fps)
             behind = (d @ (hit[1] / sp) < -0.5 * dist) & away
+            if pushed_into_rim(tk, q, hit[1] / sp, tr.radius):  # back off the rim, a little
+                behind &= dist > tr.radius
             out[i, behind] = BIG
     return out
+
+
+def pushed_into_rim(tk: Tracker, q: np.ndarray, u: np.ndarray, radius: float) -> bool:
+    """Korona: a disc resting against a rim (within a few mm) and pushed into it: it rebounds
+    off the rim within the frame, so it may be seen a little back from where it rested, against
+    the push (seed 7504, truth detections: the first disc of a row along the south rim, struck
+    into the rim, was refused its own detection 5 mm back out; a new track took it and later the
+    far end of the row). Only within a radius: further back is another disc's detection (a 10 fps
+    blow into a row, korona_4p_part at 27.4 s)."""
+    if not tk._half:
+        return False
+    lim = tk._half - radius - 3.0
+    return any(abs(float(q[k])) >= lim and float(u[k]) * np.sign(q[k]) > 0.3 for k in (0, 1))
 
 
 def may_jump(tk: Tracker, tr: Track, movers: list[Track], dt: float) -> bool:
