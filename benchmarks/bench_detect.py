@@ -15,6 +15,11 @@ calibration is the pipeline's own (``calibrate_image`` on the median of the firs
 camera position) unless ``--true-calib``. ``--overlays DIR`` writes a crop of every missed disc
 (``*_miss.png``: truth circle green, detections red) and of every extra detection (``*_x*.png``);
 ``--no-clusters`` turns the second pass (``tracker/detect/clusters.py``) off for comparison.
+
+Fed mode (``--fed DIR [--fixtures NAME|DIR ...]``): the detections ``tracker review`` fed its
+tracker, as ``bench_review.py --dets DIR`` cached them, every frame against ``frames.jsonl``:
+recall of discs at rest and detections near no disc, per frame (what the tracker had to work
+with, through the pipeline's stillness gate, reuse and settled full passes).
 """
 
 from __future__ import annotations
@@ -56,27 +61,16 @@ def random_discs(rng: np.random.Generator, board: CrokinoleBoard, n: int) -> lis
 
 
 def frame(seed: int, preset: str) -> tuple[np.ndarray, Calibration, list[tuple[float, float, int]]]:
-    from tracker.render import (
-        DiscSprite,
-        Renderer,
-        SceneFrame,
-        intrinsics,
-        sample_camera,
-        sample_look,
-        true_homography,
-    )
+    from tracker.render.still import still_frame
 
-    rng = np.random.default_rng(seed)
     board = CrokinoleBoard()
-    look = sample_look(preset, rng, "crokinole")
-    cam = sample_camera(preset, rng, SIZE, "crokinole")  # type: ignore[arg-type]
-    discs = random_discs(rng, board, int(rng.integers(6, 15)))
-    sprites = tuple(DiscSprite(id=f"d{i}", x=x, y=y, radius=board.disc_radius, thickness=board.disc_thickness,
-                               side=s, angle=float(rng.uniform(0, 6.28))) for i, (x, y, s) in enumerate(discs))
-    img = Renderer(board, look, SIZE, seed).render([SceneFrame(t=0.0, discs=sprites)], cam)
-    K, dist = intrinsics(cam, SIZE)
-    calib = Calibration(homography=true_homography(cam, SIZE), image_size=SIZE, rms_mm=0.0, board=board,
-                        camera_matrix=K, dist_coeffs=dist, method="truth")
+    discs: list[tuple[float, float, int]] = []
+
+    def place(rng: np.random.Generator) -> list[tuple[float, float, int]]:
+        discs.extend(random_discs(rng, board, int(rng.integers(6, 15))))
+        return discs
+
+    img, calib = still_frame(board, preset, SIZE, seed, place)
     return img, calib, discs
 
 
@@ -109,12 +103,18 @@ def main() -> int:
     ap.add_argument("--overlays", type=Path, default=None, help="fixture mode: crops of missed discs here")
     ap.add_argument("--no-clusters", action="store_true", help="without the second pass (clusters.py)")
     ap.add_argument("--width", type=int, default=None, help="fixture mode: shrink wider videos to this width")
+    ap.add_argument("--fed", type=Path, default=None, metavar="DIR",
+                    help="the detections review fed its tracker, cached by bench_review.py --dets DIR: recall "
+                         "of discs at rest and extras, every frame (of --fixtures, or every match cached)")
     args = ap.parse_args()
     global SETTINGS
     if args.bevel is not None:
         SETTINGS = DetectorSettings(bevel=args.bevel)
     if args.no_clusters:
         SETTINGS = DetectorSettings(bevel=SETTINGS.bevel, clusters=False)
+    if args.fed is not None:
+        fed_rows(args.fed, args.fixtures or [])
+        return 0
     if args.fixtures is not None:
         root = Path(__file__).resolve().parents[1] / "fixtures" / "videos"
         names = args.fixtures or sorted(p.name for p in root.iterdir() if (p / "frames.jsonl").exists())
@@ -259,6 +259,41 @@ def video_rows(max_fixtures: int | None) -> None:
         print(f"{name:24} {w:>4}x{h:<4} {len(imgs):>6} {1e3 * decode:>9.2f} {1e3 * per:>9.2f} "
               f"{per / max(decode, 1e-9):>6.1f} {len(errs) / max(n_true, 1):>7.3f} "
               f"{extra / max(len(imgs), 1):>7.2f} {np.median(err):>7.2f} {np.percentile(err, 95):>7.2f}")
+
+
+# ---------------------------------------------------------------------------- as review saw them
+def fed_rows(cache: Path, names: list[str]) -> None:
+    """Per frame, the detections ``tracker review`` fed its tracker (``bench_review.py --dets``
+    caches them, with the pipeline's own calibration, stillness gate and settled full passes)
+    against frames.jsonl: the share of discs at rest on the surface found within 10 mm
+    (strikers included), and the detections near no disc at all, per frame. This is what the
+    tracker and the rules had to work with; a full pass at sampled frames (``--fixtures``)
+    says what the detector can find, not what it holds from frame to frame."""
+    import json
+    import pickle
+
+    root = Path(__file__).resolve().parents[1] / "fixtures" / "videos"
+    picks = [Path(n).name for n in names] or sorted(p.stem for p in cache.glob("*.pkl"))
+    print(f"{'match':28} {'frames':>6} {'rest':>7} {'recall':>7} {'extra/f':>7}")
+    for name in picks:
+        path = cache / f"{name}.pkl"
+        folder = next((Path(n) for n in names if Path(n).name == name and Path(n).is_dir()), root / name)
+        if not path.exists() or not (folder / "frames.jsonl").exists():
+            print(f"{name:28} (not cached in {cache}, or no frames.jsonl)")
+            continue
+        fed = pickle.loads(path.read_bytes())
+        frames = [json.loads(line) for line in (folder / "frames.jsonl").open()]
+        total = got = extra = 0
+        for dets, _t, index, _board in fed:
+            fr = frames[index]
+            want = np.array([[q["x_mm"], q["y_mm"]] for q in fr["discs"]
+                             if not q.get("moving") and q.get("state", "surface") == "surface"]).reshape(-1, 2)
+            every = np.array([[q["x_mm"], q["y_mm"]] for q in fr["discs"] if q.get("state") != "off"]).reshape(-1, 2)
+            xy = dets.xy
+            total += len(want)
+            got += sum(1 for w_ in want if len(xy) and np.hypot(*(xy - w_).T).min() < 10.0)
+            extra += sum(1 for p in xy if len(every) == 0 or np.hypot(*(every - p).T).min() > 10.0)
+        print(f"{name:28} {len(fed):>6} {total:>7} {got / max(total, 1):>7.3f} {extra / max(len(fed), 1):>7.2f}")
 
 
 # ---------------------------------------------------------------------------- fixtures at rest

@@ -1,6 +1,10 @@
 """Where the position error at rest comes from: calibration, the detector's fit, or the rest estimate.
 
     python benchmarks/bench_rest.py [MATCH_DIR ...] [--cache DIR] [--shots]
+    python benchmarks/bench_rest.py --static N
+
+``--static N``: the detector alone on N rendered still frames per game, camera preset and size
+(1280x720, 640x360), true calibration, with and without the region model (``static_rows``).
 
 Each MATCH_DIR holds what ``tracker synth`` writes (video.mp4, truth.json, shots.jsonl,
 frames.jsonl); without arguments, the fixtures in fixtures/videos/. Every match is reviewed once
@@ -188,6 +192,67 @@ class Analysis:
         return np.array(seen).reshape(-1, 2)
 
 
+def static_frame(game: str, preset: str, size: tuple[int, int], seed: int) -> tuple[np.ndarray, Any, np.ndarray]:
+    """A rendered still frame with 8-12 discs at rest at known places (apart from each other, the
+    hole, the pegs and the rim), and its true calibration."""
+    from tracker.render.still import still_frame
+
+    board = board_for(game)
+    r = board.disc_radius
+    pts: list[tuple[float, float]] = []
+
+    def place(rng: np.random.Generator) -> list[tuple[float, float, int]]:
+        n = int(rng.integers(8, 13))
+        lim = 280.0 if isinstance(board, CrokinoleBoard) else board.half - 60.0
+        while len(pts) < n:
+            x, y = (float(v) for v in rng.uniform(-lim, lim, 2))
+            if any(np.hypot(x - u, y - v) < 2 * r + 1.0 for u, v in pts):
+                continue
+            if isinstance(board, CrokinoleBoard):
+                if not board.hole_radius + r + 2 < np.hypot(x, y) < board.surface_radius - r - 10:
+                    continue
+                if any(np.hypot(x - px, y - py) < r + board.peg_diameter / 2 + 1 for px, py in board.peg_positions()):
+                    continue
+            pts.append((x, y))
+        return [(x, y, i % 2) for i, (x, y) in enumerate(pts)]
+
+    img, calib = still_frame(board, preset, size, seed, place)
+    return img, calib, np.array(pts)
+
+
+def static_rows(n: int) -> None:
+    """The detector's own position error at rest, on ``n`` rendered still frames per game, preset
+    and size (seeds 5000...), with the true calibration: each frame detected twice (the second
+    call keeps the discs, so their deferred position refits are made), against the true contact
+    points; with the region model of ``silhouette.py`` and without it (edge fits and the chamfer
+    refit only)."""
+    from tracker.detect import chamfer
+    from tracker.detect.detector import DiscDetector
+
+    print(f"{'game':10} {'preset':6} {'size':>9} {'n':>4} {'edge fits':>11} {'with model':>11}")
+    for size in ((1280, 720), (640, 360)):
+        for preset in ("easy", "hard"):
+            for game in ("crokinole", "korona"):
+                errs: dict[bool, list[float]] = {False: [], True: []}
+                for seed in range(5000, 5000 + n):
+                    img, calib, truth = static_frame(game, preset, size, seed)
+                    for model in (False, True):
+                        keep = chamfer.REGION_MODEL
+                        chamfer.REGION_MODEL = model
+                        try:
+                            det = DiscDetector(calib, game)
+                        finally:
+                            chamfer.REGION_MODEL = keep
+                        det.detect(img)
+                        dets = det.detect(img)
+                        for p in truth:
+                            d = np.hypot(*(dets.xy - p).T) if len(dets) else np.array([99.0])
+                            if d.min() < MATCH_MM:
+                                errs[model].append(float(d.min()))
+                print(f"{game:10} {preset:6} {size[0]:>4}x{size[1]:<4} {len(errs[True]):>4} {_mp(errs[False])} "
+                      f"{_mp(errs[True])}", flush=True)
+
+
 def _mp(v: list[float]) -> str:
     a = np.array(v, float)
     a = a[np.isfinite(a)]
@@ -199,7 +264,12 @@ def main() -> int:
     ap.add_argument("folders", nargs="*", type=Path)
     ap.add_argument("--cache", type=Path, help="keep each match's recording in this folder (reused when present)")
     ap.add_argument("--shots", action="store_true", help="print every matched shot end")
+    ap.add_argument("--static", type=int, metavar="N", default=0,
+                    help="instead: N rendered still frames per game, preset and size (see static_rows)")
     args = ap.parse_args()
+    if args.static:
+        static_rows(args.static)
+        return 0
     folders = args.folders or sorted(p.parent for p in (ROOT / "fixtures" / "videos").glob("*/video.mp4"))
     print("median/p95 in mm. det: per-frame detector error at rest; calib: the calibration's share; "
           "fit: det without it;\nreported: shot-log end positions; rest-med: median of the detections over the rest")

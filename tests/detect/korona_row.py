@@ -17,13 +17,25 @@ LINE = -(BOARD.half - R)  # the south rim's row line
 ROW = tuple(-87.5 + 2 * R * k for k in range(8))  # a setup row: 8 discs touching, centred
 
 
-@functools.lru_cache(maxsize=8)
-def render_row(xs: tuple[float, ...], size: tuple[int, int], focal: float) -> tuple[np.ndarray, Calibration]:
-    """Discs at ``xs`` (mm) on the row line, dark on birch, seen from 1.5 m at 15 degrees of tilt."""
-    look = render.Look(surface="birch", disc_colors=((40, 40, 40), (170, 110, 40)), noise_sigma=1.0)
+# BGR per side: dark, blue, and a pale wood close to the birch board's own colour
+COLOURS = ((40, 40, 40), (170, 110, 40), (150, 195, 222))
+DARK, WOOD = 0, 2
+
+
+@functools.lru_cache(maxsize=16)
+def render_row(xs: tuple[float, ...], size: tuple[int, int], focal: float, side: int = DARK,
+               striker_x: float | None = None, inset: float = 0.0) -> tuple[np.ndarray, Calibration]:
+    """Discs of colour ``side`` at ``xs`` (mm) on the row line (``inset`` mm further in from the
+    rim), and a striker against the same rim at ``striker_x``, on birch, seen from 1.5 m at 15
+    degrees of tilt."""
+    look = render.Look(surface="birch", disc_colors=COLOURS, noise_sigma=1.0)
     cam = render.Camera(height=1500.0, tilt=15.0, focal=focal)
-    sprites = tuple(render.DiscSprite(id=f"d{i}", x=x, y=LINE, radius=R, thickness=BOARD.disc_thickness,
-                                      side=0, kind="disc") for i, x in enumerate(xs))
+    sprites = tuple(render.DiscSprite(id=f"d{i}", x=x, y=LINE + inset, radius=R, thickness=BOARD.disc_thickness,
+                                      side=side, kind="disc") for i, x in enumerate(xs))
+    if striker_x is not None:
+        rs = BOARD.striker_radius
+        sprites += (render.DiscSprite(id="S", x=striker_x, y=-(BOARD.half - rs), radius=rs,
+                                      thickness=BOARD.disc_thickness, side=1, kind="striker"),)
     img = render.Renderer(BOARD, look, size, seed=3).render([render.SceneFrame(t=0.0, discs=sprites)], cam)
     K, dist = render.intrinsics(cam, size)
     calib = Calibration(homography=render.true_homography(cam, size), image_size=size, rms_mm=0.0,

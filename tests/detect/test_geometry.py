@@ -8,7 +8,7 @@ import pytest
 from tests.detect.drawing import camera
 from tracker.boards import CrokinoleBoard
 from tracker.calibration.datatypes import Calibration
-from tracker.detect.geometry import BoardView, camera_pose
+from tracker.detect.geometry import BoardView, FastProjection, camera_pose
 
 
 def _calib(size: tuple[int, int], tilt: float, height: float = 1400.0) -> tuple[Calibration, np.ndarray]:
@@ -49,3 +49,26 @@ def test_board_view_round_trip() -> None:
     xy = np.array([[0.0, 0.0], [123.4, -250.0], [-399.0, 399.0]])
     assert np.allclose(v.to_mm(v.to_px(xy)), xy)
     assert np.allclose(v.to_px(np.array([[-400.0, 400.0]])), [[0.0, 0.0]])
+
+
+@pytest.mark.parametrize("dist", [None, [0.12, -0.05, 0.0, 0.0, 0.0], [-0.28, 0.04, 0.001, -0.002, 0.01],
+                                  [0.1, -0.02, 0.0005, 0.0003, 0.004, 0.05, -0.01, 0.002]])
+def test_fast_projection_agrees_with_the_calibration(dist: list[float] | None) -> None:
+    """The detector's numpy projection (radial, tangential and rational lens terms) gives the same
+    pixels as ``Calibration.to_image`` (``cv2.projectPoints``) over the whole board."""
+    calib, _ = _calib((1280, 720), 40.0)
+    if dist is not None:
+        calib.camera_matrix = np.array([[1100.0, 0.0, 645.0], [0.0, 1090.0, 355.0], [0.0, 0.0, 1.0]])
+        calib.dist_coeffs = np.array(dist)
+    fast = FastProjection.of(calib)
+    assert isinstance(fast, FastProjection) and fast.board is calib.board
+    pts = np.random.default_rng(3).uniform(-330.0, 330.0, (500, 2))
+    assert np.abs(fast.to_image(pts) - calib.to_image(pts)).max() < 1e-6
+    assert FastProjection.of(fast) is fast
+
+
+def test_fast_projection_leaves_thin_prism_lenses_to_opencv() -> None:
+    calib, _ = _calib((1280, 720), 40.0)
+    calib.camera_matrix = np.array([[1100.0, 0.0, 640.0], [0.0, 1100.0, 360.0], [0.0, 0.0, 1.0]])
+    calib.dist_coeffs = np.array([0.1, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.001, 0.0, 0.0, 0.0])
+    assert FastProjection.of(calib) is calib

@@ -93,6 +93,9 @@ def test_a_disc_set_down_on_a_turned_down_candidate_is_found() -> None:
     new = DrawnDisc(float(spots[0][0]), float(spots[0][1]), LIGHT)
     shot = render(base + [new], SIZE, tilt_deg=0.0, seed=9)
     det.refresh()
+    det.detect(shot.image)
+    # (a disc new on this call is reported at the chamfer's first-order shift; the next call that
+    # keeps it unchanged refits it: ``deferred.py``)
     dets = det.detect(shot.image)
     fresh = DiscDetector(shot.calib, "crokinole").detect(shot.image)
     assert len(dets) == len(fresh) == 2, dets.xy.round(1).tolist()

@@ -275,3 +275,24 @@ def test_no_streaks_when_the_camera_moved() -> None:
     view = det.rectify(still_cam)
     own = np.abs(view.astype(int) - det.rectify(bg).astype(int)).sum(axis=2) > 30
     assert len(find_streaks(det, view, Detections.empty(), own)) == 1
+
+
+def test_an_oblique_camera_widens_a_streak_by_the_top_face_shift() -> None:
+    # triple.mp4's black shot disc leaving the board at its far side: 51 mm across its blur at
+    # 2.23 mm per view pixel, where the camera sees a disc's top face 14.5 mm from its base
+    from tracker.detect.streaks import _capsule
+
+    mpp, r = 2.23, 15.9
+    width_px, length_px = 56.0 / mpp - 1.5, 115.0 / mpp - 1.5  # measured between percentiles: ~52 x ~105
+    ys, xs = np.mgrid[0:60, 0:80]
+    u, v = xs - 40.0, ys - 30.0
+    half_core = max(length_px - width_px, 0.0) / 2
+    inside = np.hypot(np.maximum(np.abs(u) - half_core, 0.0), v) <= width_px / 2
+    py, px = np.nonzero(inside)
+    assert _capsule(py, px, mpp, r, r) is None  # too wide for a disc seen from straight above
+    found = _capsule(py, px, mpp, r, r, tilt=14.5)
+    assert found is not None
+    (cu, cv), axis, width, length = found
+    assert 50.5 < width < 56.0 and abs(length - 105.0) < 8.0, (width, length)
+    assert abs(abs(float(axis[0])) - 1.0) < 1e-6  # along x
+    assert _capsule(py, px, mpp, r, r, tilt=0.5) is None  # a near-overhead camera: still refused

@@ -4,9 +4,26 @@ from __future__ import annotations
 
 import numpy as np
 
-from tracker.boards import KoronaBoard
-from tracker.detect.datatypes import STRIKER
+from tracker.boards import CrokinoleBoard, KoronaBoard
+from tracker.detect.datatypes import STRIKER, Detections
+from tracker.pipeline import Pipeline
+from tracker.shotlog import Shot
 from tracker.track.synthetic import World
+
+
+def feed(frames: list[tuple[float, Detections]], **rules: object) -> Pipeline:
+    """A 2-player crokinole pipeline fed ``frames`` (time, detections) and finished."""
+    p = Pipeline("crokinole", 2, rules=dict(rules) or None)
+    p.start_tracking(CrokinoleBoard())
+    for i, (t, det) in enumerate(frames):
+        p.process_detections(det, t, i)
+    p.finish()
+    return p
+
+
+def shots(p: Pipeline) -> list[Shot]:
+    """The shots of ``p``'s log."""
+    return [e for e in p.entries if isinstance(e, Shot)]
 
 
 def korona_pot(fps: float = 30.0, wait: float = 0.5, hand: bool = False) -> World:

@@ -10,9 +10,9 @@ import numpy as np
 
 from tracker.boards import CrokinoleBoard
 from tracker.detect.datatypes import Detections
-from tracker.pipeline import Pipeline
-from tracker.shotlog import Shot
 from tracker.track.synthetic import World
+
+from .scenes import feed, shots
 
 BOARD = CrokinoleBoard()
 # top-face colours (Lab) as the detector measures them: light and dark discs, the red board
@@ -48,19 +48,6 @@ def with_phantoms(w: World, phantoms: list[tuple[tuple[float, float], tuple[floa
                              streak=det.streak, color=color)
         out.append((t, det))
     return out
-
-
-def feed(frames: list[tuple[float, Detections]]) -> Pipeline:
-    p = Pipeline("crokinole", 2)
-    p.start_tracking(BOARD)
-    for i, (t, det) in enumerate(frames):
-        p.process_detections(det, t, i)
-    p.finish()
-    return p
-
-
-def shots(p: Pipeline) -> list[Shot]:
-    return [e for e in p.entries if isinstance(e, Shot)]
 
 
 def test_a_painted_mark_a_disc_slides_over_is_no_disc() -> None:

@@ -10,25 +10,11 @@ import numpy as np
 from tracker.boards import CrokinoleBoard
 from tracker.detect.datatypes import Detections
 from tracker.pipeline import Pipeline
-from tracker.shotlog import Shot
 from tracker.track.synthetic import World
 
-from .scenes import korona_pot
+from .scenes import feed, korona_pot, shots
 
 BOARD = CrokinoleBoard()
-
-
-def feed(frames: list[tuple[float, Detections]], **rules: object) -> Pipeline:
-    p = Pipeline("crokinole", 2, rules=dict(rules) or None)
-    p.start_tracking(BOARD)
-    for i, (t, det) in enumerate(frames):
-        p.process_detections(det, t, i)
-    p.finish()
-    return p
-
-
-def shots(p: Pipeline) -> list[Shot]:
-    return [e for e in p.entries if isinstance(e, Shot)]
 
 
 def _unseen_world(knock: bool) -> World:

@@ -86,6 +86,20 @@ def test_a_just_launched_disc_and_a_disc_being_confirmed_are_never_skipped() -> 
     assert g.skip(tracks, False, CROK)
 
 
+def test_frames_with_no_disc_moving_are_never_skipped() -> None:
+    """A changing picture with every disc at rest is a hand setting a disc down or lifting one out
+    (seed 7401: the disc set on the shooting line, seen on two frames under the hand, was never
+    confirmed with every other such frame skipped, and its shot dropped out of the log)."""
+    resting = [disc(1, (0.0, -200.0)), disc(2, (0.0, 250.0))]
+    g = StrideGate(30.0)
+    for _ in range(3 * LAUNCH_FRAMES):
+        g.observe(resting)
+    assert decisions(g, resting, CROK) == [False] * 6 and g.why == "no disc moving"
+    sliding = [disc(1, (0.0, -200.0), (300.0, 0.0)), disc(2, (0.0, 250.0))]
+    launched(g, sliding)
+    assert g.skip(sliding, False, CROK)
+
+
 def test_korona_pockets_stop_the_skipping_but_crokinole_pegs_and_hole_do_not() -> None:
     """Pegs and the hole only turn or swallow a disc, which the tracker follows at 15 fps."""
     peg = CROK.peg_positions()[0]

@@ -15,7 +15,8 @@ Pipeline per frame (each stage cheap, the expensive one only where a disc is lik
    per kind: disc, korona striker), peaks above a coherence and strength floor.
 4. Refine each candidate in the original image (``refine.py``): edge points on rays, cylinder
    silhouette fit, so the centre is where the disc touches the board (height-corrected; the top
-   edge's chamfer is allowed for in the reported centres only, ``chamfer.py``). A candidate
+   edge's chamfer is allowed for in the reported centres only, ``chamfer.py``, refitted once the
+   disc holds still, ``deferred.py``; the fits' projections: ``geometry.FastProjection``). A candidate
    whose outline is plainly open after two of the four iterations is given up (most candidates
    that are not discs: half the cost).
 5. Verify (``verify.py``): enough of the outline found in every quarter (coverage), a small
@@ -24,7 +25,7 @@ Pipeline per frame (each stage cheap, the expensive one only where a disc is lik
    cue or a shadow does not close a disc-sized circle with edges all round, so it fails here.
    Openings cut in the surface (the empty 20-hole, korona pockets) are circles too: a flat-circle fit (rim at z = 0,
    larger than a disc) or their position rules them out.
-   Then a second, occlusion-aware pass (``clusters.py``, ``DetectorSettings.clusters``): discs
+   (Stages 3-5 for one kind of disc: ``fitpass.py``.) Then a second, occlusion-aware pass (``clusters.py``, ``DetectorSettings.clusters``): discs
    touching a found disc, overhanging the 20-hole or lying in a row against a korona rim show no
    edge on the side they share, so they are refitted with those sides masked, seeded from the
    rejected candidates, around every disc found, and from an outline map.
@@ -65,12 +66,21 @@ from tracker.detect.datatypes import (
     STRIKER,
     Detections,
 )
-from tracker.detect.geometry import BoardView, camera_pose
+from tracker.detect.deferred import DeferredChamfer
+from tracker.detect.fitpass import _cie as _cie  # (``rim.py`` takes it from here)
+from tracker.detect.fitpass import fit_kind
+from tracker.detect.geometry import BoardView, FastProjection, camera_pose
 from tracker.detect.lost import LostDiscs
 from tracker.detect.refine import Fit, Refiner
 from tracker.detect.rejects import RejectMemory
 from tracker.detect.reuse import untouched
 from tracker.errors import InputError
+
+# Calls a turned-down candidate stays turned down while nothing changes within its reach
+# (``rejects.py``). Longer than ``refresh_frames``: at 50 the memory ran out on every periodic full
+# pass, which then refitted every peg and line crossing of the board again (a full pass's fits were
+# 95% failures on a 1280x720 match).
+REJECT_MAX_AGE = 200
 
 
 @dataclass(frozen=True)
@@ -127,18 +137,21 @@ class DiscDetector:
         self.thickness = float(self.board.disc_thickness)
         st = self.settings
         self.bevel = float(GAME_BEVEL_MM.get(self.game, 0.0) if st.bevel is None else st.bevel)
-        self.refiner = Refiner(calib, self.pose, self.thickness, bevel=self.bevel if st.bevel_in_fit else 0.0)
+        fast = FastProjection.of(calib)  # the fits' many projections, without cv2.projectPoints
+        self.refiner = Refiner(fast, self.pose, self.thickness, bevel=self.bevel if st.bevel_in_fit else 0.0)
         # Video: the chamfer allowed for in the reported centres only (``chamfer.py``).
-        self.chamfer = ChamferCorrection(Refiner(calib, self.pose, self.thickness, bevel=self.bevel), self.pose,
-                                         self.bevel, st.min_coverage) if self.bevel > 0.0 and not st.bevel_in_fit else None
+        # (The refit waits until the disc holds still: ``deferred.py``.)
+        self.chamfer = DeferredChamfer(ChamferCorrection(Refiner(fast, self.pose, self.thickness, bevel=self.bevel),
+                                                         self.pose, self.bevel, st.min_coverage)) \
+            if (self.bevel > 0.0 or ChamferCorrection.modelling()) and not st.bevel_in_fit else None
         # The coarse view need not be finer than the camera sees the board.
         self.mm_per_px = max(self.settings.mm_per_px, 0.9 * self.refiner._mm_per_image_px(np.zeros(2)))
         self.view = BoardView.around(half, self.mm_per_px)
         self._maps = self.view.maps(calib)
-        self.flat_refiner = Refiner(calib, self.pose, 0.0)  # circles painted or cut in the surface
+        self.flat_refiner = Refiner(fast, self.pose, 0.0)  # circles painted or cut in the surface
         self._valid = self._region_mask()
         # Candidates turned down where the picture has not changed since (``rejects.py``).
-        self.rejects = RejectMemory(self.view)
+        self.rejects = RejectMemory(self.view, max_age=REJECT_MAX_AGE)
         self._filters: dict[int, RingFilter] = {}
         self._ring_px: dict[int, tuple[float, float]] = {}
         self._crop_filters: OrderedDict[tuple[int, int, int], RingFilter] = OrderedDict()
@@ -272,6 +285,8 @@ class DiscDetector:
             self._since_full += 1
             assert self._last is not None
             self.lost.still(self._last)
+            if self.chamfer is not None:  # every disc kept: the pending chamfer refits are due
+                self.chamfer.begin(frame_bgr, self._last)
             return self._with_streaks(self._last[np.arange(len(self._last))], view, still=True)
         self.rejects.advance(moved)
         full = region is None
@@ -289,6 +304,8 @@ class DiscDetector:
         kept = Detections.empty()
         if moved is not None and self._last is not None and len(self._last):
             kept = self._last[untouched(self._last, moved, self.view, self.pose, self.thickness)]
+        if self.chamfer is not None:
+            self.chamfer.begin(frame_bgr, kept, self._last)
         taken: list[tuple[np.ndarray, float]] = [(p, float(r)) for p, r in zip(kept.xy, kept.radius, strict=True)]
         # Resting discs lost under a passing hand, back where their place looks as it did (``lost.py``).
         if self.settings.reuse and self.settings.restore_lost and len(self.lost):
@@ -296,60 +313,9 @@ class DiscDetector:
         parts: list[Detections] = [kept]
         # Smaller kinds first; overlaps between kinds are settled afterwards by confidence.
         for kind, radius in sorted(self.kinds, key=lambda kr: kr[1]):
-            centres, coh = self.candidates(view, kind, radius, region, lab)
-            fits: list[tuple[Fit, float]] = []
-            rejected: list[tuple[np.ndarray, float, Fit]] = []  # candidate, coherence, its fit
-            for c, q in zip(centres, coh, strict=True):
-                if any(np.hypot(*(c - p)) < 1.6 * min(radius, pr) for p, pr in taken):
-                    continue
-                memo = self.rejects.recall(c, kind)
-                if memo is not None:  # turned down here before, nothing changed since
-                    if memo.reason == "outline" and memo.fit is not None:
-                        rejected.append((c, float(q), memo.fit))
-                    continue
-                fit = self.refiner.refine(frame_bgr, c, radius, with_colors=False,
-                                          give_up_below=0.6 * self.settings.min_coverage)
-                if not self._accept(fit, radius):
-                    rejected.append((c, float(q), fit))
-                    self.rejects.note(c, kind, radius, fit, "outline")
-                    continue
-                if not self._accept_colors(self.refiner.add_colors(frame_bgr, fit)):
-                    self.rejects.note(c, kind, radius, fit, "colour")
-                    continue
-                if not self._is_empty_hole(frame_bgr, c, fit, radius):
-                    fits.append((fit, float(q)))
-                else:
-                    self.rejects.note(c, kind, radius, fit, "hole")
-            fits.sort(key=lambda fq: -(fq[0].coverage + fq[1]))
-            accepted: list[tuple[Fit, float]] = []
-            for fit, q in fits:
-                if any(np.hypot(*(fit.centre - p)) < 1.6 * min(radius, pr) for p, pr in taken):
-                    continue
-                taken.append((fit.centre, radius))
-                accepted.append((fit, q))
-            if self.settings.clusters:
-                from tracker.detect.clusters import ClusterPass
-
-                lab_v = lab if lab is not None else self._lab(view)
-                sources = [(f.centre, radius) for f, _ in accepted]
-                if full:  # a full pass grows clusters from every disc, kept ones too
-                    sources += [(p, radius) for p in kept.xy[kept.kind == kind]]
-                accepted += ClusterPass(self, frame_bgr, lab_v, kind, radius, taken, region).run(rejected, sources)
-            xy, rad, col, conf, wh, sur = [], [], [], [], [], []
-            for fit, q in accepted:
-                if self.chamfer is not None:
-                    self.chamfer.note(frame_bgr, fit, radius)
-                xy.append(fit.centre)
-                rad.append(fit.radius)
-                assert fit.color is not None and fit.surround is not None
-                col.append(_cie(fit.color))
-                sur.append(_cie(fit.surround))
-                conf.append(float(np.clip(0.5 * fit.coverage + 0.5 * min(q / 0.6, 1.0), 0, 1)))
-                wh.append(self.where_of(float(fit.centre[0]), float(fit.centre[1]), radius))
-            if xy:
-                parts.append(Detections(xy=np.array(xy), radius=np.array(rad), color=np.array(col),
-                                        confidence=np.array(conf), kind=np.full(len(xy), kind),
-                                        where=np.array(wh), surround=np.array(sur)))
+            found = fit_kind(self, frame_bgr, view, lab, kind, radius, region, kept, taken)
+            if len(found):
+                parts.append(found)
         dets = self._drop_strikers_over_discs(Detections.merge(parts))
         if full and self.settings.rows and isinstance(self.board, KoronaBoard):
             from tracker.detect.rows import row_fill
@@ -415,7 +381,3 @@ class DiscDetector:
         self._force_full = False
         self.lost.clear()
 
-
-def _cie(lab8: np.ndarray) -> np.ndarray:
-    """OpenCV 8-bit-scale Lab -> CIE Lab."""
-    return np.asarray(lab8, float) * np.array([100 / 255, 1, 1]) - np.array([0, 128, 128])

@@ -22,6 +22,9 @@ width. A hand reaching over the rim between two discs has neither the discs' col
 the spacing; a gap of bare board between two discs fails the colour test, so a row with holes in
 it is not filled.
 
+Rows of which no disc was found at all, and discs of the board's own colour, are left to the strip
+along each rim (``rim.py``), which ``row_fill`` runs after the gaps and ends here.
+
 The places are reported as predicted (no fit: there is hardly an outline to fit), with a modest
 confidence, only on full passes and where no disc is known. Measured with the true calibration
 on every 20th frame: 78 of 87 places within 8 mm of a true disc on korona_4p_part, 81 of 90 on
@@ -62,7 +65,17 @@ def _lab_at(det: DiscDetector, lab: np.ndarray, xy: np.ndarray) -> np.ndarray | 
 
 
 def row_fill(det: DiscDetector, lab: np.ndarray, found: Detections, board_lab: np.ndarray) -> Detections:
-    """Discs of the korona rows against the rim that ``found`` (this pass's detections) misses."""
+    """Discs of the korona rows against the rim that ``found`` (this pass's detections) misses:
+    the gaps and ends of rows (below), then whatever the strip along each rim shows
+    (``rim.py``: rows of which no disc was found, discs of the board's colour)."""
+    from tracker.detect.rim import rim_discs
+
+    filled = _gaps_and_ends(det, lab, found, board_lab)
+    more = rim_discs(det, lab, Detections.merge([found, filled]))
+    return Detections.merge([filled, more]) if len(more) else filled
+
+
+def _gaps_and_ends(det: DiscDetector, lab: np.ndarray, found: Detections, board_lab: np.ndarray) -> Detections:
     b = det.board
     if not isinstance(b, KoronaBoard) or not len(found):
         return Detections.empty()

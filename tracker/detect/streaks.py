@@ -25,6 +25,11 @@ Design decisions:
   that disc); a capsule lying where one lay on the previous call (a disc blurred by ``b`` travels
   at least ``b`` between frames; a stick being aimed does not); a blob faint all over
   (``MIN_PEAK``).
+* Oblique cameras: a disc's silhouette spans its base and its top face, which the camera sees
+  shifted by ``top_shift`` (14 mm at the far side of triple.mp4's board), so a streak may be
+  that much wider than a disc; the width limit grows by it (the black shot disc leaving the
+  board there measured 51 mm against a flat limit of 50.5 and was lost, and its track took
+  over a red disc's identity).
 * The kind from the width: on a korona board a striker streak is twice as wide as a pawn's, and
   the tracker needs the kind to carry the striker's identity through the shot.
 * What is reported: the capsule's centre (the disc's place at mid-exposure, which is the frame's
@@ -163,7 +168,11 @@ def find_streaks(det: DiscDetector, view_bgr: np.ndarray, dets: Detections,
             continue
         sel = vals >= HALF * peak
         py, px = py[sel], px[sel]
-        found = _capsule(py, px, mpp, r_min, r_max)
+        # Under an oblique camera a disc's silhouette spans its base and its top face, shifted
+        # by up to |s| (``top_shift``): a streak is that much wider across its blur than flat.
+        mid = view.to_mm(np.array([[float(px.mean()) + x0, float(py.mean()) + y0]]))
+        tilt = float(np.hypot(*det.pose.top_shift(mid, det.thickness)[0][0]))
+        found = _capsule(py, px, mpp, r_min, r_max, tilt)
         if found is None:
             continue
         (cu, cv), axis_px, width, length = found
@@ -222,10 +231,11 @@ def _moved(sharp: Detections, before: np.ndarray, tol: float = 3.0) -> np.ndarra
     return np.asarray(d.min(axis=1) > tol)
 
 
-def _capsule(py: np.ndarray, px: np.ndarray, mpp: float, r_min: float, r_max: float
+def _capsule(py: np.ndarray, px: np.ndarray, mpp: float, r_min: float, r_max: float, tilt: float = 0.0
              ) -> tuple[tuple[float, float], np.ndarray, float, float] | None:
     """A blob's centre (view px), long axis (unit, view px), width and length (mm) when it is
-    shaped like a disc-wide capsule, else None."""
+    shaped like a disc-wide capsule, else None. ``tilt``: how far (mm) the camera sees a disc's
+    top face shifted from its base here; the silhouette is that much wider at most."""
     x = px.astype(np.float64)
     y = py.astype(np.float64)
     cx, cy = float(x.mean()), float(y.mean())
@@ -242,7 +252,7 @@ def _capsule(py: np.ndarray, px: np.ndarray, mpp: float, r_min: float, r_max: fl
     width = (float(c_hi - c_lo) + 1.5) * mpp
     # As wide as a disc, widened by the blur of the view and the picture (a few view pixels),
     # the disc's shadow and its height; a palm or an arm is wider.
-    if not (1.2 * r_min <= width <= 2 * r_max + 6 * mpp + 6.0):
+    if not (1.2 * r_min <= width <= 2 * r_max + tilt + 6 * mpp + 6.0):
         return None
     if length < MIN_ELONGATION * 2 * r_min:
         return None

@@ -1,0 +1,78 @@
+"""Korona discs against a rim found from the strip of board along it (``rim.py``): whole rows of
+which no disc was found, rows of the board's own colour; not a striker, not bare board, not a row
+that is no whole number of discs."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tracker.calibration.datatypes import Calibration
+from tracker.detect.datatypes import DISC, Detections
+from tracker.detect.detector import DiscDetector
+from tracker.detect.rim import rim_discs
+
+pytest.importorskip("tracker.render")
+from tests.detect.korona_row import DARK, LINE, ROW, WOOD, R, render_row  # noqa: E402
+
+SIZE = (480, 360)
+
+
+def _rim(img: np.ndarray, calib: Calibration, known: Detections | None = None) -> np.ndarray:
+    det = DiscDetector(calib, "korona")
+    lab = det._lab(det.rectify(img))
+    return rim_discs(det, lab, known if known is not None else Detections.empty()).xy
+
+
+def _near(got: np.ndarray, xs: list[float], tol: float) -> list[bool]:
+    return [len(got) > 0 and float(np.hypot(*(got - [x, LINE]).T).min()) < tol for x in xs]
+
+
+@pytest.mark.parametrize("side", [DARK, WOOD])
+def test_a_whole_row_is_found_with_none_of_it_known(side: int) -> None:
+    img, calib = render_row(ROW, SIZE, 340.0, side)
+    got = _rim(img, calib)
+    assert len(got) == len(ROW), got.round(1).tolist()
+    # placed, not fitted: the run of discs reads longer by their shadow (about 10 mm here), and
+    # the places sit within half of that of the truth
+    assert all(_near(got, list(ROW), 0.5 * R)), got.round(1).tolist()
+
+
+def test_known_discs_are_not_reported_again() -> None:
+    img, calib = render_row(ROW, SIZE, 340.0, DARK)
+    known = Detections(xy=np.array([[ROW[0], LINE], [ROW[3], LINE]]), radius=np.full(2, R), kind=np.full(2, DISC))
+    got = _rim(img, calib, known)
+    assert len(got) == len(ROW) - 2
+    assert not any(_near(got, [ROW[0], ROW[3]], 2 * R * 0.8))
+
+
+def test_bare_rims_give_nothing() -> None:
+    img, calib = render_row((), SIZE, 340.0)
+    assert len(_rim(img, calib)) == 0
+
+
+def test_a_striker_against_the_rim_is_not_two_discs() -> None:
+    img, calib = render_row((), SIZE, 340.0, DARK, striker_x=100.0)
+    assert len(_rim(img, calib)) == 0
+
+
+def test_a_row_of_discs_a_half_disc_apart_is_not_filled() -> None:
+    # discs not touching: the run is no whole number of disc widths
+    xs = (-60.0, -60.0 + 3 * R, -60.0 + 6 * R)
+    img, calib = render_row(xs, SIZE, 340.0, DARK)
+    got = _rim(img, calib)
+    # nothing is put between discs (a place there would be a ghost)
+    for gap in (-60.0 + 1.5 * R, -60.0 + 4.5 * R):
+        assert not any(_near(got, [gap], 0.8 * R)), got.round(1).tolist()
+
+
+def test_a_disc_a_little_way_in_from_the_rim_is_not_put_against_it() -> None:
+    # 15 mm in: it and its shadow reach the strip along the rim, but also deeper than a disc
+    # against the rim would
+    img, calib = render_row((40.0,), SIZE, 340.0, DARK, inset=1.2 * R)
+    det = DiscDetector(calib, "korona")
+    trace: list[tuple[int, float, float, float, int, str]] = []
+    got = rim_discs(det, det._lab(det.rectify(img)), Detections.empty(), trace).xy
+    assert not any(_near(got, [40.0], 2 * R)), got.round(1).tolist()
+    seen = [t for t in trace if t[:2] == (0, -1.0) and abs(t[2] + 0.5 * t[3] - 40.0) < 2 * R]
+    assert seen and all(t[-1] != "row" for t in seen), trace

@@ -1,0 +1,94 @@
+"""The fits of one kind of disc (disc or korona striker) on one detector call: the first pass and
+the occlusion-aware second pass (``DiscDetector.detect``, stages 3-5 of its notes).
+
+First pass: every ring-filter candidate (``candidates.py``) away from the discs already taken and
+not turned down before where nothing changed since (``rejects.py``) is refined in the original
+image (``refine.py``; a plainly open outline is given up after two iterations) and verified
+(``verify.py``: outline, colours, not the empty 20-hole). The accepted fits are taken best first
+(coverage plus coherence), each keeping the place of the disc it found. Second pass
+(``clusters.py``): discs touching one found, over the 20-hole or in a korona row, refitted with
+their shared sides masked, seeded from the first pass's rejected candidates and around every disc
+found (on a full pass, the kept ones too).
+
+``taken`` (centres and radii of the discs found so far on this call, kept ones first) is extended
+in place, so the next kind does not take the same places.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from tracker.detect.datatypes import Detections
+from tracker.detect.refine import Fit
+
+if TYPE_CHECKING:
+    from tracker.detect.detector import DiscDetector
+
+
+def fit_kind(det: DiscDetector, frame_bgr: np.ndarray, view: np.ndarray, lab: np.ndarray | None, kind: int,
+             radius: float, region: np.ndarray | None, kept: Detections,
+             taken: list[tuple[np.ndarray, float]]) -> Detections:
+    """The discs of ``kind`` (nominal ``radius``) found on this call, beside the ``kept`` ones;
+    ``region``: where the view changed (None: a full pass, with the whole view's ``lab``)."""
+    full = region is None
+    centres, coh = det.candidates(view, kind, radius, region, lab)
+    fits: list[tuple[Fit, float]] = []
+    rejected: list[tuple[np.ndarray, float, Fit]] = []  # candidate, coherence, its fit
+    for c, q in zip(centres, coh, strict=True):
+        if any(np.hypot(*(c - p)) < 1.6 * min(radius, pr) for p, pr in taken):
+            continue
+        memo = det.rejects.recall(c, kind)
+        if memo is not None:  # turned down here before, nothing changed since
+            if memo.reason == "outline" and memo.fit is not None:
+                rejected.append((c, float(q), memo.fit))
+            continue
+        fit = det.refiner.refine(frame_bgr, c, radius, with_colors=False,
+                                 give_up_below=0.6 * det.settings.min_coverage)
+        if not det._accept(fit, radius):
+            rejected.append((c, float(q), fit))
+            det.rejects.note(c, kind, radius, fit, "outline")
+            continue
+        if not det._accept_colors(det.refiner.add_colors(frame_bgr, fit)):
+            det.rejects.note(c, kind, radius, fit, "colour")
+            continue
+        if not det._is_empty_hole(frame_bgr, c, fit, radius):
+            fits.append((fit, float(q)))
+        else:
+            det.rejects.note(c, kind, radius, fit, "hole")
+    fits.sort(key=lambda fq: -(fq[0].coverage + fq[1]))
+    accepted: list[tuple[Fit, float]] = []
+    for fit, q in fits:
+        if any(np.hypot(*(fit.centre - p)) < 1.6 * min(radius, pr) for p, pr in taken):
+            continue
+        taken.append((fit.centre, radius))
+        accepted.append((fit, q))
+    if det.settings.clusters:
+        from tracker.detect.clusters import ClusterPass
+
+        lab_v = lab if lab is not None else det._lab(view)
+        sources = [(f.centre, radius) for f, _ in accepted]
+        if full:  # a full pass grows clusters from every disc, kept ones too
+            sources += [(p, radius) for p in kept.xy[kept.kind == kind]]
+        accepted += ClusterPass(det, frame_bgr, lab_v, kind, radius, taken, region).run(rejected, sources)
+    xy, rad, col, conf, wh, sur = [], [], [], [], [], []
+    for fit, q in accepted:
+        if det.chamfer is not None:
+            det.chamfer.accepted(fit, radius)
+        xy.append(fit.centre)
+        rad.append(fit.radius)
+        assert fit.color is not None and fit.surround is not None
+        col.append(_cie(fit.color))
+        sur.append(_cie(fit.surround))
+        conf.append(float(np.clip(0.5 * fit.coverage + 0.5 * min(q / 0.6, 1.0), 0, 1)))
+        wh.append(det.where_of(float(fit.centre[0]), float(fit.centre[1]), radius))
+    if not xy:
+        return Detections.empty()
+    return Detections(xy=np.array(xy), radius=np.array(rad), color=np.array(col), confidence=np.array(conf),
+                      kind=np.full(len(xy), kind), where=np.array(wh), surround=np.array(sur))
+
+
+def _cie(lab8: np.ndarray) -> np.ndarray:
+    """OpenCV 8-bit-scale Lab -> CIE Lab."""
+    return np.asarray(lab8, float) * np.array([100 / 255, 1, 1]) - np.array([0, 128, 128])

@@ -1,0 +1,327 @@
+"""Korona discs lying against a rim, found from the strip of board along the rim.
+
+A disc laid against a korona rim is the detector's hardest case at fixture sizes (480x270: a disc
+is 6-9 image pixels across). Its outer side shows no edge (a dark disc against the dark rim, or a
+light one lost in the rim's shadow), a row of them shares every side with a neighbour, and a disc
+of a colour close to the board's wood shows almost no face either. The ring filter and the
+occlusion-aware fits need most of an outline, so they find such discs one time in two (the
+red-brown south row of korona_2p_game one time in eight), and the row completion of ``rows.py``
+needs two found discs of a row to start from.
+
+What is certain about the board along a rim is that, bare, it looks the same all along the rim:
+the rim's shadow, the wood's colour and the light change slowly along it, and a disc against the
+rim interrupts that. So this pass reads, for each rim, the coarse view's Lab on a strip of board
+along the rim (a grid in board millimetres: along the rim x depth from it, each sample taken
+half-way up a disc's side), takes the bare strip's profile as the median over the rim's length at
+each depth (discs cover a small part of a rim: a row of eight is 200 of its 740 mm), and scores
+each position along the rim by how far the strip there differs from that profile over a disc's
+depth (``DEPTH``). Whatever differs -- the face's colour, the outline's dark ring, the shadow a
+disc casts, the light on its top edge -- counts, so a disc the colour of the wood still stands out
+from the bare board's noise (a pale-wood row on birch scores 15-40 against a bare board's 5).
+
+Runs: where the score passes a low threshold and somewhere a high one (the median plus a multiple
+of the score's robust spread over the rim: hysteresis, so the dips between light discs do not cut
+a row), measured where the score crosses half-way between the bare board's level and the run's
+(the discs' ends, whatever the blur: a coarse view pixel is a sixth of a disc at fixture sizes),
+split where it stays below that for a third of a disc (board between two discs). A stretch of
+length ``L`` within ``LENGTH_TOL`` of ``n * 2 r`` plus up to a shadow (``SHADOW``: the shadow of a
+12 mm thick disc lengthens a row by up to 9 mm) is ``n`` touching discs on the rim line
+``half - r``, placed by the deep dips of the score where two discs meet when it shows them (light
+discs), else centred on the stretch (then up to half a shadow off: 4-5 mm).
+
+What this pass will not report:
+* a stretch that differs deeper than a disc and its shadow (``DEEP``) over more than
+  ``DEEP_SHARE`` of it: a striker (as wide as two discs, but twice as deep), a hand or an arm
+  reaching over the rim, a second row in front of the first;
+* a stretch that leaves the board next to the rim bare (``NEAR``): a disc a little way in from
+  the rim only shades the strip;
+* a stretch whose length is no whole number of disc widths (a rim mark, a hand's edge, a row
+  partly hidden), or whose deep dips are out of step (discs laid a fraction of a disc apart);
+* a row of several places of which one shows the board's colour when the row's colour stands
+  clear of it (a stretch bridging a gap);
+* anything near a known disc (``CLEAR`` radii) or near the corner pockets. Known discs off the
+  row line (a striker, a disc in front) are taken out of the strip first, with a margin for their
+  shadow, so a row beside a striker is measured up to the striker's edge;
+* anything but on full passes (``detector.py`` calls ``rows.row_fill``, which calls this).
+Places are reported as predicted, not fitted, with the modest confidence of ``rows.py``.
+
+Measured on full passes with the true calibration, every disc at rest at 6-8 sampled frames
+(``bench_detect.py --fixtures``-like): recall korona_2p_game 0.51 -> 0.69, korona_4p_part 0.76 ->
+0.84, korona_ru_part 0.38 -> 0.53, with one more detection near no disc on 2p_game (a disc 7 mm in
+from the rim, placed on the rim line: 9 mm off) and none more on the others.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import cv2
+import numpy as np
+
+from tracker.boards import KoronaBoard
+from tracker.detect.datatypes import DISC, ON_SURFACE, Detections
+
+if TYPE_CHECKING:
+    from tracker.detect.detector import DiscDetector
+
+STEP = 1.0  # mm between samples along the rim and across it
+DEPTH = 2.0  # of r: the strip a disc against the rim covers
+NEAR = 0.6  # of r: the strip next to the rim, which a disc against the rim covers
+DEEP = (3.2, 4.4)  # of r: the band beyond a disc and its shadow; differing there over a run: not a row of discs
+SPREAD = 5.0  # threshold: median score + SPREAD * (robust spread of the scores along the rim)
+LOW_SPREAD = 2.5  # ... and the low threshold of a run (hysteresis)
+FLOOR = 5.0  # ... and at least this (weighted 8-bit Lab units)
+LENGTH_TOL = 0.3  # of r: a run within this of n * 2 r (plus up to a shadow) is n discs
+SHADOW = 0.7  # of r: a run of discs reads up to this much longer than the discs (their shadow)
+MASK_MARGIN = 1.0  # of r: a known disc off the row explains the strip this far around it (its shadow)
+DEEP_SHARE = 0.15  # a run differing deeper than a disc over more of its length is something else
+CLEAR = 1.6  # of r: a place this near a known disc is taken
+GAP = 3  # samples: a gap this short inside a run is closed (a light disc's face between its edges)
+DIP_DEPTH = 0.6  # of the stretch's level above the board's: a dip below it is deep
+DIP_TOL = 0.15  # of 2 r: deep dips this near a whole number of disc widths apart are a row's contacts
+SPLIT = 6  # samples: a dip below half the run's level this long is board between discs
+MAX_RUN = 12  # discs: a longer run is not a row laid by hand
+CONFIDENCE = 0.4
+W = np.array([1.0, 1.6, 1.6], np.float32)
+
+
+def rim_discs(det: DiscDetector, lab: np.ndarray, found: Detections,
+              trace: list[tuple[int, float, float, float, int, str]] | None = None) -> Detections:
+    """Discs against the four rims of a korona board that ``found`` does not hold (``lab``: the
+    coarse view in OpenCV 8-bit Lab, float32). ``trace`` collects each run considered, as
+    (axis, sign, start mm, length mm, discs, verdict), for tests and benchmarks."""
+    b = det.board
+    if not isinstance(b, KoronaBoard):
+        return Detections.empty()
+    r = float(b.disc_radius)
+    line = b.half - r
+    # Along a rim, a disc's centre stays clear of the corner pockets.
+    end = b.half - b.pocket_inset - b.pocket_radius - r
+    along = np.arange(-end - r, end + r + STEP / 2, STEP)
+    depth = np.arange(0.5 * STEP, DEEP[1] * r, STEP)
+    known = [(p, float(rad)) for p, rad in zip(found.xy, found.radius, strict=True)]
+    board = np.median(lab[det._valid], axis=0)
+    out: list[np.ndarray] = []
+    for axis in (0, 1):
+        for sign in (1.0, -1.0):
+            score, deep, near = _strip_scores(det, lab, axis, sign, along, depth, r, found)
+            if score is None or deep is None or near is None:
+                continue
+            near_low = _threshold(near, LOW_SPREAD)
+            thr = _threshold(score)
+            # Where the board differs deeper than a disc, over the rim or not, something else is
+            # there (an arm, a cue, a striker, a second row): those places and a disc's width
+            # around them are no part of a row.
+            deep_on = np.convolve((deep > thr).astype(float), np.ones(int(2 * r / STEP) + 1), "same") > 0
+            # Hysteresis: a run is where the score passes a low threshold (the dips between
+            # two light discs, whose faces hardly differ from the board, stay above it) and it
+            # must pass the high one somewhere.
+            low = _threshold(score, LOW_SPREAD)
+            for a0, a1 in _runs(score > low, GAP):
+                if float(score[a0: a1 + 1].max()) <= thr:
+                    continue
+                if float(np.mean(deep_on[a0: a1 + 1])) > DEEP_SHARE:
+                    _note(trace, axis, sign, along[a0], (a1 - a0) * STEP, 0, "deep")
+                    continue
+                # The run's ends where the score crosses half-way from the bare board's to
+                # the run's own level: where the discs end, whatever the blur (a view pixel is
+                # a sixth of a disc at fixture sizes). A disc's shadow still lengthens it.
+                for lo, hi in _half_way(score, a0, a1, float(np.median(score))):
+                    seen = (hi - lo) * STEP
+                    if float(np.median(near[int(np.ceil(lo)): int(np.floor(hi)) + 1])) <= near_low:
+                        _note(trace, axis, sign, along[0] + lo * STEP, seen, 0, "off the rim")
+                        continue
+                    n = int(round((seen - SHADOW * r) / (2 * r)))
+                    if n < 1 or n > MAX_RUN or not -LENGTH_TOL * r <= seen - n * 2 * r <= (SHADOW + LENGTH_TOL) * r:
+                        _note(trace, axis, sign, along[0] + lo * STEP, seen, n, "length")
+                        continue
+                    first = _first_centre(score, along, lo, hi, n, r, float(np.median(score)))
+                    if first is None:
+                        _note(trace, axis, sign, along[0] + lo * STEP, seen, n, "dips")
+                        continue
+                    places = [first + 2 * k * r for k in range(n)]
+                    row = [np.array([a, sign * line]) if axis == 0 else np.array([sign * line, a]) for a in places]
+                    if not _one_colour(det, lab, row, board):
+                        _note(trace, axis, sign, along[0] + lo * STEP, seen, n, "colour")
+                        continue
+                    _note(trace, axis, sign, along[0] + lo * STEP, seen, n, "row")
+                    out += [xy for a, xy in zip(places, row, strict=True) if abs(a) <= end and _free(xy, known, out, r)]
+    if not out:
+        return Detections.empty()
+    from tracker.detect.detector import _cie
+    from tracker.detect.rows import _lab_at
+
+    xy = np.array(out)
+    cols = [_lab_at(det, lab, p) for p in xy]
+    col = np.array([_cie(c if c is not None else board) for c in cols])
+    return Detections(xy=xy, radius=np.full(len(xy), r), color=col,
+                      confidence=np.full(len(xy), CONFIDENCE), kind=np.full(len(xy), DISC),
+                      where=np.full(len(xy), ON_SURFACE), surround=np.tile(_cie(board), (len(xy), 1)))
+
+
+def _strip_scores(det: DiscDetector, lab: np.ndarray, axis: int, sign: float, along: np.ndarray,
+                  depth: np.ndarray, r: float, found: Detections
+                  ) -> tuple[np.ndarray | None, np.ndarray | None, np.ndarray | None]:
+    """Per position along one rim: how far the strip differs from the bare strip's profile over
+    a disc's depth (``score``), over the band beyond it (``deep``) and next to the rim
+    (``near``: a disc against the rim covers it, one a little further in only shades the
+    strip); None when the rim is not in the view. What known discs off the row line explain is left out (``_explained``)."""
+    board = det.board
+    assert isinstance(board, KoronaBoard)
+    half = float(board.half)
+    A, D = np.meshgrid(along, depth)  # (len(depth), len(along))
+    perp = sign * (half - D)
+    x, y = (A, perp) if axis == 0 else (perp, A)
+    xy = np.stack([x.ravel(), y.ravel()], 1)
+    # The picture of a disc there: half-way up its side (the top face's apparent shift).
+    s, _ = det.pose.top_shift(xy, 0.5 * det.thickness)
+    uv = det.view.to_px(xy + s).astype(np.float32)
+    h, w = lab.shape[:2]
+    inside = (uv[:, 0] >= 0) & (uv[:, 0] <= w - 1) & (uv[:, 1] >= 0) & (uv[:, 1] <= h - 1)
+    if inside.mean() < 0.9:
+        return None, None, None
+    mu = uv[:, 0].reshape(D.shape)
+    mv = uv[:, 1].reshape(D.shape)
+    strip = cv2.remap(lab, mu, mv, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    profile = np.median(strip, axis=1, keepdims=True)  # the bare strip, per depth
+    diff = np.linalg.norm((strip - profile) * W, axis=2)  # (depth, along)
+    use = ~_explained(A, D, found, axis, sign, half, r)
+    disc = (depth < DEPTH * r)[:, None] & use
+    band = ((depth >= DEEP[0] * r) & (depth < DEEP[1] * r))[:, None] & use
+    bare = float(np.median(diff))
+    score = np.where(disc.any(0), (diff * disc).sum(0) / np.maximum(disc.sum(0), 1), bare)
+    deep = np.where(band.any(0), (diff * band).sum(0) / np.maximum(band.sum(0), 1), bare)
+    rim = (depth < NEAR * r)[:, None] & use
+    near = np.where(rim.any(0), (diff * rim).sum(0) / np.maximum(rim.sum(0), 1), bare)
+    return score, deep, near
+
+
+def _explained(A: np.ndarray, D: np.ndarray, found: Detections, axis: int, sign: float, half: float,
+               r: float) -> np.ndarray:
+    """The strip's samples (``A`` along the rim, ``D`` depth from it; mm) that known discs off
+    the row line explain: a striker or a disc in front of the row, its body and a margin for
+    its shadow. They are neither a disc of the row nor a reason to doubt the row beside them."""
+    out = np.zeros(A.shape, bool)
+    if not len(found):
+        return out
+    for (cx, cy), pr in zip(found.xy, found.radius, strict=True):
+        a, dc = (cx, half - sign * cy) if axis == 0 else (cy, half - sign * cx)
+        if dc < 1.6 * r or dc - pr > DEEP[1] * r:  # a disc of the row itself, or clear of the strip
+            continue
+        out |= np.hypot(A - a, D - dc) < pr + MASK_MARGIN * r
+    return out
+
+
+def _threshold(score: np.ndarray, k: float = SPREAD) -> float:
+    med = float(np.median(score))
+    spread = 1.4826 * float(np.median(np.abs(score - med)))
+    return max(med + k * spread, med + FLOOR)
+
+
+def _first_centre(score: np.ndarray, along: np.ndarray, lo: float, hi: float, n: int, r: float,
+                  bare: float) -> float | None:
+    """Where the first of ``n`` touching discs in the stretch ``lo..hi`` (fractional sample
+    indices) has its centre, or None when the stretch is no row of touching discs.
+
+    Where two discs of a row meet, the strip shows a little board on either side of the contact:
+    the score dips. Light discs, whose faces hardly differ from the board, dip deeply there;
+    dark ones hardly at all (their shadows fill the notch). Deep dips (below ``DIP_DEPTH`` of the
+    stretch's level above the board's) must then lie a whole number of disc widths apart -- discs spaced
+    loosely, a gap of board between them a third of a disc wide, dip as deeply, but not in step
+    -- and they place the row; without them, the row is centred on the stretch (which a
+    shadow lengthens on one side: up to ``SHADOW / 2`` off)."""
+    i0, i1 = int(np.ceil(lo)), int(np.floor(hi))
+    v = score[i0: i1 + 1]
+    mid = float(along[0]) + 0.5 * (lo + hi) * STEP
+    first = mid - (n - 1) * r
+    if len(v) < 3:
+        return first
+    deep = bare + DIP_DEPTH * (float(np.percentile(v, 90)) - bare)
+    # the lowest point within a disc's width, away from the stretch's ends
+    w = max(1, int(0.6 * r / STEP))
+    k = np.arange(w, len(v) - w)
+    low = np.array([v[i] <= v[i - w: i + w + 1].min() for i in k], bool) if len(k) else np.zeros(0, bool)
+    dips = along[i0 + k[low & (v[k] < deep)]] if len(k) else np.zeros(0)
+    # the contacts are at first + (2 j + 1) r, j = 0 .. n - 2 (a dip past them: between the
+    # last disc and its shadow)
+    j = np.round((dips - first - r) / (2 * r))
+    dips = dips[(j >= 0) & (j <= n - 2)]
+    if not len(dips):
+        return first
+    gaps = np.diff(dips) / (2 * r)
+    if np.any(np.abs(gaps - np.round(gaps)) > DIP_TOL) or np.any(np.round(gaps) < 1):
+        return None
+    # the phase that puts the dips on the contacts
+    j = np.round((dips - first - r) / (2 * r))
+    shift = float(np.mean(dips - (first + (2 * j + 1) * r)))
+    return first + shift if abs(shift) <= SHADOW * r else None
+
+
+def _one_colour(det: DiscDetector, lab: np.ndarray, row: list[np.ndarray], board: np.ndarray) -> bool:
+    """Whether the places of a run of several discs all show the row's colour: when the row's
+    colour (the median over its places) stands clear of the board's, every place must be nearer
+    it than the board's. A run that bridges a gap between two rows (a strip of board a disc's
+    shadow darkens) puts a place in the gap, which shows the board. (A row of the board's own
+    colour cannot be told this way and passes.)"""
+    from tracker.detect.rows import DISTINCT_ROW, _lab_at
+
+    if len(row) < 2:
+        return True
+    cols = [_lab_at(det, lab, xy) for xy in row]
+    if any(c is None for c in cols):
+        return True
+    row_col = np.median(np.array(cols), axis=0)
+    if float(np.linalg.norm((row_col - board) * W)) < DISTINCT_ROW:
+        return True
+    return all(float(np.linalg.norm((c - row_col) * W)) < float(np.linalg.norm((c - board) * W))
+               for c in cols if c is not None)
+
+
+def _note(trace: list[tuple[int, float, float, float, int, str]] | None, axis: int, sign: float,
+          start: float, length: float, n: int, verdict: str) -> None:
+    if trace is not None:
+        trace.append((axis, sign, round(float(start), 1), round(float(length), 1), n, verdict))
+
+
+def _half_way(score: np.ndarray, a0: int, a1: int, bare: float) -> list[tuple[float, float]]:
+    """The run's stretches of discs: where ``score`` stays above half-way between ``bare`` and
+    the run's median level, as fractional sample indices of their ends. A dip below that level
+    longer than ``SPLIT`` samples is bare board between discs (the narrow dip where two touching
+    discs meet is not), so the run is split there."""
+    level = 0.5 * (bare + float(np.median(score[a0: a1 + 1])))
+    above = score[a0: a1 + 1] > level
+    out: list[tuple[float, float]] = []
+    for i0, j0 in _runs(above, SPLIT):
+        i, j = i0 + a0, j0 + a0
+        lo = float(i) - 0.5 if i == 0 else i - (score[i] - level) / max(float(score[i] - score[i - 1]), 1e-6)
+        hi = float(j) + 0.5 if j == len(score) - 1 else j + (score[j] - level) / max(float(score[j] - score[j + 1]), 1e-6)
+        out.append((lo, hi))
+    return out
+
+
+def _runs(on: np.ndarray, gap: int = 0) -> list[tuple[int, int]]:
+    """(first, last) index of each run of True, gaps of up to ``gap`` samples closed."""
+    on = on.copy()
+    idx = np.flatnonzero(on)
+    for a, b in zip(idx[:-1], idx[1:], strict=True):
+        if 1 < b - a <= gap + 1:
+            on[a:b] = True
+    out: list[tuple[int, int]] = []
+    i = 0
+    n = len(on)
+    while i < n:
+        if on[i]:
+            j = i
+            while j + 1 < n and on[j + 1]:
+                j += 1
+            out.append((i, j))
+            i = j + 1
+        else:
+            i += 1
+    return out
+
+
+def _free(xy: np.ndarray, known: list[tuple[np.ndarray, float]], out: list[np.ndarray], r: float) -> bool:
+    if any(np.hypot(*(xy - p)) < CLEAR * 0.5 * (r + pr) + 0.5 * max(pr - r, 0.0) for p, pr in known):
+        return False
+    return not any(np.hypot(*(xy - q)) < CLEAR * r for q in out)

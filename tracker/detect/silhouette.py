@@ -1,0 +1,275 @@
+"""A disc's centre from its whole picture, not its edges: a region model fitted to the pixels.
+
+At 480-1280 pixels across, a disc is 3-12 pixels in radius. An edge fit (``refine.py``) finds
+one edge point per ray, and at that size every edge point is biased by what lies beside it: the
+disc's own cast shadow on one side, the darker side wall on the near side, the chamfer's
+highlight, the blur. Those biases are one-sided, so they move the centre.
+
+Here the picture of a disc is *predicted* and compared with every pixel around it:
+
+* The disc is a cylinder of radius ``r`` and height ``h`` with a 45-degree chamfer ``b`` on its top
+  edge, standing at contact point ``P``. Carried to the board plane through the camera centre
+  ``C`` (``geometry.py``), a horizontal circle at height ``z`` is a circle centred at
+  ``P + (P - C) z / (C_z - z)`` of radius ``rho C_z / (C_z - z)``. The silhouette is the hull of
+  the circles at ``z = 0``, ``h - b`` (radius ``r``) and ``h`` (radius ``r - b``); the top face
+  is the last one, the chamfer the band out to the second, the side wall the rest.
+* The cast shadow is the board covered by the disc pushed along the light: the hull of the
+  bottom circle and the same circle moved by ``h * s`` (``s``: ground shift per millimetre of
+  height, fitted per disc, so no light direction is assumed; the fit may make it vanish), and
+  a contact shadow ``CONTACT_MM`` wide all round the foot; both soft (1.5 mm).
+* A ring line of a crokinole board is drawn at ``z = 0`` exactly where the calibration has it.
+* Each pixel's coverage by each region is a smooth step of its signed distance (in pixels) to
+  the region's outline (the camera's blur and the pixel's own size), so the prediction is
+  ``sum_k coverage_k * colour_k`` with the board, shadow and line terms weighted by the part not
+  covered by the disc. The colours enter linearly and are solved for exactly at each step
+  (variable projection), so only ``P`` and ``s`` are searched, by Gauss-Newton with a robust
+  (Huber) weight per pixel: board grain, a neighbour's shadow, a korona line are outliers.
+
+Pixels that belong to something else are left out: other discs (the ``occluders`` the edge fit
+masks), pegs, the 20-hole, and everything outside the playing area.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from scipy.special import ndtr
+
+from tracker.boards import CrokinoleBoard
+from tracker.calibration.datatypes import Calibration
+from tracker.detect.geometry import CameraPose
+
+BLUR_PX = 0.6  # the camera's blur (Gaussian sigma, pixels) before a pixel's own width
+# Optional terms of the model. "bandcos" (the chamfer's shading round the disc, like the wall's)
+# is off: on rendered frames it made the median worse (0.27 -> 0.46 mm on 1280x720 easy).
+FEATURES = frozenset({"wallcos", "shadow"})
+CONTACT_MM = 1.5  # the contact shadow (ambient occlusion) reaches this far beyond the disc's foot
+
+
+@dataclass
+class ModelFit:
+    centre: np.ndarray  # (2,) contact point, mm
+    shadow: np.ndarray  # (2,) fitted ground shift per mm of height of the cast shadow
+    rms: float  # robust RMS residual per pixel (colour units)
+    pixels: int  # pixels used
+    moved: float  # mm from the start
+
+
+def _sd_capsule(q: np.ndarray, a: np.ndarray, ra: float, b: np.ndarray, rb: float) -> np.ndarray:
+    """Signed distance (mm, negative inside) from points ``q`` (N, 2) to the hull of the circles
+    (a, ra) and (b, rb), taking the radius to vary linearly along the segment (exact for equal
+    radii; the disc's circles differ by well under a millimetre)."""
+    ab = b - a
+    L2 = float(ab @ ab)
+    if L2 < 1e-12:
+        return np.asarray(np.hypot(*(q - a).T) - max(ra, rb))
+    t = np.clip(((q - a) @ ab) / L2, 0.0, 1.0)
+    d = np.hypot(*(q - a - t[:, None] * ab).T)
+    out: np.ndarray = d - (ra + t * (rb - ra))
+    return out
+
+
+class SilhouetteFitter:
+    """Fits the region model above for one calibrated camera."""
+
+    def __init__(self, calib: Calibration, pose: CameraPose, thickness: float, bevel: float,
+                 blur_px: float = BLUR_PX) -> None:
+        self.calib = calib
+        self.pose = pose
+        self.h = float(thickness)
+        self.bevel = float(min(bevel, 0.4 * thickness))
+        self.blur = blur_px
+        board = calib.board
+        self.lines: tuple[float, ...] = ()
+        self.line_w = 0.0
+        if isinstance(board, CrokinoleBoard):
+            self.lines = tuple(board.line_radii)
+            self.line_w = float(board.line_width)
+
+    def _seen(self, P: np.ndarray, z: float) -> tuple[np.ndarray, float]:
+        """A circle at height ``z`` above ``P`` is seen on the board plane centred at
+        ``P + (P - C) f`` (``f = z / (C_z - z)``), scaled by ``k = C_z / (C_z - z)``; returns
+        (centre, k)."""
+        C = self.pose.centre
+        cz = float(C[2])
+        f = z / (cz - z)
+        return P + (P - C[:2]) * f, cz / (cz - z)
+
+    def fit(self, image: np.ndarray, start: np.ndarray, radius: float,
+            occluders: np.ndarray | None = None, bounds: float | None = None,
+            shadow: np.ndarray | None = None, fix_shadow: bool = False,
+            iterations: int = 6) -> ModelFit | None:
+        """Fit the disc whose contact point is near ``start`` (mm). ``shadow``: where to start
+        the shadow's shift (the light is the same for every disc of a frame: a caller that has
+        fitted a few passes their median); without it a few directions are tried first. With
+        ``fix_shadow`` the shadow is held there and only the centre is fitted (a shadow fitted
+        per disc wanders: at 640x360 a third of the discs fitted it 0.5-1 mm/mm off the others,
+        and their centres were the worst). None when too few pixels are left to fit."""
+        calib = self.calib
+        P0 = np.asarray(start, float)
+        r = float(radius)
+        h, b = self.h, self.bevel
+        px_at = calib.to_image(np.array([P0, P0 + [1.0, 0.0], P0 + [0.0, 1.0]]))
+        det = abs(float(np.linalg.det(np.stack([px_at[1] - px_at[0], px_at[2] - px_at[0]]))))
+        mpp = 1.0 / max(np.sqrt(det), 1e-6)  # mm per pixel at the disc
+        top0, k_top = self._seen(P0, h)
+        margin = max(4.0 * mpp, 5.0)
+        reach = np.hypot(*(top0 - P0)) + r * k_top + h * 0.8 + margin
+        a = np.linspace(0, 2 * np.pi, 24, endpoint=False)
+        outline = calib.to_image(P0 + reach * np.stack([np.cos(a), np.sin(a)], 1))
+        H, W = image.shape[:2]
+        x0, y0 = np.floor(outline.min(axis=0)).astype(int)
+        x1, y1 = np.ceil(outline.max(axis=0)).astype(int) + 1
+        x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, W), min(y1, H)
+        if x1 - x0 < 4 or y1 - y0 < 4:
+            return None
+        uu, vv = np.meshgrid(np.arange(x0, x1, dtype=float), np.arange(y0, y1, dtype=float))
+        pix = np.stack([uu.ravel(), vv.ravel()], 1)
+        q = calib.to_board(pix)
+        keep = np.hypot(*(q - P0).T) <= reach
+        own = _sd_capsule(q, P0, r, top0, r * k_top) < -2.0 * mpp  # surely this disc's own pixels
+        keep &= self._clear(q, P0, occluders, bounds) | own
+        if keep.sum() < 30:
+            return None
+        q = q[keep]
+        img = image[y0:y1, x0:x1].reshape(-1, image.shape[2]).astype(np.float64)[keep]
+        line_cov = self._line_coverage(q, mpp)
+        hole_cov = self._hole_coverage(q, mpp)
+        sig = np.hypot(self.blur, 0.29)  # the pixel's own width: a box of 1 px has sigma 0.29
+        sig_sh = np.hypot(sig, 1.5 / mpp)  # cast shadows are soft
+
+        def basis(theta: np.ndarray) -> np.ndarray:
+            P = theta[:2]
+            s = theta[2:]
+            c_mid, k_mid = self._seen(P, h - b)
+            c_top, k_t = self._seen(P, h)
+            sd_all = np.minimum(_sd_capsule(q, P, r, c_mid, r * k_mid),
+                                _sd_capsule(q, c_mid, r * k_mid, c_top, (r - b) * k_t))
+            a_all = ndtr(-sd_all / mpp / sig)
+            a_mid = ndtr(-(np.hypot(*(q - c_mid).T) - r * k_mid) / mpp / sig)
+            a_top = ndtr(-(np.hypot(*(q - c_top).T) - (r - b) * k_t) / mpp / sig)
+            a_mid = np.minimum(a_mid, a_all)
+            a_top = np.minimum(a_top, a_mid)
+            free = 1.0 - a_all
+            sd_sh = np.minimum(_sd_capsule(q, P, r, P + h * s, r), np.hypot(*(q - P).T) - (r + CONTACT_MM))
+            sh = ndtr(-sd_sh / mpp / sig_sh) * free
+            # The chamfer and the side wall are lit from one side: their shading varies round
+            # the disc (to first order, a cosine), which a single colour would read as the disc
+            # standing off toward the light.
+            u = (q - c_mid) / np.maximum(np.hypot(*(q - c_mid).T), 1e-9)[:, None]
+            band, wall = a_mid - a_top, a_all - a_mid
+            cols = [a_top, band, wall, free]
+            if "bandcos" in FEATURES:
+                cols += [band * u[:, 0], band * u[:, 1]]
+            if "wallcos" in FEATURES:
+                cols += [wall * u[:, 0], wall * u[:, 1]]
+            if "shadow" in FEATURES:
+                cols.append(sh)
+            if line_cov is not None:
+                cols.append(line_cov * free)
+            if hole_cov is not None:
+                cols.append(hole_cov * free)
+            return np.stack(cols, 1)
+
+        def residual(theta: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+            A = basis(theta)
+            sw = np.sqrt(w)[:, None]
+            coef, *_ = np.linalg.lstsq(A * sw, img * sw, rcond=None)
+            res = img - A @ coef
+            return res, coef
+
+        # The shadow's direction: the best of a few, before the joint search.
+        w = np.ones(len(q))
+        if shadow is not None:
+            theta = np.array([P0[0], P0[1], float(shadow[0]), float(shadow[1])])
+        else:
+            best = None
+            for ang in np.linspace(0, 2 * np.pi, 8, endpoint=False):
+                for mag in (0.3, 0.8):
+                    th = np.array([P0[0], P0[1], mag * np.cos(ang), mag * np.sin(ang)])
+                    e = float((residual(th, w)[0] ** 2).sum())
+                    if best is None or e < best[0]:
+                        best = (e, th)
+            assert best is not None
+            theta = best[1]
+        steps = np.array([0.05, 0.05, 0.02, 0.02])
+        lam = 1e-3
+        res, _ = residual(theta, w)
+        for _ in range(iterations):
+            nrm = np.linalg.norm(res, axis=1)
+            scale = max(1.4826 * float(np.median(nrm)), 1.0)
+            c = 2.0 * scale
+            w = np.where(nrm <= c, 1.0, c / np.maximum(nrm, 1e-9))
+            res, _ = residual(theta, w)
+            r0 = (res * np.sqrt(w)[:, None]).ravel()
+            free_params = 2 if fix_shadow and shadow is not None else 4
+            J = np.zeros((len(r0), 4))
+            for j in range(free_params):
+                d = np.zeros(4)
+                d[j] = steps[j]
+                rj, _ = residual(theta + d, w)
+                J[:, j] = ((rj * np.sqrt(w)[:, None]).ravel() - r0) / steps[j]
+            JtJ = J.T @ J
+            g = J.T @ r0
+            delta = np.linalg.solve(JtJ + lam * np.diag(np.diag(JtJ) + 1e-9) + np.diag([0.0] * free_params + [1.0] * (4 - free_params)), -g)
+            delta[:2] = np.clip(delta[:2], -1.5, 1.5)
+            delta[2:] = np.clip(delta[2:], -0.5, 0.5)
+            cand = theta + delta
+            rc, _ = residual(cand, w)
+            if (rc ** 2 * w[:, None]).sum() < (r0 ** 2).sum():
+                theta, res = cand, rc
+                lam = max(lam * 0.3, 1e-6)
+                if np.abs(delta[:2]).max() < 0.01:
+                    break
+            else:
+                lam *= 10.0
+        rms = float(np.sqrt(np.mean(np.minimum(np.linalg.norm(res, axis=1), 3.0 * scale) ** 2)))
+        moved = float(np.hypot(*(theta[:2] - P0)))
+        return ModelFit(centre=theta[:2].copy(), shadow=theta[2:].copy(), rms=rms, pixels=int(len(q)), moved=moved)
+
+    def _hole_coverage(self, q: np.ndarray, mpp: float) -> np.ndarray | None:
+        """Coverage of the pixels by the crokinole 20-hole (None when it is not near): a disc
+        overhanging it is seen against it."""
+        board = self.calib.board
+        if not isinstance(board, CrokinoleBoard):
+            return None
+        d = np.hypot(*q.T)
+        if d.min() > board.hole_radius + 3.0 * mpp:
+            return None
+        out: np.ndarray = ndtr((board.hole_radius - d) / (np.hypot(self.blur, 0.29) * mpp))
+        return out
+
+    def _line_coverage(self, q: np.ndarray, mpp: float) -> np.ndarray | None:
+        """Coverage of the pixels by the nearest crokinole ring line (None when none is near)."""
+        if not self.lines:
+            return None
+        d = np.hypot(*q.T)
+        near = [R for R in self.lines if np.abs(d - R).min() < 0.5 * self.line_w + 3.0 * mpp]
+        if not near:
+            return None
+        cov = np.zeros(len(q))
+        sig = np.hypot(self.blur, 0.29) * mpp
+        for R in near:
+            cov = np.maximum(cov, ndtr((0.5 * self.line_w - np.abs(d - R)) / sig))
+        return cov
+
+    def _clear(self, q: np.ndarray, P0: np.ndarray, occluders: np.ndarray | None, bounds: float | None) -> np.ndarray:
+        """Pixels that can only show this disc, its shadow and the board."""
+        ok = np.ones(len(q), bool)
+        if occluders is not None and len(occluders):
+            for x, y, rr in np.asarray(occluders, float).reshape(-1, 3):
+                c = np.array([x, y])
+                top, k = self._seen(c, self.h)
+                ok &= _sd_capsule(q, c, rr + 1.0, top, rr * k + 1.0) > 0.0
+        board = self.calib.board
+        if isinstance(board, CrokinoleBoard):
+            d = np.hypot(*q.T)
+            ok &= d < board.surface_radius - 0.5
+            for px, py in board.peg_positions():
+                c = np.array([px, py])
+                top, k = self._seen(c, float(board.peg_height))
+                ok &= _sd_capsule(q, c, board.peg_diameter / 2 + 1.5, top, board.peg_diameter / 2 * k + 1.5) > 0.0
+        elif bounds is not None:
+            ok &= np.abs(q).max(axis=1) <= bounds
+        return ok

@@ -1,0 +1,46 @@
+"""A rendered still frame of discs at known places, with the camera's true calibration.
+
+The ground truth of the detector's tests and benchmarks at rest (``bench_detect``, ``bench_rest``,
+the region model's tests): a random look and camera for a preset, the discs where the caller
+places them, and the ``Calibration`` the camera really has (``method="truth"``), so a position
+error measured on it is the detector's alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from tracker.boards import CrokinoleBoard, KoronaBoard
+from tracker.render.camera import intrinsics, true_homography
+from tracker.render.renderer import Renderer
+from tracker.render.sampling import sample_camera, sample_look
+from tracker.render.scene import DiscSprite, SceneFrame
+
+if TYPE_CHECKING:
+    from tracker.calibration.datatypes import Calibration
+
+# Where the discs go, given the frame's random generator (after the look and the camera were
+# drawn from it): (x mm, y mm, side) per disc.
+Placer = Callable[[np.random.Generator], Sequence[tuple[float, float, int]]]
+
+
+def still_frame(board: CrokinoleBoard | KoronaBoard, preset: str, size: tuple[int, int], seed: int,
+                place: Placer) -> tuple[np.ndarray, Calibration]:
+    """One rendered frame (BGR) of the discs ``place`` puts down, and its true calibration."""
+    from tracker.calibration.datatypes import Calibration
+
+    rng = np.random.default_rng(seed)
+    game = "crokinole" if isinstance(board, CrokinoleBoard) else "korona"
+    look = sample_look(preset, rng, game)
+    cam = sample_camera(preset, rng, size, game)
+    discs = place(rng)
+    sprites = tuple(DiscSprite(id=f"d{i}", x=x, y=y, radius=board.disc_radius, thickness=board.disc_thickness,
+                               side=s, angle=float(rng.uniform(0, 6.28))) for i, (x, y, s) in enumerate(discs))
+    img = Renderer(board, look, size, seed).render([SceneFrame(t=0.0, discs=sprites)], cam)
+    K, dist = intrinsics(cam, size)
+    calib = Calibration(homography=true_homography(cam, size), image_size=size, rms_mm=0.0, board=board,
+                        camera_matrix=K, dist_coeffs=dist, method="truth")
+    return img, calib
