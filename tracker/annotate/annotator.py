@@ -1,4 +1,11 @@
-"""Drawing one annotated frame, and writing them as ``annotated.mp4``."""
+"""Drawing one annotated frame, and writing them as ``annotated.mp4``.
+
+The calls shown are taken from the pipeline's own lists (its outcomes and shot events) since the
+last frame drawn, not only from the frame's result: a shot may be judged outside any frame's
+result (closed when the camera cuts away, ``camera.close_shot``), and the viewer must still see
+it. Each logged shot is shown as one line (who shot, what left the board or went in the hole),
+then the referee's decisions with their reasons.
+"""
 
 from __future__ import annotations
 
@@ -49,13 +56,21 @@ class Annotator:
             raise InputError(f"cannot write {self.path}")
         self.calls: list[tuple[float, str]] = []
         self.score = ""
+        self._outcomes_seen = len(pipeline.outcomes)
+        self._events_seen = len(pipeline.events)
         self._outlines: tuple[int, list[np.ndarray]] | None = None
 
     def frame(self, image: np.ndarray, res: FrameResult) -> None:
-        for out in res.outcomes:
+        p = self.pipeline
+        self.calls += [(res.t, line) for line in shot_lines(p.events[self._events_seen:])]
+        self._events_seen = len(p.events)
+        new = p.outcomes[self._outcomes_seen:]
+        self._outcomes_seen = len(p.outcomes)
+        for out in new:
             for d in out.decisions:
                 self.calls.append((res.t, d.reason))
-            self.score = score_line(self.pipeline.summary())
+        if new:
+            self.score = score_line(p.summary())
         self.calls = [(t, c) for t, c in self.calls if res.t - t < CALL_SECONDS][-6:]
         img = draw_frame(image, res, self.pipeline, self._curves())
         _text_block(img, [self.score] + [c for _, c in self.calls], (8, 20))
@@ -71,6 +86,25 @@ class Annotator:
 
     def close(self) -> None:
         self.writer.release()
+
+
+def shot_lines(events: list[Any]) -> list[str]:
+    """One line per ``shot`` event among ``events`` (in the order written): 'north shot n1: off
+    s1 s2, 20 n1', with the off-board and 20 events written with it (same time)."""
+    lines: list[list[str]] = []
+    t_shot = None
+    for e in events:
+        if e.type == "shot":
+            lines.append([f"{e.data.get('seat', '?')} shot {e.data.get('disc', '?')}", "", ""])
+            t_shot = e.t
+        elif lines and e.t == t_shot and e.type in ("off_board", "twenty"):
+            k = 1 if e.type == "off_board" else 2
+            lines[-1][k] += " " + str(e.data.get("disc", ""))
+    out = []
+    for head, off, hole in lines:
+        parts = ([f"off{off}"] if off else []) + ([f"20{hole}"] if hole else [])
+        out.append(head + (": " + ", ".join(parts) if parts else ""))
+    return out
 
 
 def score_line(summary: dict[str, Any]) -> str:
@@ -111,9 +145,21 @@ def draw_frame(image: np.ndarray, res: FrameResult, pipeline: Pipeline, curves: 
     return img
 
 
+_AROUND = ((-1, 0), (1, 0), (0, -1), (0, 1), (-1, -1), (1, 1), (-1, 1), (1, -1))
+
+
+def _outlined(img: np.ndarray, text: str, org: tuple[int, int], scale: float) -> None:
+    """White text with a black outline. The outline is the same thin text drawn one pixel off
+    around it: drawn thicker, OpenCV's glyphs advance further and the outline's last letters
+    stuck out past the white text as ghost letters."""
+    x, y = org
+    for dx, dy in _AROUND:
+        cv2.putText(img, text, (x + dx, y + dy), cv2.FONT_HERSHEY_SIMPLEX, scale, (0, 0, 0), 1, cv2.LINE_AA)
+    cv2.putText(img, text, org, cv2.FONT_HERSHEY_SIMPLEX, scale, (255, 255, 255), 1, cv2.LINE_AA)
+
+
 def _label(img: np.ndarray, text: str, org: tuple[int, int]) -> None:
-    cv2.putText(img, text, org, cv2.FONT_HERSHEY_SIMPLEX, 0.4, (0, 0, 0), 3, cv2.LINE_AA)
-    cv2.putText(img, text, org, cv2.FONT_HERSHEY_SIMPLEX, 0.4, (255, 255, 255), 1, cv2.LINE_AA)
+    _outlined(img, text, org, 0.4)
 
 
 def _text_block(img: np.ndarray, lines: list[str], org: tuple[int, int]) -> None:
@@ -125,6 +171,5 @@ def _text_block(img: np.ndarray, lines: list[str], org: tuple[int, int]) -> None
         shade[:] = (shade * 0.45).astype(np.uint8)
     for line in lines:
         if line:
-            cv2.putText(img, line, (x, y), cv2.FONT_HERSHEY_SIMPLEX, 0.45, (0, 0, 0), 3, cv2.LINE_AA)
-            cv2.putText(img, line, (x, y), cv2.FONT_HERSHEY_SIMPLEX, 0.45, (255, 255, 255), 1, cv2.LINE_AA)
+            _outlined(img, line, (x, y), 0.45)
         y += 18

@@ -10,6 +10,18 @@ per-frame code there stays about frames, detections and the referee.
 * ``check_drift``: every ``drift_every`` seconds between shots (or at once when most of the
   picture changed) the board is checked; once it moved, tracking holds still and the board is
   fitted again every few frames on the median of the recent ones, giving up after 5 s.
+* ``close_shot``: when the bump is noticed during a shot whose motion has already ended (every
+  disc at rest, in the hole or off, the segmenter only waiting out its ``settle`` time), the
+  shot is judged at once from what was seen before the camera moved. A broadcast cuts to
+  another camera as soon as the discs stop (triple.mp4: the cut came 3 frames after the last
+  disc went off, 0.03 s before the shot would have closed), and dropping that episode unjudged
+  with the refit lost the whole shot. While anything still moves, the episode is dropped as
+  before: where it comes to rest was not seen through the old fit.
+* ``seat_side_hint``: SPEC section 1 puts ``south`` at the bottom of the picture unless the user
+  says otherwise, so the seats are never guessed from where shots start. But with 2 players
+  sitting left and right of the picture (ricochet.mp4), every shot comes from the east or west
+  quadrant, where no seat is, and the seats given are arbitrary: the review says so once, naming
+  the ``--south`` options, when a shot starts clearly (within 30 degrees) on the left-right axis.
 """
 
 from __future__ import annotations
@@ -56,6 +68,35 @@ def set_drift(p: Pipeline, img: np.ndarray) -> None:
         p.drift = None
 
 
+def close_shot(p: Pipeline, t: float, index: int) -> None:
+    """Judge the shot in progress now, when its motion has ended (see the module docstring)."""
+    seg = p.segmenter
+    if not seg.in_shot or any(tr.state == "moving" for tr in p.tracker.tracks):
+        return
+    from tracker.pipeline.pipeline import FrameResult
+
+    res = FrameResult(index, t, list(p.tracker.tracks))
+    for rec in seg.flush(p.tracker.tracks, t, index):
+        p._shot(rec, res)
+
+
+def seat_side_hint(p: Pipeline, start: tuple[float, float]) -> None:
+    """Warn once when a 2-player crokinole shot starts from a side where no seat is (see the
+    module docstring)."""
+    if p.game != "crokinole" or p.players != 2 or p.south is not None or getattr(p, "_seat_hinted", False):
+        return
+    a = float(np.degrees(np.arctan2(start[1], start[0]))) % 180.0  # 0: the east-west axis
+    if min(a, 180.0 - a) > 30.0 or p.calib is None:
+        return
+    p._seat_hinted = True  # type: ignore[attr-defined]
+    centre, at = p.calib.to_image(np.array([[0.0, 0.0], [start[0], start[1]]], float))
+    dx, dy = at - centre
+    side = ("left" if dx < 0 else "right") if abs(dx) >= abs(dy) else ("top" if dy < 0 else "bottom")
+    p.warnings.append(f"a shot came from the {side} of the picture, where no seat is with 2 players (south is the "
+                      "seat at the bottom of the picture unless told): if the players sit left and right, pass "
+                      "--south left or --south right")
+
+
 def check_drift(p: Pipeline, frame: np.ndarray, t: float, index: int) -> None:
     """Every ``drift_every`` seconds (between shots) check the board has not moved; once it
     has, hold tracking still and try to fit the board again every few frames."""
@@ -68,6 +109,7 @@ def check_drift(p: Pipeline, frame: np.ndarray, t: float, index: int) -> None:
         p._last_drift_t = t
         if not p.drift.check(frame).bumped:
             return
+        close_shot(p, t, index)
         p._bumped = True
         p._bump_t = t
         p._recent = []

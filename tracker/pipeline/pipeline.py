@@ -45,7 +45,7 @@ from tracker.detect.datatypes import Detections
 from tracker.errors import CalibrationError, TrackerError
 from tracker.infer import HandEvent, Namer, ShotRecord, ShotSegmenter
 from tracker.pipeline import camera, hands
-from tracker.pipeline.colours import korona_owners
+from tracker.pipeline.colours import crokinole_owners, korona_owners
 from tracker.pipeline.identity import reconcile
 from tracker.pipeline.stillness import Settling, StillnessGate
 from tracker.pipeline.stride import StrideGate
@@ -74,8 +74,11 @@ SETTLE_S = 0.3
 class Pipeline:
     # Skipping moving frames at >= 30 fps (``stride.py``): "off", "safe" (only where no two discs
     # can change places unseen), or "blind", "odd", "even" (every other moving frame, diagnostics).
-    # Off for now: "safe" is 21% faster at 1280x720 30 fps and fixes the identity swap a blind
-    # stride made on seed 7104, but lost a shot on seed 7401 (hard) and a korona match's setup.
+    # Off for now. "safe" fixes the identity swap a blind stride made on seed 7104. It used to skip
+    # hand-only frames too (21% faster) and lost a shot on seed 7401 (hard): the disc set on the
+    # shooting line was never confirmed. Now it skips only while a disc slides: 7401 keeps every
+    # shot, but the gain fell to ~6% of detector frames, and on seed 7701 (hard) it lost a 20 and
+    # reported a removal that did not happen.
     skip_moving = "off"
 
     def __init__(
@@ -197,6 +200,7 @@ class Pipeline:
         self.tracker = Tracker(board)
         self.segmenter = ShotSegmenter(board)
         self.namer = Namer(self.game, self.players, board)
+        self.segmenter.unlike_a_disc = self.namer.looks_like_board  # (false finds: no unseen shot)
         self._apply_resume_counts()
 
     def _try_calibrate(self) -> bool:
@@ -274,7 +278,8 @@ class Pipeline:
             self.segmenter.abandon(tracks, t, "the camera moved: board fitted again")
         if self._resume_at:
             self._claim_resting(tracks)
-        self.strider.observe(tracks)
+        if self.skip_moving != "off":
+            self.strider.observe(tracks)
         res = FrameResult(index, t, tracks, dets)
         shots, hands = self.segmenter.update(tracks, t, index)
         for h in hands:
@@ -325,6 +330,10 @@ class Pipeline:
                 self._need_setup = False
         self._reconcile(rec, tracks)
         expected = self.outcomes[-1].next_seat if self.outcomes else None
+        camera.seat_side_hint(self, rec.start)
+        if self.game == "crokinole":  # owners of discs never seen shot, by colour (``colours.py``)
+            self.namer.owners = crokinole_owners(self.namer.seats, tracks, rec,
+                                                 self.namer.seat_of_start(rec.start, expected))
         shot = self.namer.shot(rec, tracks, expected)
         if self.namer.left_out:
             self.warnings.append(f"t = {rec.t_end:.2f} s: {len(self.namer.left_out)} disc(s) moved that were "
