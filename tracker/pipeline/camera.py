@@ -7,9 +7,17 @@ per-frame code there stays about frames, detections and the referee.
 * ``try_calibrate``: the board is fitted on the median of the buffered first frames (hands move,
   the board does not), or on the last of them; the detector's empty-board model starts from
   that frame.
-* ``check_drift``: every ``drift_every`` seconds between shots (or at once when most of the
-  picture changed) the board is checked; once it moved, tracking holds still and the board is
-  fitted again every few frames on the median of the recent ones, giving up after 5 s.
+* ``check_drift``: every ``drift_every`` seconds between shots, at once when most of the
+  picture changed, and on the first frame of every motion episode, the board is checked; once
+  it moved, tracking holds still and the board is fitted again on that very frame, then every
+  5th frame on the median of the recent ones, giving up after 5 s. (crokinole_4p_part: seen
+  through the old fit, a bump makes the resting discs jump, which opens an episode; the check
+  used to wait for that episode to end, and the fit was tried only on frame indices divisible
+  by 5, ``_bump_tries`` never being set. On that hard 480x270 video half the frames fail the
+  board fit, so the board was found again 1.2 s after the bump, after south's next disc had
+  been put down and flicked unseen: the shot was lost and every later one misnamed.) An
+  episode that starts with the bump is the bump's own: it is not judged (``close_shot``) but
+  dropped with the refit.
 * ``close_shot``: when the bump is noticed during a shot whose motion has already ended (every
   disc at rest, in the hole or off, the segmenter only waiting out its ``settle`` time), the
   shot is judged at once from what was seen before the camera moved. A broadcast cuts to
@@ -104,14 +112,19 @@ def check_drift(p: Pipeline, frame: np.ndarray, t: float, index: int) -> None:
         return
     if not p._bumped:
         cut = p.gate.changed > 0.4  # most of the picture changed at once: look now
-        if not cut and (t - p._last_drift_t < p.drift_every or p.segmenter.in_shot):
+        # the first frame of a motion episode: look now too (a bump reads as discs moving)
+        started = p.segmenter.in_shot and not p._drift_episode
+        p._drift_episode = p.segmenter.in_shot
+        if not cut and not started and (t - p._last_drift_t < p.drift_every or p.segmenter.in_shot):
             return
         p._last_drift_t = t
         if not p.drift.check(frame).bumped:
             return
-        close_shot(p, t, index)
+        if not started:  # (an episode that starts with the bump is the bump's: not judged)
+            close_shot(p, t, index)
         p._bumped = True
         p._bump_t = t
+        p._bump_tries = index  # the first fit is tried on this very frame, then every 5th
         p._recent = []
         p.warnings.append(f"camera moved at t = {t:.2f} s")
     p._recent = (p._recent + [frame])[-9:]
