@@ -15,7 +15,9 @@ would let hands and shadows through; this pass instead uses what is already know
   shadow pulls the coarse peak) is refitted once from where the fit went, so its rays are cast
   from the disc's centre; one next to an occluder is retried where it was, a third of a radius
   further from the occluder (the peak is pulled toward a dark neighbour by about that), and just
-  touching it.
+  touching it; one at the 20-hole, however open its outline, also on the line from the hole's
+  centre at the places a disc resting over the hole's edge can be (``hole_seeds``: a dark disc
+  there merges with the dark hole, issue #5).
 * Growing clusters: around every accepted disc, seeds at the touching distance in
   ``N_AROUND`` directions; each disc found becomes an occluder and a source of seeds in turn, so
   a row is followed disc by disc from the end the ring filter found (and a place that failed is
@@ -68,6 +70,10 @@ MIN_RADIUS = 0.9  # of the nominal radius
 RETRY_COVERAGE = 0.4  # a rejected candidate's first fit showed this much outline: worth a retry
 SEED_KIND = 100  # the reject memory's kind for failed seeds of this pass (plus the disc kind)
 GROW_KIND = 200  # ... for discs whose surroundings were searched in vain
+# A disc centred this far (of the hole's radius) from the 20-hole's centre can rest over its edge;
+# the hole then masks its rim (``occluders``) and is masked for no disc nearer its centre.
+HOLE_REST = 0.5
+HOLE_SEEDS = (0.6, 0.8, 1.0)  # ... and where a disc over its edge is sought (``hole_seeds``)
 GROW_REACH = 4.5  # disc radii a search around a disc reads (seeds at 2, the look moves 0.5, the fit 1.8)
 
 
@@ -142,7 +148,7 @@ class ClusterPass(OutlineLook):
         if len(st):
             d = np.hypot(*(st[:, :2] - xy).T)
             # The hole hides nothing of a disc sunk in it (its centre is inside).
-            keep = (d < reach) & (d > 0.5 * st[:, 2])
+            keep = (d < reach) & (d > HOLE_REST * st[:, 2])
             st = st[keep]
             st[:, 2] += margin
             circ.append(st)
@@ -168,8 +174,12 @@ class ClusterPass(OutlineLook):
             return True
         # On the playing surface only: in the ditch the walls and the rail draw arcs that a
         # partly masked outline would take for a disc (ditch discs come from the first pass).
+        # A disc may rest with its centre over the 20-hole: it stays up while the part of it
+        # on the board carries its centre (d > sqrt(R_hole^2 - r^2), about 7 mm; the simulator
+        # drops it within ~9.6 mm). Such a disc, dark over the dark hole, is this pass's to find
+        # (the hole masked); nearer the centre is the hole's (sunk discs: the first pass).
         d = float(np.hypot(*xy))
-        if not b.hole_radius < d <= b.surface_radius:
+        if not HOLE_REST * b.hole_radius < d <= b.surface_radius:
             return False
         # Well clear of a peg (a peg's bright head in its dark shadow is a small ring of its own).
         return bool(np.hypot(*(self.pegs - xy).T).min() >= 0.9 * (self.radius + b.peg_diameter / 2))
@@ -317,6 +327,30 @@ class ClusterPass(OutlineLook):
                 out.append(s)
         return out
 
+    def hole_seeds(self, c: np.ndarray, first: Fit) -> list[np.ndarray]:
+        """Seeds for a rejected candidate ``c`` at the 20-hole (none elsewhere). A dark disc
+        resting over the hole's edge merges with the dark hole: the coarse peak and the first
+        fit are pulled onto the hole (a larger circle, an outline open over it), and the fit
+        may see too little outline to be retried (``RETRY_COVERAGE``). Seeds on the line from the
+        hole's centre through where the fit went (or the candidate), at the places such a disc
+        can rest, are fitted with the hole masked."""
+        b = self.det.board
+        if not isinstance(b, CrokinoleBoard):
+            return []
+        if float(np.hypot(*c)) > b.hole_radius + self.radius:
+            return []
+        out: list[np.ndarray] = []
+        for p in (first.centre, c):
+            n = float(np.hypot(*p))
+            if n < 2.0:
+                continue
+            u = p / n
+            for f in HOLE_SEEDS:
+                s = u * f * b.hole_radius
+                if self._fits_board(s) and self._free(s) and all(np.hypot(*(s - q)) > 3.0 for q in out):
+                    out.append(s)
+        return out
+
     def around(self, p: np.ndarray, pr: float, color: np.ndarray | None) -> list[np.ndarray]:
         """Seeds touching the accepted disc at ``p`` that look like a disc in the coarse view."""
         a = np.linspace(0, 2 * np.pi, N_AROUND, endpoint=False)
@@ -367,7 +401,8 @@ class ClusterPass(OutlineLook):
         for c, q, first in sorted(rejected, key=lambda cq: -cq[1]):
             # Most rejected candidates are plainly no disc (a sliding disc's blur, fingers): their
             # outline was mostly open. Only the nearly accepted ones are worth another fit.
-            if not self._free(c) or first.coverage < RETRY_COVERAGE:
+            hole = self.hole_seeds(c, first)
+            if not self._free(c) or (first.coverage < RETRY_COVERAGE and not hole):
                 continue
             got = None
             went = first.centre
@@ -380,6 +415,8 @@ class ClusterPass(OutlineLook):
                 got = self.try_seeds([went], ring=True)
             if got is None:
                 got = self.try_seeds(self.reseed(c))
+            if got is None and hole:
+                got = self.try_seeds(hole)
             if got is not None:
                 fit = got[0]
                 self._found(fit.centre)

@@ -48,7 +48,12 @@ def is_empty_hole(det: DiscDetector, frame: np.ndarray, guess: np.ndarray, fit: 
         if np.hypot(*(guess - centre)) > hole + 12.0:
             continue
         T = fit.top_centre if fit.top_centre is not None else fit.centre
-        looks = bool(np.hypot(*(T - centre)) < max(5.0, fit.mm_per_px) and fit.top_radius > 0.5 * (hole + radius))
+        centred = bool(np.hypot(*(T - centre)) < max(5.0, fit.mm_per_px))
+        # Centred on the hole, and either larger than a disc or, with the empty hole's colour
+        # known, any size: at 640x360 the empty near-black hole fits a little smaller than the
+        # size test wants (16.6 mm) and was reported as a black disc sunk in it; the colour
+        # then decides alone (a disc over the hole's edge is not centred on it).
+        looks = centred and (fit.top_radius > 0.5 * (hole + radius) or det.background_lab is not None)
         if not looks:
             flat = det.flat_refiner.refine(frame, guess, hole, with_colors=False)
             looks = bool(np.hypot(*(flat.centre - centre)) < max(5.0, fit.mm_per_px)
