@@ -25,8 +25,9 @@ from tracker.boards import CrokinoleBoard
 from tracker.calibration import Calibration
 from tracker.detect.datatypes import Detections
 from tracker.pipeline import Pipeline, camera
-from tracker.shotlog import Shot
 from tracker.track.synthetic import World
+
+from .bumped import assert_south_shot_scored
 
 SHIFT = np.array([12.0, -11.0])  # mm: where the old fit puts everything once the camera moved
 BUMP_T = 1.2  # s: the camera is knocked (after the periodic check at 1.0 s)
@@ -107,12 +108,4 @@ def test_a_bump_is_noticed_when_its_motion_starts_and_the_board_fitted_at_once(m
 
 def test_the_shot_after_a_bump_is_scored(monkeypatch: pytest.MonkeyPatch) -> None:
     p, _ = run(monkeypatch)
-    shots = [e for e in p.entries if isinstance(e, Shot)]
-    assert len(shots) == 1, (shots, p.segmenter.rejected)
-    shot = shots[0]
-    assert shot.seat == "south"
-    assert shot.start is not None and np.hypot(shot.start[0] - 13.0, shot.start[1] + 303.0) < 3.0, shot.start
-    assert set(shot.end) == {shot.disc}, shot.end  # the north disc never moved
-    end, truth = shot.end[shot.disc], world().truth_end()["s2"]
-    assert isinstance(end, tuple) and isinstance(truth, tuple)
-    assert np.hypot(end[0] - truth[0], end[1] - truth[1]) < 3.0
+    assert_south_shot_scored(p, world().truth_end()["s2"])

@@ -11,9 +11,10 @@ import numpy as np
 from tracker.boards import CrokinoleBoard
 from tracker.detect.datatypes import Detections
 from tracker.pipeline import Pipeline
-from tracker.shotlog import Shot
 from tracker.track import Tracker
 from tracker.track.synthetic import World
+
+from .bumped import assert_south_shot_scored
 
 SHIFT = np.array([12.0, -11.0])  # mm: where the old fit puts everything once the camera moved
 
@@ -50,16 +51,7 @@ def test_shot_after_a_new_fit_is_judged_from_where_the_disc_waited() -> None:
             p.board = p.tracker.board = CrokinoleBoard()
         p.process_detections(det, t, i)
     p.finish()
-    shots = [e for e in p.entries if isinstance(e, Shot)]
-    assert len(shots) == 1, (shots, p.segmenter.rejected)
-    shot = shots[0]
-    assert shot.seat == "south"
-    assert shot.start is not None and np.hypot(shot.start[0] - 13.0, shot.start[1] + 303.0) < 3.0, shot.start
-    assert set(shot.end) == {shot.disc}, shot.end  # the north disc never moved
-    end = shot.end[shot.disc]
-    truth = w.truth_end()["s2"]
-    assert isinstance(end, tuple) and isinstance(truth, tuple)
-    assert np.hypot(end[0] - truth[0], end[1] - truth[1]) < 3.0
+    assert_south_shot_scored(p, w.truth_end()["s2"])
 
 
 def test_rebase_moves_resting_tracks_to_the_new_fit_without_motion() -> None:
