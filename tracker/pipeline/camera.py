@@ -91,12 +91,12 @@ def close_shot(p: Pipeline, t: float, index: int) -> None:
 def seat_side_hint(p: Pipeline, start: tuple[float, float]) -> None:
     """Warn once when a 2-player crokinole shot starts from a side where no seat is (see the
     module docstring)."""
-    if p.game != "crokinole" or p.players != 2 or p.south is not None or getattr(p, "_seat_hinted", False):
+    if p.game != "crokinole" or p.players != 2 or p.south is not None or p._seat_hinted:
         return
     a = float(np.degrees(np.arctan2(start[1], start[0]))) % 180.0  # 0: the east-west axis
     if min(a, 180.0 - a) > 30.0 or p.calib is None:
         return
-    p._seat_hinted = True  # type: ignore[attr-defined]
+    p._seat_hinted = True
     centre, at = p.calib.to_image(np.array([[0.0, 0.0], [start[0], start[1]]], float))
     dx, dy = at - centre
     side = ("left" if dx < 0 else "right") if abs(dx) >= abs(dy) else ("top" if dy < 0 else "bottom")

@@ -121,6 +121,7 @@ class Pipeline:
         self._last_drift_t = 0.0
         self._bumped = False
         self._drift_episode = False  # the segmenter was in a shot at the last drift look
+        self._seat_hinted = False  # the --south warning was given (``camera.seat_side_hint``)
         self._bump_tries = 0
         self._bump_t = 0.0
         self._recent: list[np.ndarray] = []
