@@ -30,6 +30,14 @@ SEAT_ANGLE = {"east": 0.0, "north": 90.0, "west": 180.0, "south": 270.0}
 UNLIKE_LAB = 40.0
 # ... and within which of the board around it a track is the board itself (a painted mark)
 BOARD_LAB = 12.0
+# Weights of a Lab colour difference: the lightness damped (a shadow changes L most; sides
+# differ in hue too).
+LAB_WEIGHT = np.array([0.5, 1.0, 1.0])
+
+
+def lab_distance(a: np.ndarray, b: np.ndarray) -> float:
+    """Distance of two mean Lab colours, lightness damped (``LAB_WEIGHT``)."""
+    return float(np.linalg.norm((a - b) * LAB_WEIGHT))
 
 
 class Namer:
@@ -97,8 +105,7 @@ class Namer:
         caller falls back on where the disc lies."""
         if tr.color_n <= 0 or len(self._seat_colour) < 2:
             return None
-        w = np.array([0.5, 1.0, 1.0])
-        d = {seat: float(np.linalg.norm((tr.color - m) * w)) for seat, (m, _) in self._seat_colour.items()}
+        d = {seat: lab_distance(tr.color, m) for seat, (m, _) in self._seat_colour.items()}
         best = min(d, key=lambda k: d[k])
         team = [k for k in d if _partners(k, best, len(self.seats))]
         others = [v for k, v in d.items() if k not in team]
@@ -120,14 +127,13 @@ class Namer:
         was named n3 and later knocked off; seed 7506, a pale number on a light board)."""
         if tr is None or tr.color_n <= 0 or len(self._seat_colour) < 2:
             return False
-        w = np.array([0.5, 1.0, 1.0])
-        nearest = min(float(np.linalg.norm((tr.color - m) * w)) for m, _ in self._seat_colour.values())
+        nearest = min(lab_distance(tr.color, m) for m, _ in self._seat_colour.values())
         if nearest > UNLIKE_LAB:
             return True
         # much nearer the board around it than any side's discs, and near it in absolute terms:
         # one side's discs may be about the board's colour (light discs on a light board, seed
         # 7511: contrast 3.9, their side's colour 4.1 away; painted marks: 7 to 10 against 17 to 28)
-        return tr.surround_n > 0 and float(np.linalg.norm((tr.color - tr.surround) * w)) < min(
+        return tr.surround_n > 0 and lab_distance(tr.color, tr.surround) < min(
             BOARD_LAB, 0.5 * nearest)
 
     def setup(self, tracks: dict[int, Track], before: dict[int, tuple[float, float]], striker: int) -> Setup:

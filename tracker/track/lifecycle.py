@@ -50,9 +50,7 @@ def observe(tk: Tracker, tr: Track, dets: Detections, j: int, t: float) -> None:
     tr.occluded = False
     if float(np.hypot(*dets.streak[j])) < tr.radius:
         tr.vote_cls(int(dets.cls[j]))
-        n = min(tr.color_n, 50)
-        tr.color = (tr.color * n + dets.color[j]) / (n + 1)
-        tr.color_n = n + 1
+        tr.color, tr.color_n = running_mean(tr.color, tr.color_n, dets.color[j])
         see_surround(tr, dets, j)
     if tr.state == "rest":
         ref = tr.anchor if tr.anchor_n else tr.xy
@@ -198,11 +196,15 @@ def new_track(tk: Tracker, dets: Detections, j: int, t: float) -> Track:
 def see_surround(tr: Track, dets: Detections, j: int) -> None:
     """Fold detection ``j``'s surround colour (when the detector measured one) into the track's."""
     c = dets.surround[j]
-    if not np.any(c):
-        return
-    n = min(tr.surround_n, 50)
-    tr.surround = (tr.surround * n + c) / (n + 1)
-    tr.surround_n = n + 1
+    if np.any(c):
+        tr.surround, tr.surround_n = running_mean(tr.surround, tr.surround_n, c)
+
+
+def running_mean(mean: np.ndarray, n: int, x: np.ndarray, cap: int = 50) -> tuple[np.ndarray, int]:
+    """``mean`` of ``n`` samples with ``x`` folded in, the count capped at ``cap`` (so a change
+    of light is followed: the last ``cap`` samples weigh most)."""
+    n = min(n, cap)
+    return (mean * n + x) / (n + 1), n + 1
 
 
 def default_radius(board: CrokinoleBoard | KoronaBoard, kind: int) -> float:
