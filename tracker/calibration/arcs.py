@@ -20,6 +20,8 @@ import math
 
 import numpy as np
 
+from tracker.calibration.features import ellipse_uv
+
 Ellipse = tuple[tuple[float, float], tuple[float, float], float, float]  # centre, semi-axes, angle, support
 
 CORNER_DEG = 30.0  # an edge turning by more than this over STEP px is cut there
@@ -80,11 +82,7 @@ def _fit(pts: np.ndarray) -> tuple[tuple[float, float], tuple[float, float], flo
 
 def _radial(e: tuple[tuple[float, float], tuple[float, float], float], pts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(normalised radius - 1, polar angle) of points relative to ellipse ``e``."""
-    (cx, cy), (a, b), theta = e
-    ct, st = math.cos(theta), math.sin(theta)
-    dx, dy = pts[:, 0] - cx, pts[:, 1] - cy
-    u = (dx * ct + dy * st) / a
-    v = (-dx * st + dy * ct) / b
+    u, v = ellipse_uv(*e, pts)
     return np.sqrt(u * u + v * v) - 1.0, np.arctan2(v, u)
 
 

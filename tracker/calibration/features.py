@@ -95,6 +95,17 @@ def candidate_ellipses(grey: np.ndarray, max_count: int = 40, line_map: np.ndarr
     return merged
 
 
+def ellipse_uv(center: tuple[float, float], axes: tuple[float, float], theta: float,
+               pts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Points in the ellipse's own frame, scaled by its semi-axes: on the ellipse
+    ``u^2 + v^2 = 1``."""
+    ct, st = math.cos(theta), math.sin(theta)
+    d = pts - center
+    u = (d[:, 0] * ct + d[:, 1] * st) / axes[0]
+    v = (-d[:, 0] * st + d[:, 1] * ct) / axes[1]
+    return u, v
+
+
 def _ransac_seed(pts: np.ndarray, rng: np.random.Generator, tries: int = 40) -> np.ndarray:
     """Points of the best-supported ellipse through random 5-point samples: a ring joined to
     another ring by the quadrant lines is one contour holding two ellipses."""
@@ -111,11 +122,7 @@ def _ransac_seed(pts: np.ndarray, rng: np.random.Generator, tries: int = 40) -> 
             continue
         if not (np.isfinite(d1) and np.isfinite(d2)) or min(d1, d2) < 4:
             continue
-        th = math.radians(ang)
-        ct, st = math.cos(th), math.sin(th)
-        d = pts - (cx, cy)
-        u = (d[:, 0] * ct + d[:, 1] * st) / (d1 / 2)
-        v = (-d[:, 0] * st + d[:, 1] * ct) / (d2 / 2)
+        u, v = ellipse_uv((cx, cy), (d1 / 2, d2 / 2), math.radians(ang), pts)
         on = np.abs(np.sqrt(u * u + v * v) - 1.0) < 0.02
         k = int(on.sum())
         if k > best_n:
@@ -142,10 +149,7 @@ def _trimmed_ellipse(pts: np.ndarray, rng: np.random.Generator | None = None):  
         if not (np.isfinite(a) and np.isfinite(b)) or b <= 1:
             return None
         theta = math.radians(ang) if d1 >= d2 else math.radians(ang + 90.0)
-        ct, st = math.cos(theta), math.sin(theta)
-        d = pts - (cx, cy)
-        u = (d[:, 0] * ct + d[:, 1] * st) / a
-        v = (-d[:, 0] * st + d[:, 1] * ct) / b
+        u, v = ellipse_uv((cx, cy), (a, b), theta, pts)
         on = np.abs(np.sqrt(u * u + v * v) - 1.0) < 0.03
         if on.mean() > 0.9:
             break
