@@ -19,6 +19,12 @@ from dataclasses import dataclass
 import numpy as np
 
 L_WEIGHT = 0.5
+LAB_WEIGHT = np.array([L_WEIGHT, 1.0, 1.0])  # Lab with the lightness damped (a shadow changes L most)
+
+
+def lab_distance(a: np.ndarray, b: np.ndarray) -> float:
+    """Distance of two mean Lab colours, lightness damped (``LAB_WEIGHT``)."""
+    return float(np.linalg.norm((a - b) * LAB_WEIGHT))
 
 
 def _features(lab: np.ndarray, surround: np.ndarray | None = None) -> np.ndarray:
@@ -28,7 +34,7 @@ def _features(lab: np.ndarray, surround: np.ndarray | None = None) -> np.ndarray
     sun on the surface compare like for like)."""
     lab = np.asarray(lab, dtype=float).reshape(-1, 3)
     if surround is None:
-        return lab * np.array([L_WEIGHT, 1.0, 1.0])
+        return lab * LAB_WEIGHT
     sur = np.asarray(surround, dtype=float).reshape(-1, 3)
     ls = np.maximum(sur[:, 0], 5.0)
     rel = 60.0 * np.log(np.maximum(lab[:, 0], 2.0) / ls)

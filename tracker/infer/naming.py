@@ -19,6 +19,7 @@ from collections import Counter
 import numpy as np
 
 from tracker.boards import CrokinoleBoard, KoronaBoard
+from tracker.detect.color import lab_distance
 from tracker.infer.datatypes import End, ShotRecord
 from tracker.seats import CLOCKWISE, seats_for
 from tracker.shotlog import Announced, Setup, Shot
@@ -30,14 +31,6 @@ SEAT_ANGLE = {"east": 0.0, "north": 90.0, "west": 180.0, "south": 270.0}
 UNLIKE_LAB = 40.0
 # ... and within which of the board around it a track is the board itself (a painted mark)
 BOARD_LAB = 12.0
-# Weights of a Lab colour difference: the lightness damped (a shadow changes L most; sides
-# differ in hue too).
-LAB_WEIGHT = np.array([0.5, 1.0, 1.0])
-
-
-def lab_distance(a: np.ndarray, b: np.ndarray) -> float:
-    """Distance of two mean Lab colours, lightness damped (``LAB_WEIGHT``)."""
-    return float(np.linalg.norm((a - b) * LAB_WEIGHT))
 
 
 class Namer:

@@ -65,7 +65,7 @@ def crokinole_owners(seats: Sequence[str], tracks: dict[int, Track], rec: ShotRe
     """Track id -> seat for the discs at rest before the shot ``rec``, by colour against the shot
     disc's (see the module docstring); empty when the shot disc's colour is unknown or the discs
     do not show two colours."""
-    from tracker.detect.color import L_WEIGHT, ColorModel
+    from tracker.detect.color import LAB_WEIGHT, ColorModel
 
     shot_colour = _shot_colour(tracks, rec)
     if shot_colour is None or shooter_seat not in seats:
@@ -75,8 +75,8 @@ def crokinole_owners(seats: Sequence[str], tracks: dict[int, Track], rec: ShotRe
         return {}
     colours = np.array([shot_colour] + [d.color for d in discs], float)
     model = ColorModel.fit(colours, k=2)
-    feats = colours * np.array([L_WEIGHT, 1.0, 1.0])
-    centres = model.centres * np.array([L_WEIGHT, 1.0, 1.0])
+    feats = colours * LAB_WEIGHT
+    centres = model.centres * LAB_WEIGHT
     cls = np.argmin(((feats[:, None, :] - centres[None]) ** 2).sum(2), axis=1)
     if len(set(cls.tolist())) < 2:
         return {}
