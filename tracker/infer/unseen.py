@@ -25,6 +25,7 @@ from tracker.detect.datatypes import STRIKER
 from tracker.infer.contacts import infer_contacts
 from tracker.infer.datatypes import End, ShotRecord
 from tracker.infer.ends import end_of, peak_speed, stayed_out
+from tracker.track.association import leaves_circle
 from tracker.track.datatypes import Track
 
 if TYPE_CHECKING:
@@ -151,13 +152,11 @@ def flicked_unseen(board: CrokinoleBoard | KoronaBoard, p: np.ndarray,
         return None
     if not 0.5 * speed <= speed2 <= 1.5 * speed or float(v @ v2) < 0.85 * speed * speed2:
         return None  # not carrying on along its line
-    # |p0 - v s| = R for the least s >= 0
-    R = board.shooting_line_radius
-    a, b, c = float(v @ v), -2.0 * float(p0 @ v), float(p0 @ p0) - R * R
-    if c > 0:  # first seen outside the line: it came from there
+    if float(np.hypot(*p0)) > board.shooting_line_radius:  # first seen outside the line: it came from there
         return None
-    s = (-b + float(np.sqrt(b * b - 4 * a * c))) / (2 * a)
-    if s > FLIGHT_UNSEEN_S:
+    # back along its line (p0 - v s) to the shooting line
+    s = leaves_circle(p0, -v, board.shooting_line_radius)
+    if s is None or s > FLIGHT_UNSEEN_S:
         return None
     at = p0 - v * s
     return (float(at[0]), float(at[1])), float(p[0, 0] - s)

@@ -35,6 +35,22 @@ def first_contact(p: np.ndarray, v: np.ndarray, q: np.ndarray, reach: float, dt:
     return float(s) if 0.0 <= s <= dt else None
 
 
+def leaves_circle(p: np.ndarray, v: np.ndarray, radius: float) -> float | None:
+    """Time s >= 0 at which a point moving p + v*s crosses the circle of ``radius`` about the
+    board centre outward (the later root), or None when its line misses the circle or left it
+    before s = 0."""
+    a = float(v @ v)
+    if a < 1e-12:
+        return None
+    b = 2.0 * float(p @ v)
+    c = float(p @ p) - radius * radius
+    disc = b * b - 4 * a * c
+    if disc < 0:
+        return None
+    s = (-b + float(np.sqrt(disc))) / (2 * a)
+    return s if s >= 0 else None
+
+
 def collision_hypotheses(
     p: np.ndarray, v: np.ndarray, q: np.ndarray, reach: float, dt: float, e: float = 0.9
 ) -> tuple[np.ndarray, np.ndarray] | None:

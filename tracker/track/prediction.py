@@ -25,7 +25,7 @@ import numpy as np
 from tracker.boards import CrokinoleBoard
 from tracker.detect.datatypes import IN_HOLE, Detections
 from tracker.track import blows
-from tracker.track.association import BIG, bounce_hypothesis, collision_hypotheses
+from tracker.track.association import BIG, bounce_hypothesis, collision_hypotheses, leaves_circle
 from tracker.track.blows import reach_v, segment_distance
 from tracker.track.datatypes import Track
 from tracker.track.lifecycle import HOLE_UNCOVERED_S
@@ -122,13 +122,8 @@ def ditch_crossing(board: CrokinoleBoard, tr: Track) -> np.ndarray | None:
     if n < 1e-6:
         return None
     u = u / n
-    mid = 0.5 * (board.surface_radius + board.ditch_outer_radius)
-    b, c = float(a @ u), float(a @ a) - mid * mid
-    disc = b * b - c
-    if disc < 0:
-        return None
-    s = -b + float(np.sqrt(disc))
-    return a + u * s if s >= 0 else None
+    s = leaves_circle(a, u, 0.5 * (board.surface_radius + board.ditch_outer_radius))
+    return a + u * s if s is not None else None
 
 
 def penalties(rows: Sequence[Track], dets: Detections) -> np.ndarray:
