@@ -63,6 +63,7 @@ class ShotSegmenter:
         self._t0 = 0.0
         self._f0 = 0
         self._quiet_since: float | None = None
+        self._closed = float("-inf")  # when the last episode was closed (judged or abandoned)
         self._before: dict[int, tuple[float, float]] = {}
         self._before_state: dict[int, str] = {}
         self._moved: set[int] = set()
@@ -104,7 +105,11 @@ class ShotSegmenter:
                 return shots, hands
             if moving:
                 self.in_shot = True
-                self._t0 = min(self._rest_end(tr) for tr in moving)
+                # (never before the last episode closed: a disc hidden through it and seen
+                # again displaced has its last sample from before it, and the episode reaching
+                # back over the last shot took that shot's striker run for its own flick:
+                # korona_2p_game at 9.0 s, a rim disc uncovered 20 mm along made a shot)
+                self._t0 = max(min(self._rest_end(tr) for tr in moving), self._closed)
                 self._f0 = frame
                 self._quiet_since = None
                 # (and discs first seen since: a disc already down a pocket when the striker shows)
@@ -128,6 +133,7 @@ class ShotSegmenter:
         if t - self._quiet_since < self.settle:
             return shots, hands
         self.in_shot = False
+        self._closed = t
         record = self._finish(tracks, t, frame)
         # (rebuilt, not updated: tracks the tracker has forgotten leave no trace here)
         self._known = {tr.id: tr.state for tr in tracks}
@@ -147,6 +153,7 @@ class ShotSegmenter:
         # discs the new fit's detector confirms in the next moments were there all along (or
         # are its first false finds): no hand put them down
         self.in_shot = False
+        self._closed = t
         self._quiet_since = None
         self._moved = set()
         self._known = {tr.id: tr.state for tr in tracks}
