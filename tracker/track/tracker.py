@@ -90,6 +90,7 @@ class Tracker:
             self._peg_r, self._half = board.peg_diameter / 2, 0.0
         else:
             self._pegs, self._peg_r, self._half = np.zeros((0, 2)), 0.0, board.half
+        self._striker_r = board.striker_radius if isinstance(board, KoronaBoard) else None
 
     # ------------------------------------------------------------------ public
     def expect(self, track_id: int, xy: tuple[float, float]) -> None:
@@ -197,7 +198,7 @@ class Tracker:
         rows = live + self._tentative
         hyps, gates = predict(self, rows, dt, t)
         cost = (hypothesis_cost(hyps, dets.xy, blows.stop_penalty(self, rows, hyps, dt))
-                + penalties(rows, dets) + colour_penalty(rows, dets) + struck_penalty(self, rows, dets))
+                + penalties(rows, dets, self._striker_r) + colour_penalty(rows, dets) + struck_penalty(self, rows, dets))
         pairs = assign(cost, gates)
         self._rescue_movers(rows, cost, gates, pairs, dt, t)
         used_t = {i for i, _ in pairs}
