@@ -7,8 +7,10 @@ import numpy as np
 
 from tracker.boards import KoronaBoard
 from tracker.detect.datatypes import DISC, STRIKER, Detections
+from tracker.track.association import BIG
 from tracker.track.datatypes import Sample, Track
 from tracker.track.fate import resolve_lost
+from tracker.track.prediction import penalties
 from tracker.track.tracker import Tracker
 
 B = KoronaBoard()
@@ -63,3 +65,18 @@ def test_a_blurred_disc_named_a_striker_keeps_its_track() -> None:
     known = [tr for tr in tk.tracks]
     assert len(known) == 1
     assert np.hypot(*(known[0].xy - xy)) < 5.0
+
+
+def test_only_unseen_or_moving_disc_tracks_may_take_a_blurred_striker() -> None:
+    """The kind test is eased for a moving disc's track and a resting one not seen this moment,
+    and only for a "striker" smaller than a striker: a disc seen at rest keeps its kind, and a
+    striker-sized ring is a striker."""
+    def track(state: str, occluded: bool) -> Track:
+        return Track(id=1, kind=DISC, radius=B.disc_radius, xy=np.zeros(2), state=state,  # type: ignore[arg-type]
+                     occluded=occluded)
+    rows = [track("moving", False), track("rest", True), track("rest", False)]
+    dets = _dets([(0.0, 0.0, STRIKER, 21.0), (0.0, 0.0, STRIKER, 28.0)])
+    pen = penalties(rows, dets, B.striker_radius)
+    assert pen[0, 0] == pen[1, 0] == B.disc_radius
+    assert pen[2, 0] >= BIG and pen[0, 1] >= BIG and pen[1, 1] >= BIG
+    assert penalties(rows, dets)[0, 0] >= BIG  # crokinole: no strikers, no easing

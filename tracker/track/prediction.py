@@ -133,7 +133,10 @@ def penalties(rows: Sequence[Track], dets: Detections, striker_radius: float | N
     the detector names it a striker when the ring is nearer a striker's size (korona_2p_game
     at 18.6 s: a disc knocked towards a pocket measured 21 mm, a disc 12.5, a striker 25). A
     moving disc's track may take a "striker" smaller than a striker, at a radius's cost, so it
-    is not lost on its way into the pocket while a new track, nameless, takes its run."""
+    is not lost on its way into the pocket while a new track, nameless, takes its run. So may
+    the track of a resting disc that is not seen this moment (knocked away unseen, it is set
+    moving only once missed: korona_2p_game at 22.7 s, a rim disc knocked along the rim and
+    seen once, blurred, on its way into the sw pocket)."""
     if not len(rows) or not len(dets):
         return np.zeros((len(rows), len(dets)))
     kinds = np.array([tr.kind for tr in rows])
@@ -141,7 +144,8 @@ def penalties(rows: Sequence[Track], dets: Detections, striker_radius: float | N
     radius = np.array([tr.radius for tr in rows])
     pen = np.where(kinds[:, None] != dets.kind[None, :], BIG, 0.0)
     if striker_radius is not None:
-        moving = np.array([tr.state == "moving" and tr.kind == DISC for tr in rows])
+        moving = np.array([tr.kind == DISC and (tr.state == "moving" or (tr.state == "rest" and tr.occluded))
+                           for tr in rows])
         blurred = (dets.kind == STRIKER) & (dets.radius < striker_radius)
         pen = np.where(moving[:, None] & blurred[None, :], radius[:, None], pen)
     clash = (cls[:, None] >= 0) & (dets.cls[None, :] >= 0) & (cls[:, None] != dets.cls[None, :])
