@@ -80,3 +80,25 @@ def test_only_unseen_or_moving_disc_tracks_may_take_a_blurred_striker() -> None:
     assert pen[0, 0] == pen[1, 0] == B.disc_radius
     assert pen[2, 0] >= BIG and pen[0, 1] >= BIG and pen[1, 1] >= BIG
     assert penalties(rows, dets)[0, 0] >= BIG  # crokinole: no strikers, no easing
+
+
+def test_a_striker_seen_at_rest_as_a_disc_is_the_striker_that_flies() -> None:
+    """The detector may see a striker at rest as the disc-sized ring of its top's groove
+    (k2e_8805, 1280x720: the opening striker found as a 13.8 mm disc until it moved). Flicked,
+    it is first seen as a striker 0.4 s later, 600 mm on: that striker is the resting "disc" it
+    came from (one track, now a striker), not a striker from nowhere (no shot disc at all)."""
+    tk = Tracker(B)
+    t = 0.0
+    for _ in range(10):
+        tk.update(_dets([(100.0, -320.0, DISC, 13.8)]), t)
+        t += 1 / 30
+    for _ in range(12):  # flying, unseen (blur)
+        tk.update(_dets([]), t)
+        t += 1 / 30
+    for y in (290.0, 325.0, 355.0):
+        tk.update(_dets([(90.0, y, STRIKER, 26.0)]), t)
+        t += 1 / 30
+    assert len(tk.tracks) == 1
+    tr = tk.tracks[0]
+    assert tr.kind == STRIKER and tr.state == "moving" and tr.rest_xy is not None
+    assert np.hypot(tr.rest_xy[0] - 100.0, tr.rest_xy[1] + 320.0) < 3.0
