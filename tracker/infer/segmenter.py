@@ -37,7 +37,7 @@ from tracker.boards import CrokinoleBoard, KoronaBoard
 from tracker.detect.datatypes import STRIKER
 from tracker.infer.contacts import infer_contacts, motion_start
 from tracker.infer.datatypes import End, HandEvent, ShotRecord
-from tracker.infer.ends import end_of, peak_speed, stayed_out
+from tracker.infer.ends import end_of, peak_speed, reached, stayed_out
 from tracker.infer.unseen import flicked_unseen, unseen_shot
 from tracker.track.datatypes import Track
 
@@ -292,7 +292,10 @@ class ShotSegmenter:
         """Korona: a resting disc by the rim that vanished during the shot and was not seen again
         by its end was knocked over the rim or into a pocket between frames (at 10 fps a disc in
         a row against the rim leaves in one frame, and the rest of the row shuffles into its
-        place). Its end is the nearest pocket when it lay by one, else off the board."""
+        place). Its end is the nearest pocket when it lay by one, else off the board. Only a disc
+        that a mover's path (seen or forecast) came near: the detector loses rim discs for long
+        spells (rows are found on full passes only), and one nothing reached was not knocked
+        anywhere (korona_4p_part at 27 s: two east rim discs 100 mm from any mover called off)."""
         b = self.board
         if not isinstance(b, KoronaBoard):
             return {}
@@ -305,6 +308,9 @@ class ShotSegmenter:
                 continue
             x, y = self._before[tr.id]
             if max(abs(x), abs(y)) < b.half - 3 * tr.radius:
+                continue
+            movers = [o for o in tracks if o.id in self._moved and o.id != tr.id]
+            if not reached(movers, (x, y), tr.radius, self._t0, tr.radius):
                 continue
             c = b.pocket_centres()
             near = min(c, key=lambda k: np.hypot(x - c[k][0], y - c[k][1]))
