@@ -102,3 +102,25 @@ def test_a_striker_seen_at_rest_as_a_disc_is_the_striker_that_flies() -> None:
     tr = tk.tracks[0]
     assert tr.kind == STRIKER and tr.state == "moving" and tr.rest_xy is not None
     assert np.hypot(tr.rest_xy[0] - 100.0, tr.rest_xy[1] + 320.0) < 3.0
+
+
+def test_a_rim_disc_unseen_for_seconds_is_still_on_the_board() -> None:
+    """korona_ru_part from 4.8 s to 9.8 s: the detector finds no disc of the north rim row for
+    five seconds (rim rows are found on its full passes only), and the row's tracks counted as
+    lifted; the shot that then moved them made new nameless tracks and their pockets went
+    unscored. A korona disc against a rim waits ``rim_lift_after`` before it counts as lifted
+    and takes its detection again where it lay; one mid-board is lifted after ``lift_after``."""
+    tk = Tracker(B)
+    rim = B.half - B.disc_radius
+    t = 0.0
+    for _ in range(5):
+        tk.update(_dets([(40.0, -rim, DISC, 12.5), (0.0, 100.0, DISC, 12.5)]), t)
+        t += 0.1
+    ids = {round(float(tr.xy[1])): tr.id for tr in tk.tracks}
+    while t < 6.0:  # neither seen for 5.5 s
+        tk.update(_dets([]), t)
+        t += 0.1
+    state = {round(float(tr.xy[1])): tr.state for tr in tk.tracks}
+    assert state[round(-rim)] == "rest" and state[100] == "lifted"
+    tk.update(_dets([(41.0, -rim, DISC, 12.5)]), t)
+    assert tk.get(ids[round(-rim)]) is not None and tk.get(ids[round(-rim)]).last_seen == t

@@ -100,6 +100,13 @@ def maybe_rest(tk: Tracker, tr: Track, t: float) -> None:
 
 
 # ---------------------------------------------------------------------- unmatched tracks
+def _against_rim(tk: Tracker, tr: Track) -> bool:
+    """Korona: a disc resting against a rim (within a radius of touching it)."""
+    b = tk.board
+    return isinstance(b, KoronaBoard) and tr.kind == DISC \
+        and max(abs(float(tr.xy[0])), abs(float(tr.xy[1]))) > b.half - 2 * tr.radius
+
+
 def miss(tk: Tracker, tr: Track, t: float, dt: float) -> None:
     cfg = tk.cfg
     if tr in tk._tentative:
@@ -112,6 +119,8 @@ def miss(tk: Tracker, tr: Track, t: float, dt: float) -> None:
         tr.occluded = True
         tr.displaced_frames = 0
         wait = 0.2 if tr.id in tk._leaving else cfg.lift_after
+        if tr.id not in tk._leaving and _against_rim(tk, tr):
+            wait = cfg.rim_lift_after
         if t - tr.last_seen > wait:
             tr.state = "lifted"
             tr.occluded = False

@@ -55,6 +55,9 @@ class TrackerConfig:
     rest_mm: float = 1.5  # spread of positions that counts as rest
     rest_time: float = 0.15  # seconds of still positions before a disc is at rest
     lift_after: float = 4.0  # seconds a resting disc may stay unseen before it counts as lifted
+    # korona: a disc against a rim, longer (the detector finds rim rows only on its full passes
+    # and loses them for seconds while the striker or a hand is near)
+    rim_lift_after: float = 12.0
     lost_after: float = 0.3  # seconds a moving disc may stay unseen before its fate is decided
     v_max: float = 6000.0  # mm/s, fastest plausible disc
     decel: float = 1500.0  # mm/s^2, friction used to coast an unseen moving disc
