@@ -380,7 +380,7 @@ class Pipeline:
                 self._need_setup = True
 
     def _reconcile(self, rec: ShotRecord, tracks: dict[int, Track]) -> None:
-        for new, old in reconcile(rec, tracks, self.namer.names):
+        for new, old in reconcile(rec, tracks, self.namer.names, self.game == "korona"):
             self.namer.names[new] = self.namer.names.pop(old)
             self.tracker.retire(old)
             tracks[old].state, tracks[old].occluded = "lifted", False
