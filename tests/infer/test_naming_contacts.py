@@ -10,7 +10,7 @@ from tracker.detect.datatypes import DISC, STRIKER
 from tracker.infer.contacts import infer_contacts, rim_side
 from tracker.infer.datatypes import Contact, ShotRecord
 from tracker.infer.naming import Namer
-from tracker.track.datatypes import Track
+from tracker.track.datatypes import Sample, Track
 
 KB = KoronaBoard()
 
@@ -108,6 +108,26 @@ def test_korona_setup_with_a_spurious_disc_is_evened_out() -> None:
     assert owners.count("south") == 8 and owners.count("north") == 8
     assert namer.dropped == [99]
     assert 99 not in namer.names
+
+
+def test_korona_setup_drops_a_false_disc_that_moved_before_the_first_shot() -> None:
+    """korona_ru_part at 2.6 s: the player's fingers behind the north striker are taken for a
+    north disc, which jumps 20 mm on its next sighting (0.4 s before the flick) and then keeps
+    still. The episode opened with that jump, so the shot's ``before`` is where it was born; it
+    moved before the shot, not by it, and is the one dropped (not a real disc of the row)."""
+    namer = Namer("korona", 2, KB)
+    tracks, before = _korona_rows()
+    for tr in tracks.values():
+        tr.born = 0.9
+        tr.path = [Sample(0.9, float(tr.xy[0]), float(tr.xy[1])), Sample(3.0, float(tr.xy[0]), float(tr.xy[1]))]
+    tracks[99] = _track(99, (-100.0, -383.0))
+    tracks[99].cls, tracks[99].born, tracks[99].hits = 1, 2.6, 3
+    tracks[99].path = [Sample(2.6, -103.0, -363.0), Sample(2.7, -100.0, -383.0), Sample(3.3, -100.0, -386.0)]
+    before[99] = (-103.0, -363.0)
+    setup = namer.setup(tracks, before, striker=50, t_start=3.1)
+    owners = [o for o, _ in setup.discs.values()]
+    assert owners.count("south") == 8 and owners.count("north") == 8
+    assert namer.dropped == [99]
 
 
 def test_korona_setup_never_drops_a_disc_the_first_shot_moved() -> None:

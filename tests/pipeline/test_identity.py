@@ -51,3 +51,24 @@ def test_a_disc_lost_in_the_shot_is_the_new_track_nearest_it() -> None:
     far = dict(tracks)
     far[9] = _track(9, (300.0, 300.0), 1.2, state="pocket")
     assert reconcile(rec, far, names) == []
+
+
+def test_a_korona_rim_disc_covered_since_before_the_shot_that_the_striker_reached() -> None:
+    """korona_ru_part at 9.1 s: the detector had lost the north rim row since 4.8 s; north's
+    striker runs into its west end, and a disc of it is first seen knocked away 190 mm off, as
+    a new nameless track. The covered row disc the striker reached is that disc (its pocketing
+    at 19.3 s counts); a covered disc nearer the new track but far from any mover is not."""
+    striker = _track(1, (0.0, -320.0), 0.0, last_seen=9.4)
+    striker.path = [Sample(9.1, 0.0, -320.0), Sample(9.2, -25.0, -340.0), Sample(9.3, -50.0, -360.0),
+                    Sample(9.4, -70.0, -380.0)]
+    tracks = {
+        1: striker,
+        11: _track(11, (-87.5, -RIM), 0.0, occluded=True, last_seen=4.8),  # reached by the striker
+        12: _track(12, (-250.0, -RIM), 0.0, occluded=True, last_seen=4.8),  # nothing came near
+        27: _track(27, (-274.0, -366.0), 9.9),  # new, nameless, knocked away
+    }
+    names = {11: "n8", 12: "n1"}
+    rec = ShotRecord(disc=1, start=(0.0, -320.0), t_start=9.1, t_end=10.4, frame_start=91, frame_end=104,
+                     ends={1: (-70.0, -380.0), 27: (-316.0, -357.0)}, before={1: (0.0, -320.0)})
+    assert reconcile(rec, tracks, names, korona=True) == [(27, 11)]
+    assert reconcile(rec, tracks, names) == []  # crokinole: a disc covered before the shot stays out

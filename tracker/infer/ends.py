@@ -7,6 +7,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from tracker.infer.datatypes import Contact, End
+from tracker.track.blows import segment_distance
 from tracker.track.datatypes import Track
 
 
@@ -50,3 +51,19 @@ def stayed_out(ends: dict[int, End], before: dict[int, tuple[float, float]], rad
             continue
         out[tid] = e
     return out
+
+
+def reached(movers: Sequence[Track], at: tuple[float, float], radius: float, since: float, margin: float) -> bool:
+    """Whether one of ``movers`` came, along its path since ``since`` (seen or forecast, and
+    between samples), within the two radii and ``margin`` of ``at``, where a disc of
+    ``radius`` rested: the one thing that can knock a resting disc away."""
+    q = np.asarray(at, float)
+    for tr in movers:
+        first = next((k for k, s in enumerate(tr.path) if s.t >= since), len(tr.path))
+        pts = [np.array([s.x, s.y]) for s in tr.path[max(first - 1, 0):]]
+        reach = radius + tr.radius + margin
+        if len(pts) == 1 and float(np.hypot(*(pts[0] - q))) <= reach:
+            return True
+        if any(segment_distance(q, a, b) <= reach for a, b in zip(pts, pts[1:], strict=False)):
+            return True
+    return False

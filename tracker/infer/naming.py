@@ -129,8 +129,10 @@ class Namer:
         return tr.surround_n > 0 and lab_distance(tr.color, tr.surround) < min(
             BOARD_LAB, 0.5 * nearest)
 
-    def setup(self, tracks: dict[int, Track], before: dict[int, tuple[float, float]], striker: int) -> Setup:
-        """The korona setup line of a new game: every target disc at rest, named by owner."""
+    def setup(self, tracks: dict[int, Track], before: dict[int, tuple[float, float]], striker: int,
+              t_start: float | None = None) -> Setup:
+        """The korona setup line of a new game: every target disc at rest, named by owner.
+        ``t_start``: when the first shot began (the striker's flick)."""
         self.names = {k: v for k, v in self.names.items() if k == striker}
         self._count = Counter()
         # colour class i belongs to the i-th occupied seat (classes are ordered lightest first)
@@ -145,7 +147,8 @@ class Namer:
             owners[tid] = owner if owner in self.seats else min(self.seats, key=lambda s: CLOCKWISE.index(s))
         # discs the first shot moved are real (they answered a blow): never the ones dropped
         moved = {tid for tid in owners if tracks[tid].state != "rest"
-                 or float(np.hypot(*(np.array(tracks[tid].position()) - before[tid]))) > tracks[tid].radius}
+                 or float(np.hypot(*(np.array(tracks[tid].position())
+                                     - _seen_before(tracks[tid], t_start, before[tid])))) > tracks[tid].radius}
         self.dropped = _even_out(owners, tracks, moved)
         for tid, xy in sorted(before.items(), key=lambda kv: (kv[1][1], kv[1][0])):
             if tid in owners:
@@ -231,6 +234,19 @@ def _indirect(contacts: tuple[tuple[str, str], ...], striker: str, seat: str) ->
             other = b if a == striker else a
             return not other.startswith(seat[0])
     return False
+
+
+def _seen_before(tr: Track, t: float | None, rest: tuple[float, float]) -> tuple[float, float]:
+    """Where a disc was last seen before time ``t`` (the first shot's start), else ``rest``. A
+    shot's ``before`` is where a disc rested before the episode's motion, and the episode may
+    open before the flick: a false disc by the striker (the player's fingers, korona_ru_part at
+    2.6 s: born 60 mm behind the striker, jumping 20 mm on its next sighting) moved before the
+    shot, not by it, and is no proof of a real disc."""
+    if t is not None:
+        seen = [s for s in tr.path if s.measured and s.t <= t]
+        if seen:
+            return seen[-1].x, seen[-1].y
+    return rest
 
 
 def _even_out(owners: dict[int, str], tracks: dict[int, Track], moved: set[int] | frozenset[int] = frozenset()) -> list[int]:

@@ -37,7 +37,7 @@ from tracker.boards import CrokinoleBoard, KoronaBoard
 from tracker.detect.datatypes import STRIKER
 from tracker.infer.contacts import infer_contacts, motion_start
 from tracker.infer.datatypes import End, HandEvent, ShotRecord
-from tracker.infer.ends import end_of, peak_speed, stayed_out
+from tracker.infer.ends import end_of, peak_speed, reached, stayed_out
 from tracker.infer.unseen import flicked_unseen, unseen_shot
 from tracker.track.datatypes import Track
 
@@ -63,6 +63,7 @@ class ShotSegmenter:
         self._t0 = 0.0
         self._f0 = 0
         self._quiet_since: float | None = None
+        self._closed = float("-inf")  # when the last episode was closed (judged or abandoned)
         self._before: dict[int, tuple[float, float]] = {}
         self._before_state: dict[int, str] = {}
         self._moved: set[int] = set()
@@ -104,7 +105,11 @@ class ShotSegmenter:
                 return shots, hands
             if moving:
                 self.in_shot = True
-                self._t0 = min(self._rest_end(tr) for tr in moving)
+                # (never before the last episode closed: a disc hidden through it and seen
+                # again displaced has its last sample from before it, and the episode reaching
+                # back over the last shot took that shot's striker run for its own flick:
+                # korona_2p_game at 9.0 s, a rim disc uncovered 20 mm along made a shot)
+                self._t0 = max(min(self._rest_end(tr) for tr in moving), self._closed)
                 self._f0 = frame
                 self._quiet_since = None
                 # (and discs first seen since: a disc already down a pocket when the striker shows)
@@ -128,6 +133,7 @@ class ShotSegmenter:
         if t - self._quiet_since < self.settle:
             return shots, hands
         self.in_shot = False
+        self._closed = t
         record = self._finish(tracks, t, frame)
         # (rebuilt, not updated: tracks the tracker has forgotten leave no trace here)
         self._known = {tr.id: tr.state for tr in tracks}
@@ -147,6 +153,7 @@ class ShotSegmenter:
         # discs the new fit's detector confirms in the next moments were there all along (or
         # are its first false finds): no hand put them down
         self.in_shot = False
+        self._closed = t
         self._quiet_since = None
         self._moved = set()
         self._known = {tr.id: tr.state for tr in tracks}
@@ -285,7 +292,10 @@ class ShotSegmenter:
         """Korona: a resting disc by the rim that vanished during the shot and was not seen again
         by its end was knocked over the rim or into a pocket between frames (at 10 fps a disc in
         a row against the rim leaves in one frame, and the rest of the row shuffles into its
-        place). Its end is the nearest pocket when it lay by one, else off the board."""
+        place). Its end is the nearest pocket when it lay by one, else off the board. Only a disc
+        that a mover's path (seen or forecast) came near: the detector loses rim discs for long
+        spells (rows are found on full passes only), and one nothing reached was not knocked
+        anywhere (korona_4p_part at 27 s: two east rim discs 100 mm from any mover called off)."""
         b = self.board
         if not isinstance(b, KoronaBoard):
             return {}
@@ -298,6 +308,9 @@ class ShotSegmenter:
                 continue
             x, y = self._before[tr.id]
             if max(abs(x), abs(y)) < b.half - 3 * tr.radius:
+                continue
+            movers = [o for o in tracks if o.id in self._moved and o.id != tr.id]
+            if not reached(movers, (x, y), tr.radius, self._t0, tr.radius):
                 continue
             c = b.pocket_centres()
             near = min(c, key=lambda k: np.hypot(x - c[k][0], y - c[k][1]))

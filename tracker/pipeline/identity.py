@@ -16,17 +16,21 @@ import numpy as np
 
 from tracker.boards import CrokinoleBoard, KoronaBoard
 from tracker.infer import ShotRecord
+from tracker.infer.ends import reached
 from tracker.seats import opposite
 from tracker.track import Track
 
 REACH_MM = 300.0  # farthest a new track may start from where the vanished disc rested
 
 
-def reconcile(rec: ShotRecord, tracks: dict[int, Track], names: dict[int, str]) -> list[tuple[int, int]]:
+def reconcile(rec: ShotRecord, tracks: dict[int, Track], names: dict[int, str],
+              korona: bool = False) -> list[tuple[int, int]]:
     """(new track, vanished named track) pairs that are the same disc, for the shot ``rec``.
 
     New: a nameless track in the shot's ends, born during the shot. Vanished: a named track last
-    seen during the shot and unseen since (lifted, or resting and covered). Pairs are taken
+    seen during the shot and unseen since (lifted, or resting and covered); in ``korona``, also one
+    covered since before the shot whose place a mover's path reached (the detector loses rim
+    rows for seconds: korona_ru_part's north row from 4.8 s to 9.8 s). Pairs are taken
     nearest first (the new track's first sample against the old one's last place), same kind
     only, within ``REACH_MM``."""
     found = [tracks[k] for k in rec.ends if k in tracks and k not in names and k not in rec.before
@@ -36,6 +40,11 @@ def reconcile(rec: ShotRecord, tracks: dict[int, Track], names: dict[int, str]) 
     lost = [tr for tr in tracks.values() if tr.id in names and tr.id != rec.disc
             and rec.t_start - 0.05 <= tr.last_seen < rec.t_end
             and (tr.state == "lifted" or (tr.state == "rest" and tr.occluded))]
+    if korona:
+        movers = [tracks[k] for k in rec.ends if k in tracks]
+        lost += [tr for tr in tracks.values() if tr.id in names and tr.id != rec.disc and tr not in lost
+                 and tr.state == "rest" and tr.occluded and tr.last_seen < rec.t_start - 0.05
+                 and reached([m for m in movers if m.id != tr.id], tr.position(), tr.radius, rec.t_start, tr.radius)]
     pairs = sorted((float(np.hypot(n.path[0].x - o.position()[0], n.path[0].y - o.position()[1])), n.id, o.id)
                    for n in found for o in lost if n.kind == o.kind)
     used: set[int] = set()

@@ -324,7 +324,8 @@ class Pipeline:
         self._round_over = False
         if self._need_setup:
             self._classify_colours(tracks, rec)
-            setup = self.namer.setup(tracks, {k: v for k, v in rec.before.items() if k in tracks}, rec.disc)
+            setup = self.namer.setup(tracks, {k: v for k, v in rec.before.items() if k in tracks}, rec.disc,
+                                     rec.t_start)
             if self.namer.dropped:
                 self.warnings.append(f"t = {rec.t_start:.2f} s: {len(self.namer.dropped)} disc(s) left out of the setup "
                                      "to give every player the same number")
@@ -379,7 +380,7 @@ class Pipeline:
                 self._need_setup = True
 
     def _reconcile(self, rec: ShotRecord, tracks: dict[int, Track]) -> None:
-        for new, old in reconcile(rec, tracks, self.namer.names):
+        for new, old in reconcile(rec, tracks, self.namer.names, self.game == "korona"):
             self.namer.names[new] = self.namer.names.pop(old)
             self.tracker.retire(old)
             tracks[old].state, tracks[old].occluded = "lifted", False

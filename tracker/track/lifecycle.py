@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from tracker.boards import CrokinoleBoard, KoronaBoard
-from tracker.detect.datatypes import Detections
+from tracker.detect.datatypes import DISC, STRIKER, Detections
 from tracker.track.association import BIG
 from tracker.track.datatypes import Sample, Track
 from tracker.track.fate import resolve_lost, where_verdict
@@ -100,6 +100,13 @@ def maybe_rest(tk: Tracker, tr: Track, t: float) -> None:
 
 
 # ---------------------------------------------------------------------- unmatched tracks
+def _against_rim(tk: Tracker, tr: Track) -> bool:
+    """Korona: a disc resting against a rim (within a radius of touching it)."""
+    b = tk.board
+    return isinstance(b, KoronaBoard) and tr.kind == DISC \
+        and max(abs(float(tr.xy[0])), abs(float(tr.xy[1]))) > b.half - 2 * tr.radius
+
+
 def miss(tk: Tracker, tr: Track, t: float, dt: float) -> None:
     cfg = tk.cfg
     if tr in tk._tentative:
@@ -112,6 +119,8 @@ def miss(tk: Tracker, tr: Track, t: float, dt: float) -> None:
         tr.occluded = True
         tr.displaced_frames = 0
         wait = 0.2 if tr.id in tk._leaving else cfg.lift_after
+        if tr.id not in tk._leaving and _against_rim(tk, tr):
+            wait = cfg.rim_lift_after
         if t - tr.last_seen > wait:
             tr.state = "lifted"
             tr.occluded = False
@@ -252,7 +261,7 @@ def confirm(tk: Tracker, tr: Track, t: float, dt: float) -> None:
             return
     if born_moving(tk, tr) and tr.state in ("rest", "moving"):
         v = np.array([last.x - first.x, last.y - first.y]) / max(last.t - first.t, 1e-3)
-        donor = donor_of(tk.tracks, tr, v, first, tk.cfg.v_max)
+        donor = donor_of(tk.tracks, tr, v, first, tk.cfg.v_max) or striker_seen_as_disc(tk, tr, v, first)
         if donor is not None:
             donor.rest_xy = donor.position()
             donor.state, donor.v, donor.xy = "moving", v, tr.xy.copy()
@@ -269,6 +278,24 @@ def confirm(tk: Tracker, tr: Track, t: float, dt: float) -> None:
     tk._next_id += 1
     tk.tracks.append(tr)
     label(tk, tr, tr.id)
+
+
+def striker_seen_as_disc(tk: Tracker, tr: Track, v: np.ndarray, first: Sample) -> Track | None:
+    """Korona: the resting "disc" a striker first seen flying came from, when the detector saw
+    the striker at rest as a disc (the ring of its top's groove, disc-sized: k2e_8805, 1280x720,
+    the opening striker found as a 13.8 mm disc until it moved): it becomes the striker. Only a
+    disc waiting where a striker waits (a rim zone, clear of the rim where the rows lie)."""
+    b = tk.board
+    if not isinstance(b, KoronaBoard) or tr.kind != STRIKER:
+        return None
+    d = donor_of(tk.tracks, tr, v, first, tk.cfg.v_max, kind=DISC)
+    if d is None:
+        return None
+    q = d.anchor if d.anchor_n else d.xy
+    if b.rim_zone_of(float(q[0]), float(q[1])) is None or float(np.abs(q).max()) > b.half - 2 * b.striker_radius:
+        return None
+    d.kind, d.radius = tr.kind, tr.radius
+    return d
 
 
 def label(tk: Tracker, tent: Track, track_id: int) -> None:

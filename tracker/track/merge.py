@@ -28,17 +28,19 @@ def nudged_from(tracks: Sequence[Track], tr: Track, first: Sample, dt: float) ->
     return min(cands, key=lambda c: c[0])[1] if len(cands) == 1 else None
 
 
-def donor_of(tracks: Sequence[Track], tr: Track, v: np.ndarray, first: Sample, v_max: float) -> Track | None:
+def donor_of(tracks: Sequence[Track], tr: Track, v: np.ndarray, first: Sample, v_max: float,
+             kind: int | None = None) -> Track | None:
     """The vanished disc a track born moving came from.
 
     Candidates vanished (resting and unseen, or moving) at most 0.6 s before the new track's
     first detection, and could have got there at the top speed. Among them the nearest to
     where the new track's line, run backwards, was at that moment; a missing first frame or a
     peg bounce between the first detections makes that line rough, so the gate is wide.
+    Candidates are of the new track's kind, or of ``kind`` when given.
     """
     best, best_cost = None, BIG
     for d in tracks:
-        if d.kind != tr.kind or not ((d.state == "rest" and d.occluded) or d.state == "moving"):
+        if d.kind != (tr.kind if kind is None else kind) or not ((d.state == "rest" and d.occluded) or d.state == "moving"):
             continue
         gap = first.t - d.last_seen
         if gap <= 1e-6 or gap > 0.6:

@@ -55,6 +55,9 @@ class TrackerConfig:
     rest_mm: float = 1.5  # spread of positions that counts as rest
     rest_time: float = 0.15  # seconds of still positions before a disc is at rest
     lift_after: float = 4.0  # seconds a resting disc may stay unseen before it counts as lifted
+    # korona: a disc against a rim, longer (the detector finds rim rows only on its full passes
+    # and loses them for seconds while the striker or a hand is near)
+    rim_lift_after: float = 12.0
     lost_after: float = 0.3  # seconds a moving disc may stay unseen before its fate is decided
     v_max: float = 6000.0  # mm/s, fastest plausible disc
     decel: float = 1500.0  # mm/s^2, friction used to coast an unseen moving disc
@@ -90,6 +93,7 @@ class Tracker:
             self._peg_r, self._half = board.peg_diameter / 2, 0.0
         else:
             self._pegs, self._peg_r, self._half = np.zeros((0, 2)), 0.0, board.half
+        self._striker_r = board.striker_radius if isinstance(board, KoronaBoard) else None
 
     # ------------------------------------------------------------------ public
     def expect(self, track_id: int, xy: tuple[float, float]) -> None:
@@ -197,7 +201,7 @@ class Tracker:
         rows = live + self._tentative
         hyps, gates = predict(self, rows, dt, t)
         cost = (hypothesis_cost(hyps, dets.xy, blows.stop_penalty(self, rows, hyps, dt))
-                + penalties(rows, dets) + colour_penalty(rows, dets) + struck_penalty(self, rows, dets))
+                + penalties(rows, dets, self._striker_r) + colour_penalty(rows, dets) + struck_penalty(self, rows, dets))
         pairs = assign(cost, gates)
         self._rescue_movers(rows, cost, gates, pairs, dt, t)
         used_t = {i for i, _ in pairs}

@@ -1,0 +1,126 @@
+"""Korona discs the detector loses or misnames on their way into a pocket (at 10 fps, through
+motion blur): the tracker must still know where they went."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tracker.boards import KoronaBoard
+from tracker.detect.datatypes import DISC, STRIKER, Detections
+from tracker.track.association import BIG
+from tracker.track.datatypes import Sample, Track
+from tracker.track.fate import resolve_lost
+from tracker.track.prediction import penalties
+from tracker.track.tracker import Tracker
+
+B = KoronaBoard()
+
+
+def _dets(rows: list[tuple[float, float, int, float]]) -> Detections:
+    a = np.array(rows, float).reshape(-1, 4)
+    return Detections(xy=a[:, :2], kind=a[:, 2].astype(int), radius=a[:, 3])
+
+
+def test_a_disc_lost_on_its_way_into_a_corner_went_down_the_pocket() -> None:
+    """korona_2p_game at 18.8 s: a knocked disc last seen 100 mm out of the sw pocket, heading
+    for the south rim 40 mm from the pocket's centre, then never seen again. Its coasting took
+    it past the rim line, off the board: it glanced off the rim into the pocket."""
+    tr = Track(id=1, kind=DISC, radius=B.disc_radius, xy=np.zeros(2), state="moving")
+    tr.path = [Sample(18.7, -256.1, -302.2), Sample(18.8, -303.0, -353.6)]
+    tr.xy, tr.v = np.array([-303.0, -353.6]), np.array([-469.0, -514.0])
+    for k in range(1, 4):  # coasting, unseen, as the tracker does (friction 1500 mm/s^2)
+        sp = float(np.hypot(*tr.v))
+        tr.v = tr.v * (sp - 150.0) / sp
+        tr.xy = tr.xy + tr.v * 0.1
+        tr.path.append(Sample(18.8 + 0.1 * k, float(tr.xy[0]), float(tr.xy[1]), False))
+    assert not B.on_surface(*tr.xy)
+    resolve_lost(B, tr)
+    assert (tr.state, tr.pocket) == ("pocket", "sw")
+
+
+def test_a_disc_lost_mid_board_is_no_pocket() -> None:
+    """The same disc, slower and mid-board, stops short of any pocket: covered, not pocketed."""
+    tr = Track(id=1, kind=DISC, radius=B.disc_radius, xy=np.zeros(2), state="moving")
+    tr.path = [Sample(1.0, -20.0, -10.0), Sample(1.1, -40.0, -30.0)]
+    tr.xy, tr.v = np.array([-40.0, -30.0]), np.array([-200.0, -200.0])
+    resolve_lost(B, tr)
+    assert tr.state == "rest" and tr.occluded
+
+
+def test_a_blurred_disc_named_a_striker_keeps_its_track() -> None:
+    """A disc knocked fast blurs into a ring between a disc's size and a striker's, and the
+    detector names it a striker (korona_2p_game at 18.6 s: 21 mm against a disc's 12.5 and a
+    striker's 25). Its track takes it, so it is not lost while a new track takes its run."""
+    tk = Tracker(B)
+    t = 0.0
+    for _ in range(5):  # at rest
+        tk.update(_dets([(-100.0, -100.0, DISC, 14.0)]), t)
+        t += 0.1
+    xy = np.array([-100.0, -100.0])
+    for k, step in enumerate((3.0, 5.0, 8.0, 30.0, 35.0, 35.0)):  # knocked towards the sw pocket
+        xy = xy - step
+        kind, r = (DISC, 14.0) if k < 3 else (STRIKER, 21.0)
+        tk.update(_dets([(xy[0], xy[1], kind, r)]), t)
+        t += 0.1
+    known = [tr for tr in tk.tracks]
+    assert len(known) == 1
+    assert np.hypot(*(known[0].xy - xy)) < 5.0
+
+
+def test_only_unseen_or_moving_disc_tracks_may_take_a_blurred_striker() -> None:
+    """The kind test is eased for a moving disc's track and a resting one not seen this moment,
+    and only for a "striker" smaller than a striker: a disc seen at rest keeps its kind, and a
+    striker-sized ring is a striker."""
+    def track(state: str, occluded: bool) -> Track:
+        return Track(id=1, kind=DISC, radius=B.disc_radius, xy=np.zeros(2), state=state,  # type: ignore[arg-type]
+                     occluded=occluded)
+    rows = [track("moving", False), track("rest", True), track("rest", False)]
+    dets = _dets([(0.0, 0.0, STRIKER, 21.0), (0.0, 0.0, STRIKER, 28.0)])
+    pen = penalties(rows, dets, B.striker_radius)
+    assert pen[0, 0] == pen[1, 0] == B.disc_radius
+    assert pen[2, 0] >= BIG and pen[0, 1] >= BIG and pen[1, 1] >= BIG
+    assert penalties(rows, dets)[0, 0] >= BIG  # crokinole: no strikers, no easing
+
+
+def test_a_striker_seen_at_rest_as_a_disc_is_the_striker_that_flies() -> None:
+    """The detector may see a striker at rest as the disc-sized ring of its top's groove
+    (k2e_8805, 1280x720: the opening striker found as a 13.8 mm disc until it moved). Flicked,
+    it is first seen as a striker 0.4 s later, 600 mm on: that striker is the resting "disc" it
+    came from (one track, now a striker), not a striker from nowhere (no shot disc at all)."""
+    tk = Tracker(B)
+    t = 0.0
+    for _ in range(10):
+        tk.update(_dets([(100.0, -320.0, DISC, 13.8)]), t)
+        t += 1 / 30
+    for _ in range(12):  # flying, unseen (blur)
+        tk.update(_dets([]), t)
+        t += 1 / 30
+    for y in (290.0, 325.0, 355.0):
+        tk.update(_dets([(90.0, y, STRIKER, 26.0)]), t)
+        t += 1 / 30
+    assert len(tk.tracks) == 1
+    tr = tk.tracks[0]
+    assert tr.kind == STRIKER and tr.state == "moving" and tr.rest_xy is not None
+    assert np.hypot(tr.rest_xy[0] - 100.0, tr.rest_xy[1] + 320.0) < 3.0
+
+
+def test_a_rim_disc_unseen_for_seconds_is_still_on_the_board() -> None:
+    """korona_ru_part from 4.8 s to 9.8 s: the detector finds no disc of the north rim row for
+    five seconds (rim rows are found on its full passes only), and the row's tracks counted as
+    lifted; the shot that then moved them made new nameless tracks and their pockets went
+    unscored. A korona disc against a rim waits ``rim_lift_after`` before it counts as lifted
+    and takes its detection again where it lay; one mid-board is lifted after ``lift_after``."""
+    tk = Tracker(B)
+    rim = B.half - B.disc_radius
+    t = 0.0
+    for _ in range(5):
+        tk.update(_dets([(40.0, -rim, DISC, 12.5), (0.0, 100.0, DISC, 12.5)]), t)
+        t += 0.1
+    ids = {round(float(tr.xy[1])): tr.id for tr in tk.tracks}
+    while t < 6.0:  # neither seen for 5.5 s
+        tk.update(_dets([]), t)
+        t += 0.1
+    state = {round(float(tr.xy[1])): tr.state for tr in tk.tracks}
+    assert state[round(-rim)] == "rest" and state[100] == "lifted"
+    tk.update(_dets([(41.0, -rim, DISC, 12.5)]), t)
+    assert tk.get(ids[round(-rim)]) is not None and tk.get(ids[round(-rim)]).last_seen == t
