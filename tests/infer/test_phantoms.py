@@ -174,3 +174,23 @@ def test_a_disc_the_rules_removed_carried_off_fast_is_no_shot() -> None:
     p = feed(with_phantoms(w, []))
     assert [(s.seat, s.disc) for s in shots(p)] == [("south", "s1")]
     assert [e.data["reason"] for e in p.events if e.type == "removed"] == ["no_opponent_rule"]
+
+
+def test_a_disc_hidden_by_an_arm_for_its_first_200_mm_is_the_shot_disc() -> None:
+    """The opening shot of a 4-player hard match (seed 8803): the shooter's sleeve lay over the
+    disc's path, and the disc, flicked from the line, was first seen 0.26 s later, 190 mm on and
+    slowed by friction to two thirds of its launch speed. Taken back along its line at the speed
+    first seen, it had left the line 0.4 s before: "motion with no disc that rested before it",
+    the shot was lost and every later name went wrong. It is the shot disc, from the line."""
+    w = World(BOARD, fps=30, seed=8)
+    w.place("s1", 12, -300, cls=0)
+    w.hand(12.0, -205.0, 105.0, 0.9)  # the arm over the first 200 mm of its run, until it is past
+    w.run(0.6)
+    w.shoot("s1", 0, 980)  # at rest about (12, 20), beside the 20-hole
+    w.settle(0.6)
+    p = feed(with_phantoms(w, []))
+    log = shots(p)
+    assert [(s.seat, s.disc) for s in log] == [("south", "s1")]
+    start, got, true = log[0].start, log[0].end["s1"], w.truth_end()["s1"]
+    assert start is not None and np.hypot(start[0] - 12, start[1] + 300) < 15
+    assert isinstance(got, tuple) and isinstance(true, tuple) and np.hypot(got[0] - true[0], got[1] - true[1]) < 3

@@ -73,6 +73,7 @@ GROW_KIND = 200  # ... for discs whose surroundings were searched in vain
 # A disc centred this far (of the hole's radius) from the 20-hole's centre can rest over its edge;
 # the hole then masks its rim (``occluders``) and is masked for no disc nearer its centre.
 HOLE_REST = 0.5
+DITCH_SCALE = 10.0  # the ditch's stand-in circle, in surface radii (``_ditch``: 0.4 mm off over a disc)
 HOLE_SEEDS = (0.6, 0.8, 1.0)  # ... and where a disc over its edge is sought (``hole_seeds``)
 GROW_REACH = 4.5  # disc radii a search around a disc reads (seeds at 2, the look moves 0.5, the fit 1.8)
 
@@ -152,7 +153,23 @@ class ClusterPass(OutlineLook):
             st = st[keep]
             st[:, 2] += margin
             circ.append(st)
+        circ.append(self._ditch(xy, margin))
         return np.concatenate(circ) if circ else np.zeros((0, 3))
+
+    def _ditch(self, xy: np.ndarray, margin: float) -> np.ndarray:
+        """The crokinole ditch beside a disc at the surface's edge, as one circle (0 or 1 rows):
+        a dark disc there merges with the dark ditch as with the dark 20-hole, and shows no edge
+        on that side (c2e_8801: a black disc 315 mm out, its rim 1 mm over the edge, was lost
+        as it came to rest and called off the board). Locally the region beyond the surface
+        radius ``R`` is the inside of a circle ``DITCH_SCALE`` times larger, tangent to the
+        surface's edge where the line from the centre through the disc meets it."""
+        b = self.det.board
+        d = float(np.hypot(*xy))
+        if not isinstance(b, CrokinoleBoard) or d + 1.5 * self.radius < b.surface_radius or d < 1.0:
+            return np.zeros((0, 3))
+        big = DITCH_SCALE * b.surface_radius
+        c = np.asarray(xy, float) / d * (b.surface_radius + big)
+        return np.array([[c[0], c[1], big + margin]])
 
     # ------------------------------------------------------------------ seeds
     def _lab_at(self, xy: np.ndarray) -> np.ndarray | None:

@@ -171,9 +171,10 @@ class DiscDetector:
             self._filters[kind] = RingFilter.build((self.view.height, self.view.width),
                                                    r / self.mm_per_px, 1.5, extra / self.mm_per_px)
         # The empty board, learned from still frames (streaks are found against it); and the
-        # Lab of an empty-board frame given to ``set_background`` (the empty 20-hole's colour).
+        # colour (8-bit Lab, blurred as the model's) of the empty 20-hole, from the frame given
+        # to ``set_background`` when nothing lay over the hole (``verify.is_empty_hole``).
         self.background = BackgroundModel(self._valid)
-        self.background_lab: np.ndarray | None = None
+        self.hole_lab: np.ndarray | None = None
         self.cluster_board_lab: np.ndarray | None = None  # the board's colour (``clusters.py``)
         if background is not None:
             self.set_background(background)
@@ -208,16 +209,53 @@ class DiscDetector:
         return lab.astype(np.float32)
 
     def set_background(self, frame_bgr: np.ndarray, discs: Detections | None = None) -> None:
-        """Start the empty-board model from a frame; ``discs``: the discs on it (the board under
-        them is unseen until they go). With no discs the frame is also the empty-board reference
-        of the 20-hole check. The model then learns from still frames (``background.py``)."""
+        """Start the empty-board model from a frame; ``discs``: the discs found on it (the board
+        under them is unseen until they go). The model then learns from still frames
+        (``background.py``). With nothing over the 20-hole, the frame also gives the empty
+        hole's colour (``hole_lab``, the 20-hole check's reference); a find centred on the hole
+        and as dark as an empty hole is taken for it (see ``_empty_hole_finds``) and dropped."""
         from tracker.detect.streaks import explained
 
         blurred = BackgroundModel.prepare(self._lab(self.rectify(frame_bgr)))
+        if discs is not None and len(discs):
+            ghost = self._empty_hole_finds(discs)
+            discs = discs[~ghost]
+            if ghost.any() and self._last is not None:  # the same finds, before the chamfer's move
+                self._last = self._last[~self._empty_hole_finds(self._last)]
         has_discs = discs is not None and len(discs) > 0
         covered = explained(self, discs, self._valid.shape) if discs is not None and has_discs else None
         self.background.reset(blurred, covered)
-        self.background_lab = None if has_discs else blurred
+        b = self.board
+        if isinstance(b, CrokinoleBoard):
+            over = discs is not None and bool(np.any(np.hypot(*discs.xy.T) < b.hole_radius + discs.radius))
+            if not over:
+                u, v = np.round(self.view.to_px(np.zeros((1, 2)))[0]).astype(int)
+                self.hole_lab = blurred[v, u].astype(float)
+
+    def _empty_hole_finds(self, dets: Detections) -> np.ndarray:
+        """Which of ``dets`` (found with the empty hole's colour unknown) are the empty 20-hole:
+        centred on it and as dark as an empty hole (``verify.hole_dark``). At 480x270-640x360
+        the empty near-black hole fits smaller than a disc and passes for a black disc sunk in
+        it; found on the frame the empty-board model starts from, it hid the hole's colour from
+        the check for good (crokinole_4p_part: a "disc" in the hole all match, taken for west's
+        20 once a shot passing by had hidden it a while). A black disc truly sunk in the hole on
+        that frame is taken for the empty hole too (20s are lifted out at once: rare)."""
+        out = np.zeros(len(dets), bool)
+        b = self.board
+        if not isinstance(b, CrokinoleBoard) or self.hole_lab is not None or not len(dets):
+            return out
+        tol = max(5.0, self.refiner._mm_per_image_px(np.zeros(2)))
+        L = dets.color[:, 0] * 255.0 / 100.0  # CIE -> 8-bit lightness
+        Ls = dets.surround[:, 0] * 255.0 / 100.0
+        for i in np.nonzero(np.hypot(*dets.xy.T) < tol)[0]:
+            out[i] = verify.hole_dark(float(L[i]), float(Ls[i]))
+        return out
+
+    def carry_over(self, old: DiscDetector) -> None:
+        """What a new fit of the same board keeps from the detector it replaces (the camera was
+        knocked): the empty 20-hole's colour, a place on the board, seen as before."""
+        if self.hole_lab is None:
+            self.hole_lab = old.hole_lab
 
     def where_of(self, x: float, y: float, r: float) -> int:
         b = self.board

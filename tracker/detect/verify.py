@@ -28,6 +28,12 @@ if TYPE_CHECKING:
 # An outline this open (all round, or in its worst quarter) needs a face clearly unlike the board
 # around it.
 WEAK_COVERAGE, WEAK_QUARTER = 0.75, 0.5
+# A face this far (weighted 8-bit Lab) from the empty 20-hole's known colour is a disc sunk in it.
+# The empty hole itself, measured frame after frame, strays up to about 20 from the one frame it
+# is known from (480x270, a blurred disc passing by tints it: 20.3 on crokinole_4p_part, where 20
+# let it in as a disc); the darkest disc faces told from it on the rendered looks are 40 off (a
+# brown disc; 100 for the light ones). Black discs, 15 off, cannot be told from it by colour.
+HOLE_STEP = 28.0
 
 
 def holes(det: DiscDetector) -> list[tuple[np.ndarray, float]]:
@@ -53,7 +59,7 @@ def is_empty_hole(det: DiscDetector, frame: np.ndarray, guess: np.ndarray, fit: 
         # known, any size: at 640x360 the empty near-black hole fits a little smaller than the
         # size test wants (16.6 mm) and was reported as a black disc sunk in it; the colour
         # then decides alone (a disc over the hole's edge is not centred on it).
-        looks = centred and (fit.top_radius > 0.5 * (hole + radius) or det.background_lab is not None)
+        looks = centred and (fit.top_radius > 0.5 * (hole + radius) or det.hole_lab is not None)
         if not looks:
             flat = det.flat_refiner.refine(frame, guess, hole, with_colors=False)
             looks = bool(np.hypot(*(flat.centre - centre)) < max(5.0, fit.mm_per_px)
@@ -68,12 +74,21 @@ def disc_shows_in_hole(det: DiscDetector, fit: Fit, centre: np.ndarray) -> bool:
     if fit.color is None or not isinstance(det.board, CrokinoleBoard):
         return False
     w = np.array([1.0, 1.6, 1.6])
-    if det.background_lab is not None:
-        u, v = np.round(det.view.to_px(centre[None])[0]).astype(int)
-        empty = det.background_lab[v, u]
-        return float(np.linalg.norm((fit.color - empty) * w)) > 20.0
-    # No background: an empty hole is much darker than the board around it.
-    return fit.surround is not None and float(fit.color[0]) > float(fit.surround[0]) - 25.0
+    if det.hole_lab is not None:
+        return float(np.linalg.norm((fit.color - det.hole_lab) * w)) > HOLE_STEP
+    # The empty hole's colour unknown: an empty hole is much darker than the board around it.
+    return fit.surround is not None and not hole_dark(float(fit.color[0]), float(fit.surround[0]))
+
+
+# The empty 20-hole, unlit inside, is at least this much darker than the board around it (8-bit
+# Lab lightness; the hole 11-25 against a board of 95-110 at 480x270, crokinole_4p_part).
+HOLE_DARKER = 25.0
+
+
+def hole_dark(lightness: float, surround: float) -> bool:
+    """Whether a face of 8-bit Lab ``lightness`` amid a board of ``surround`` is as dark as the
+    empty hole (or a black disc sunk in it, which this cannot tell from it)."""
+    return lightness <= surround - HOLE_DARKER
 
 
 def accept(det: DiscDetector, fit: Fit, radius: float, residual_scale: float = 1.0) -> bool:

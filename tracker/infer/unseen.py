@@ -121,8 +121,13 @@ def knock_cost(seg: ShotSegmenter, new: Track, old: Track, start: tuple[float, f
     return d
 
 
-# Seconds a crokinole disc first seen flying may have flown unseen since it left the shooting line.
-FLIGHT_UNSEEN_S = 0.25
+# Seconds a crokinole disc first seen flying may have flown unseen since it left the shooting line
+# (the hand or the sleeve of a player reaching over the board hides its first stretch: 0.26 s and
+# 190 mm on seed 8803).
+FLIGHT_UNSEEN_S = 0.4
+# Friction slowed it on its unseen stretch (mm/s^2): it left the line faster than it is first seen
+# (the tracker's coasting figure, ``TrackerConfig.decel``; the simulator's is 1180).
+FLIGHT_DECEL = 1500.0
 
 
 def flicked_unseen(board: CrokinoleBoard | KoronaBoard, p: np.ndarray,
@@ -136,7 +141,8 @@ def flicked_unseen(board: CrokinoleBoard | KoronaBoard, p: np.ndarray,
     7502, the last shot). Its first two samples (rows t, x, y) run inward at a flick's speed, the
     third carries on along that line at about that speed (false finds in a blur, or the picture
     shifting as the camera is knocked, jump about: seed 7500), and the line back meets the
-    shooting line within ``FLIGHT_UNSEEN_S``: it left from there. A struck disc driven on, or
+    shooting line within ``FLIGHT_UNSEEN_S``, friction allowed for (``FLIGHT_DECEL``: it was
+    faster before it was first seen): it left from there. A struck disc driven on, or
     one rebounding, is first seen nearer the centre than that, or heading out; a disc carried by
     hand is slow."""
     if not isinstance(board, CrokinoleBoard) or len(p) < 3:
@@ -154,9 +160,15 @@ def flicked_unseen(board: CrokinoleBoard | KoronaBoard, p: np.ndarray,
         return None  # not carrying on along its line
     if float(np.hypot(*p0)) > board.shooting_line_radius:  # first seen outside the line: it came from there
         return None
-    # back along its line (p0 - v s) to the shooting line
+    # back along its line (p0 - v s) to the shooting line: ``d`` mm, run at a speed rising by
+    # FLIGHT_DECEL a second going back (taken at constant speed, a disc the sleeve hid for 0.26 s
+    # had "left" 0.4 s before)
     s = leaves_circle(p0, -v, board.shooting_line_radius)
-    if s is None or s > FLIGHT_UNSEEN_S:
+    if s is None:
+        return None
+    d = s * speed
+    back = (float(np.sqrt(speed * speed + 2.0 * FLIGHT_DECEL * d)) - speed) / FLIGHT_DECEL
+    if back > FLIGHT_UNSEEN_S:
         return None
     at = p0 - v * s
-    return (float(at[0]), float(at[1])), float(p[0, 0] - s)
+    return (float(at[0]), float(at[1])), float(p[0, 0] - back)

@@ -143,7 +143,10 @@ class Pipeline:
             raise CalibrationError(f"the calibration is for a {calib.board.game} board, not {self.game}")
         first = self.calib is None
         self.calib = calib
+        old: DiscDetector | None = None if first else getattr(self, "detector", None)
         self.detector = DiscDetector(calib, self.game)
+        if old is not None:  # a new fit of the same board (the camera moved)
+            self.detector.carry_over(old)
         self.detector.background.auto_start = True  # learns the empty board even without a frame of it
         if first:
             self.start_tracking(calib.board)
