@@ -164,13 +164,32 @@ def ellipse_affine(center: tuple[float, float], axes: tuple[float, float], theta
     return np.array([[c * a, -s * b, center[0]], [s * a, c * b, center[1]], [0, 0, 1.0]])
 
 
+_POLAR_GRIDS: dict[tuple[bytes, bytes], tuple[np.ndarray, np.ndarray]] = {}
+_POLAR_GRIDS_MAX = 32
+
+
+def _polar_grid(rhos: np.ndarray, angles: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(rho cos t, rho sin t) on the (rhos x angles) grid, kept for the grids used again: one
+    calibration samples the same few grids dozens of times (every guess of the board search),
+    and the trigonometry of the grid was half the time of a sample."""
+    r = np.ascontiguousarray(rhos, dtype=np.float64)
+    t = np.ascontiguousarray(angles, dtype=np.float64)
+    key = (r.tobytes(), t.tobytes())
+    g = _POLAR_GRIDS.get(key)
+    if g is None:
+        if len(_POLAR_GRIDS) >= _POLAR_GRIDS_MAX:
+            _POLAR_GRIDS.pop(next(iter(_POLAR_GRIDS)))
+        g = (np.outer(r, np.cos(t)), np.outer(r, np.sin(t)))
+        _POLAR_GRIDS[key] = g
+    return g
+
+
 def sample_polar(img: np.ndarray, A: np.ndarray, rhos: np.ndarray, angles: np.ndarray) -> np.ndarray:
     """Sample ``img`` at ``A @ (rho cos t, rho sin t, 1)`` (A projective 3x3): array
     (len(rhos), len(angles))."""
     import cv2
 
-    R, T = np.meshgrid(rhos, angles, indexing="ij")
-    u, v = R * np.cos(T), R * np.sin(T)
+    u, v = _polar_grid(np.atleast_1d(rhos), np.atleast_1d(angles))
     z = A[2, 0] * u + A[2, 1] * v + A[2, 2]
     x = (A[0, 0] * u + A[0, 1] * v + A[0, 2]) / z
     y = (A[1, 0] * u + A[1, 1] * v + A[1, 2]) / z
