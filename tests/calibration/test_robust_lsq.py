@@ -32,3 +32,19 @@ def test_same_minimum_as_scipy_soft_l1_with_outliers() -> None:
         assert soft_l1_cost(fun(ours), f_scale) <= soft_l1_cost(fun(ref), f_scale) + 1e-9
     # the outliers pull a plain least-squares radius out; the robust one stays on the circle
     assert abs(robust_lsq(fun, jac, x0, f_scale=0.1)[2] - 5.0) < 0.05
+
+
+def test_forward_jacobian_as_least_squares_two_point() -> None:
+    """The korona fit's Jacobian by forward differences: the same steps as scipy's "2-point"."""
+    from scipy.optimize._numdiff import approx_derivative
+
+    from tracker.calibration.robust_lsq import forward_jacobian
+
+    def fun(x: np.ndarray) -> np.ndarray:
+        return np.array([x[0] ** 2 * x[1], np.sin(x[1]) + 1e3 * x[2], np.exp(0.1 * x[0]) - x[2] ** 3])
+
+    x = np.array([2.0, -0.5, 1e-3])
+    J = forward_jacobian(fun)(x)
+    assert np.allclose(J, approx_derivative(fun, x, method="2-point"), rtol=1e-12, atol=1e-12)
+    assert np.allclose(J, [[2 * x[0] * x[1], x[0] ** 2, 0], [0, np.cos(x[1]), 1e3],
+                           [0.1 * np.exp(0.1 * x[0]), 0, -3 * x[2] ** 2]], atol=1e-6)

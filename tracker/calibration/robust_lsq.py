@@ -66,15 +66,15 @@ def robust_lsq(fun: Callable[[np.ndarray], np.ndarray], jac: Callable[[np.ndarra
 
 
 def forward_jacobian(fun: Callable[[np.ndarray], np.ndarray]) -> Callable[[np.ndarray], np.ndarray]:
-    """A Jacobian by forward differences (the steps of ``least_squares``'s ``jac="2-point"``:
-    ``sqrt(eps) max(1, |x|)``), for fits without an analytic one."""
+    """A Jacobian by one-sided differences, with the steps of ``least_squares``'s
+    ``jac="2-point"`` (``sqrt(eps) sign(x) max(1, |x|)``), for fits without an analytic one."""
     eps = float(np.sqrt(np.finfo(np.float64).eps))
 
     def jac(x: np.ndarray) -> np.ndarray:
         f0 = fun(x)
         J = np.empty((len(f0), len(x)))
         for j in range(len(x)):
-            h = eps * max(1.0, abs(float(x[j])))
+            h = eps * (1.0 if x[j] >= 0 else -1.0) * max(1.0, abs(float(x[j])))
             xj = x.copy()
             xj[j] += h
             J[:, j] = (fun(xj) - f0) / (xj[j] - x[j])
