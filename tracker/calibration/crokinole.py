@@ -41,13 +41,19 @@ image edge (``framing``). The quick fits use an analytic Jacobian (``ring_jac``)
 differences had been most of the time of a calibration.
 
 A hand or a name banner across the rim (w4ctumdIGuk, 6zvFH-j0Pd0) breaks the rim's contour or
-pulls its ellipse tens of pixels off, and no guess then follows its rings. When the other
-searches fail, the board is searched once more among ellipses joined from edge arcs
-(``arcs``: contours cut at their corners, arcs that lie on one ellipse joined, the occluder's
-outline left out). That search comes last, so a frame the others calibrate keeps their fit, and
-its fit must also show a real board's ring proportions (``crokinole_checks.check_ratios``): there the rim and
-the surface edge are the strongest ellipses, and the surface edge taken for the shooting line is
-followed well enough to pass the other checks.
+pulls its ellipse tens of pixels off, and no guess then follows its rings. When the first
+search fails, the board is searched among ellipses joined from edge arcs (``arcs``: contours
+cut at their corners, arcs that lie on one ellipse joined, the occluder's outline left out).
+That search comes after the first, so a frame the first calibrates keeps its fit; on a video
+frame (up to ``ARCS_FIRST_SIDE``) it comes before the search at ``RETRY_SIZE``, which is nearly
+one at full resolution there and the costliest; a large photo is searched larger first. Its
+fit must show a real board's ring proportions (``crokinole_checks.check_ratios``), its quick
+fits too: there the rim and the surface edge are the strongest ellipses, and the surface edge
+taken for the shooting line is followed well enough to pass the other checks. Such a quick fit
+is tried again scaled so that its 10 line lies where the board has it (``_onto_ten``: the far
+oblique 2X1Wzg85dT4 is found so). The least squares of every ring fit is ``robust_lsq`` (scipy's
+own bookkeeping had been the largest part of a broadcast frame's time), and one calibration's
+searches share their reduced image, line-ness maps and edge contours (``ctx``).
 
 Refusals: no 1:2:3 ring pattern ("no board found ... the largest ellipse covers N% of the
 image"), rings not followed (under 55% of the points of two rings found), rms over 3 mm, a

@@ -26,6 +26,7 @@ from tracker.calibration.features import (
     candidate_ellipses,
     centred_homography,
     concentric_homography,
+    edge_contours,
     ellipse_affine,
     ellipse_conic,
     lineness,
@@ -89,7 +90,10 @@ def find_board_split(image: np.ndarray, keep: int = 8, work_size: int = WORK_SIZ
     grey, ln = maps["grey"], maps["ln"]
     # with ``arcs``: only the ellipses joined from arcs (the rim round a hand or a banner); the
     # contours' own ellipses were tried by the searches before
-    cands = arc_ellipses(grey) if arcs else candidate_ellipses(grey, line_map=ln)
+    if "contours" not in maps:
+        maps["contours"] = edge_contours(grey)
+    cands = (arc_ellipses(grey, contours=maps["contours"]) if arcs
+             else candidate_ellipses(grey, line_map=ln, contours=maps["contours"]))
     if not cands:
         raise CalibrationError("no board found: no large ellipse (ring or playing surface) in the image")
     if "ln_blur" not in maps:

@@ -33,16 +33,27 @@ def lineness(image: np.ndarray, kernel: int) -> np.ndarray:
     return out
 
 
-def candidate_ellipses(grey: np.ndarray, max_count: int = 40, line_map: np.ndarray | None = None) -> list[tuple[tuple[float, float], tuple[float, float], float, float]]:
-    """Ellipses fitted to long edge contours: ((cx, cy), (a, b) semi-axes a >= b, angle of a
-    in radians, support) sorted by support (contour length in px), duplicates merged."""
+def edge_contours(grey: np.ndarray) -> list[np.ndarray]:
+    """The contours of the grey image's edge map (Canny at thresholds set by its median): what
+    the ellipse searches (:func:`candidate_ellipses`, ``arcs.arc_ellipses``) start from."""
     import cv2
 
-    h, w = grey.shape[:2]
     blur = cv2.GaussianBlur(grey, (5, 5), 1.2)
     med = float(np.median(blur))
     edges = cv2.Canny(blur, max(10.0, 0.4 * med), max(30.0, 1.0 * med))
-    contours = list(cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)[0])
+    return list(cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)[0])
+
+
+def candidate_ellipses(grey: np.ndarray, max_count: int = 40, line_map: np.ndarray | None = None,
+                       contours: list[np.ndarray] | None = None
+                       ) -> list[tuple[tuple[float, float], tuple[float, float], float, float]]:
+    """Ellipses fitted to long edge contours: ((cx, cy), (a, b) semi-axes a >= b, angle of a
+    in radians, support) sorted by support (contour length in px), duplicates merged.
+    ``contours``: :func:`edge_contours` of ``grey`` when already made."""
+    import cv2
+
+    h, w = grey.shape[:2]
+    contours = list(edge_contours(grey) if contours is None else contours)
     if line_map is not None:
         # thin lines as connected curves: rings broken in the edge map often survive here
         # (at several thresholds: wood grain joins thin rings into blobs at the lower ones)
