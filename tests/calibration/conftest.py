@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -9,6 +11,10 @@ from tracker.boards import CrokinoleBoard
 from tracker.calibration.synthetic import camera_homography, draw_crokinole_topdown, synthetic_view
 
 SIZE = (640, 480)
+# ``shared/real`` beside the repository (the nearest ancestor that has one: a worktree sits a
+# folder deeper than the main checkout)
+REAL = next((p / "shared" / "real" for p in Path(__file__).resolve().parents
+             if (p / "shared" / "real").is_dir()), Path("shared") / "real")
 
 
 def crokinole_view(tilt: float = 0.0, azimuth: float = 0.0, board: CrokinoleBoard | None = None,

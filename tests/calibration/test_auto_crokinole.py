@@ -71,3 +71,25 @@ def test_refuses_single_circle() -> None:
     cv2.circle(img, (320, 240), 180, (30, 30, 30), 2)
     with pytest.raises(CalibrationError, match="no board found"):
         calibrate_image(img, "crokinole")
+
+
+def test_search_order_video_frame_tries_arcs_before_the_larger_search(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A 1280x720 frame: the search among joined arcs (at the working size) comes before the
+    search at RETRY_SIZE, nearly a full-resolution one there and the costliest; a large photo
+    keeps the larger search second (its thin lines vanish at the working size)."""
+    import tracker.calibration.crokinole as cr
+
+    order: list[tuple[int, bool]] = []
+
+    def refuse(image, board, size, fit_lens, arcs=False, ctx=None):  # type: ignore[no-untyped-def]
+        order.append((size, arcs))
+        raise CalibrationError("no board found: test")
+
+    monkeypatch.setattr(cr, "_calibrate_at", refuse)
+    for shape, want in (((720, 1280, 3), [(cr.WORK_SIZE, False), (cr.WORK_SIZE, True), (cr.RETRY_SIZE, False)]),
+                        ((2048, 1800, 3), [(cr.WORK_SIZE, False), (cr.RETRY_SIZE, False), (cr.WORK_SIZE, True)]),
+                        ((480, 640, 3), [(cr.WORK_SIZE, False), (cr.WORK_SIZE, True)])):
+        order.clear()
+        with pytest.raises(CalibrationError):
+            cr.calibrate_crokinole(np.zeros(shape, np.uint8))
+        assert order == want, (shape, order)

@@ -7,12 +7,11 @@ frame of a carrom board whose playing-area edges were read off the picture by ey
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import cv2
 import numpy as np
 import pytest
 
+from tests.calibration.conftest import REAL as REAL_ROOT
 from tracker.boards import KoronaBoard
 from tracker.calibration import calibrate_image
 from tracker.calibration.geometry import apply_h, reprojection_error_mm
@@ -24,7 +23,7 @@ from tracker.calibration.synthetic import camera_homography, draw_korona_topdown
 from tracker.errors import CalibrationError
 
 BOARD = KoronaBoard()
-REAL = Path(__file__).resolve().parents[3] / "shared" / "real" / "carrom"
+REAL = REAL_ROOT / "carrom"
 
 
 def _view(tilt: float, azimuth: float, size: tuple[int, int] = (640, 480), focal: float = 600.0

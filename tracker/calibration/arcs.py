@@ -20,7 +20,7 @@ import math
 
 import numpy as np
 
-from tracker.calibration.features import ellipse_uv
+from tracker.calibration.features import edge_contours, ellipse_uv
 
 Ellipse = tuple[tuple[float, float], tuple[float, float], float, float]  # centre, semi-axes, angle, support
 
@@ -86,18 +86,14 @@ def _radial(e: tuple[tuple[float, float], tuple[float, float], float], pts: np.n
     return np.sqrt(u * u + v * v) - 1.0, np.arctan2(v, u)
 
 
-def arc_ellipses(grey: np.ndarray, max_count: int = 12, extra_contours: list[np.ndarray] | None = None
-                 ) -> list[Ellipse]:
+def arc_ellipses(grey: np.ndarray, max_count: int = 12, extra_contours: list[np.ndarray] | None = None,
+                 contours: list[np.ndarray] | None = None) -> list[Ellipse]:
     """Ellipses through two or more edge arcs that agree, best supported first, in the
-    format of ``features.candidate_ellipses``."""
-    import cv2
-
+    format of ``features.candidate_ellipses``. ``contours``: ``features.edge_contours`` of
+    ``grey`` when already made."""
     h, w = grey.shape[:2]
     m = min(h, w)
-    blur = cv2.GaussianBlur(grey, (5, 5), 1.2)
-    med = float(np.median(blur))
-    edges = cv2.Canny(blur, max(10.0, 0.4 * med), max(30.0, 1.0 * med))
-    contours = list(cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)[0])
+    contours = list(edge_contours(grey) if contours is None else contours)
     contours += extra_contours or []
     min_len = max(20, m // 20)
     arcs: list[np.ndarray] = []

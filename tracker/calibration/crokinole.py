@@ -41,13 +41,19 @@ image edge (``framing``). The quick fits use an analytic Jacobian (``ring_jac``)
 differences had been most of the time of a calibration.
 
 A hand or a name banner across the rim (w4ctumdIGuk, 6zvFH-j0Pd0) breaks the rim's contour or
-pulls its ellipse tens of pixels off, and no guess then follows its rings. When the other
-searches fail, the board is searched once more among ellipses joined from edge arcs
-(``arcs``: contours cut at their corners, arcs that lie on one ellipse joined, the occluder's
-outline left out). That search comes last, so a frame the others calibrate keeps their fit, and
-its fit must also show a real board's ring proportions (``crokinole_checks.check_ratios``): there the rim and
-the surface edge are the strongest ellipses, and the surface edge taken for the shooting line is
-followed well enough to pass the other checks.
+pulls its ellipse tens of pixels off, and no guess then follows its rings. When the first
+search fails, the board is searched among ellipses joined from edge arcs (``arcs``: contours
+cut at their corners, arcs that lie on one ellipse joined, the occluder's outline left out).
+That search comes after the first, so a frame the first calibrates keeps its fit; on a video
+frame (up to ``ARCS_FIRST_SIDE``) it comes before the search at ``RETRY_SIZE``, which is nearly
+one at full resolution there and the costliest; a large photo is searched larger first. Its
+fit must show a real board's ring proportions (``crokinole_checks.check_ratios``), its quick
+fits too: there the rim and the surface edge are the strongest ellipses, and the surface edge
+taken for the shooting line is followed well enough to pass the other checks. Such a quick fit
+is tried again scaled so that its 10 line lies where the board has it (``_onto_ten``: the far
+oblique 2X1Wzg85dT4 is found so). The least squares of every ring fit is ``robust_lsq`` (scipy's
+own bookkeeping had been the largest part of a broadcast frame's time), and one calibration's
+searches share their reduced image, line-ness maps and edge contours (``ctx``).
 
 Refusals: no 1:2:3 ring pattern ("no board found ... the largest ellipse covers N% of the
 image"), rings not followed (under 55% of the points of two rings found), rms over 3 mm, a
@@ -71,15 +77,23 @@ from tracker.boards import CrokinoleBoard
 from tracker.calibration.crokinole_checks import check_followed, check_ratios
 from tracker.calibration.crokinole_figures import measure_board
 from tracker.calibration.crokinole_measure import fit_rotation, line_or_edge
-from tracker.calibration.crokinole_seed import REF_MM, WORK_SIZE, find_board, with_rescaled
+from tracker.calibration.crokinole_seed import (
+    REF_MM,
+    WORK_SIZE,
+    find_board_split,
+    reduced,
+    with_rescaled,
+)
 from tracker.calibration.features import lineness, odd, ring_pattern, sample_polar
 from tracker.calibration.framing import CUT_MAX, cut_message
 from tracker.calibration.geometry import apply_h, normalize_h, rotation_h
 from tracker.calibration.lens import LensModel, undistort_n
-from tracker.calibration.ring_jac import ring_jacobian
+from tracker.calibration.ring_jac import ring_jacobian, ring_jacobian_lens
+from tracker.calibration.robust_lsq import robust_lsq
 from tracker.errors import CalibrationError
 
 RETRY_SIZE = 1200  # the board is searched again at this size when thin lines vanished at WORK_SIZE
+ARCS_FIRST_SIDE = 1500  # images up to this long side try the joined arcs before RETRY_SIZE
 RING_MISMATCH_MM = 2.0  # fitted ring radii this far from the profile's: the board differs from it
 INLIER_MM = 3.0  # a ring point is "seen" within this distance of its ring (board mm) ...
 INLIER_PX = 1.5  # ... or within this many image px along its normal, whichever is larger
@@ -154,7 +168,6 @@ def fit_rings(image: np.ndarray, G0: np.ndarray, board: CrokinoleBoard,
     The lens joins from the second pass on (the first pass's wide search only needs to lock on),
     and k2 is held near zero by a weak prior: three rings fix k1 well, k2 only loosely."""
     import cv2
-    from scipy.optimize import least_squares
 
     G = normalize_h(G0.copy())
     # line width in px sets the morphology kernel
@@ -231,13 +244,19 @@ def fit_rings(image: np.ndarray, G0: np.ndarray, board: CrokinoleBoard,
         x0 = np.concatenate([Hn.ravel()[:8], [radii["ten"], radii["fifteen"]]])
         if with_lens:
             x0 = np.concatenate([x0, [lens.k1, lens.k2]])
-        jac = "2-point" if with_lens else partial(ring_jacobian, Q=Q, ring=ring, ref_n=ref_n)
-        res = least_squares(residuals, x0, jac=jac, loss="soft_l1", f_scale=1.0 if it < 2 else 0.5,
-                            x_scale="jac")
-        H = np.append(res.x[:8], 1.0).reshape(3, 3)
-        radii = {"shooting": REF_MM, "ten": float(res.x[8]), "fifteen": float(res.x[9])}
         if with_lens:
-            lens = LensModel((w, h), float(res.x[10]), float(res.x[11]))
+            prior_rows = np.zeros((4 if radius_prior_mm else 2, 12))
+            prior_rows[0, 10], prior_rows[1, 11] = 10.0, 50.0
+            if radius_prior_mm:
+                prior_rows[2, 8] = prior_rows[3, 9] = 1.0 / radius_prior_mm
+            jac = partial(ring_jacobian_lens, Q=Q, ring=ring, ref_n=ref_n, prior_rows=prior_rows)
+        else:
+            jac = partial(ring_jacobian, Q=Q, ring=ring, ref_n=ref_n)
+        xs = robust_lsq(residuals, jac, x0, f_scale=1.0 if it < 2 else 0.5)
+        H = np.append(xs[:8], 1.0).reshape(3, 3)
+        radii = {"shooting": REF_MM, "ten": float(xs[8]), "fifteen": float(xs[9])}
+        if with_lens:
+            lens = LensModel((w, h), float(xs[10]), float(xs[11]))
         try:
             G = normalize_h(np.linalg.inv(H @ Nimg))
         except np.linalg.LinAlgError:  # a degenerate fit (a guess collapsed to a line)
@@ -290,6 +309,15 @@ def _reseed(image: np.ndarray, fit: RingFit, board: CrokinoleBoard) -> RingFit:
     return new if sorted(new.inliers.values())[1] > sorted(fit.inliers.values())[1] else fit
 
 
+def _onto_ten(fit: RingFit, S: np.ndarray, board: CrokinoleBoard, score: float) -> tuple[float, np.ndarray, dict[str, float]]:
+    """A guess (as ``find_board``'s, full-resolution ``G``) from a quick fit on the image
+    reduced by ``S``, scaled so that the fit's 10 line lies at the board's 10-line radius."""
+    k = fit.radii["ten"] / (REF_MM * board.ten_line_radius / board.shooting_line_radius)
+    radii = {"shooting": REF_MM, "ten": REF_MM * board.ten_line_radius / board.shooting_line_radius,
+             "fifteen": REF_MM * board.fifteen_line_radius / board.shooting_line_radius}
+    return (score - 1.0, np.linalg.inv(S) @ fit.G @ np.diag([k, k, 1.0]), radii)
+
+
 # ---------------------------------------------------------------------- all together
 CrokinoleResult = tuple[np.ndarray, CrokinoleBoard, dict[str, float], float, LensModel | None]
 
@@ -303,16 +331,21 @@ def calibrate_crokinole(image: np.ndarray, board: CrokinoleBoard | None = None,
     ellipses joined from edge arcs (``arcs``): after the other searches, so that a frame they
     calibrate keeps their fit. When all fail, the refusal is the one of the search that got
     furthest (a board found but refused says more than "no board found")."""
-    passes = [(WORK_SIZE, False)]
-    if max(image.shape[:2]) > WORK_SIZE * 1.5:
-        passes.append((RETRY_SIZE, False))
-    passes.append((WORK_SIZE, True))
+    passes = [(WORK_SIZE, False), (WORK_SIZE, True)]
+    side = max(image.shape[:2])
+    if side > WORK_SIZE * 1.5:
+        # on a video frame (up to ARCS_FIRST_SIDE) the larger search is nearly one at full
+        # resolution, the costliest, and a hand over the rim is the commoner cause of a
+        # failed first search: the arcs go first there (w4ctumdIGuk, 6zvFH-j0Pd0: 2.1 and
+        # 1.9 s -> ~1 s). A large photo whose thin lines vanished is searched larger first.
+        passes.insert(2 if side <= ARCS_FIRST_SIDE else 1, (RETRY_SIZE, False))
     refusal: CalibrationError | None = None
+    ctx: dict = {}  # reduced images and line-ness maps, shared by the searches
     for size, arcs in passes:
         if arcs and isinstance(refusal, RingsFollowedRefusal):
             break  # the board was found; another way to find it cannot help, only guess again
         try:
-            return _calibrate_at(image, board, size, fit_lens, arcs=arcs)
+            return _calibrate_at(image, board, size, fit_lens, arcs=arcs, ctx=ctx)
         except CalibrationError as e:
             if refusal is None or (str(refusal).startswith("no board found")
                                    and not str(e).startswith("no board found")):
@@ -322,22 +355,29 @@ def calibrate_crokinole(image: np.ndarray, board: CrokinoleBoard | None = None,
 
 
 def _calibrate_at(image: np.ndarray, board: CrokinoleBoard | None, work_size: int,
-                  fit_lens: bool, arcs: bool = False) -> CrokinoleResult:
-    """See :func:`calibrate_crokinole`."""
+                  fit_lens: bool, arcs: bool = False, ctx: dict | None = None) -> CrokinoleResult:
+    """See :func:`calibrate_crokinole`. ``ctx``: one calibration's scratch (reduced images
+    and line-ness maps), shared by its searches."""
     board = board or CrokinoleBoard()
-    import cv2
 
     # every guess is tried by a quick ring fit on the reduced image; the best is refined at
     # full resolution (the pattern score alone is easily fooled by wood grain)
     h, w = image.shape[:2]
     sc = min(1.0, work_size / max(h, w))
-    small = cv2.resize(image, (int(round(w * sc)), int(round(h * sc))), interpolation=cv2.INTER_AREA) if sc < 1 else image
+    ctx = {} if ctx is None else ctx
+    small, _s = reduced(image, work_size, ctx)
     S = np.diag([sc, sc, 1.0])
     best: RingFit | None = None
     best_q = -math.inf
-    maps: dict = {}  # line-ness maps of ``small``, shared by the quick fits
+    maps: dict = ctx.setdefault(("ring_maps", work_size), {})  # line-ness maps of ``small``, shared by the quick fits
     edge_err: CalibrationError | None = None
-    for score, G0, radii0 in with_rescaled(find_board(image, work_size=work_size, arcs=arcs)):
+    affine, tilted = find_board_split(image, work_size=work_size, arcs=arcs, ctx=ctx)
+    guesses = with_rescaled(affine + tilted)
+    n_found = len(guesses)
+    i = 0
+    while i < len(guesses):
+        score, G0, radii0 = guesses[i]
+        i += 1
         try:
             f = fit_rings(small, S @ G0, board, radii0, schedule=(20.0, 10.0, 5.0), cache=maps)
         except CalibrationError:
@@ -354,6 +394,19 @@ def _calibrate_at(image: np.ndarray, board: CrokinoleBoard | None, work_size: in
         except CalibrationError as e:
             edge_err = e
             continue
+        if arcs:
+            # among joined arcs, the surface edge under perspective is often the best guess
+            # and its quick fit follows it as the shooting line with the 10 line at 0.60 of
+            # it (2X1Wzg85dT4): out of a board's proportions it cannot win (the final fit is
+            # refused for them too, below); it is tried again once, scaled so that its 10
+            # line is where the board has it
+            try:
+                check_ratios(f)
+            except CalibrationError as e:
+                edge_err = e
+                if i <= n_found:
+                    guesses.append(_onto_ten(f, S, board, score))
+                continue
         best, best_q = f, q
         if (seen[0] > 0.8 and f.rms_mm < 0.8) or (sc < 1.0 and seen[0] > GOOD_SEEN[0] and seen[1] > GOOD_SEEN[1]
                                                   and f.rms_mm < GOOD_RMS):
@@ -376,7 +429,7 @@ def _calibrate_at(image: np.ndarray, board: CrokinoleBoard | None, work_size: in
         # a video frame is refined from close by; a large photo's reduced fit is several px
         # off at full size and needs the wide passes too
         sched = FULL_SCHEDULE if sc > 0.5 else (20.0, 12.0, 6.0, 3.0, 2.5)
-        full_maps: dict = {}  # the full-resolution line-ness map, shared by the refits below
+        full_maps: dict = ctx.setdefault("full_maps", {})  # the full-resolution line-ness map, shared by the refits
         best = fit_rings(image, G_full, board, best.radii, schedule=sched, fit_lens=fit_lens, cache=full_maps)
         nominal_ratio = np.array([board.ten_line_radius, board.fifteen_line_radius]) / board.shooting_line_radius
         if fit_lens and np.max(np.abs(np.array([best.radii["ten"], best.radii["fifteen"]]) - REF_MM * nominal_ratio)) > RING_MISMATCH_MM:

@@ -52,6 +52,26 @@ def rectified_grey_polar(image: np.ndarray, G: np.ndarray, extent: float, mm_per
     small part of the cost, for checks whose thresholds were set on the rectified image."""
     import cv2
 
+    M, px, w = _rectified_taps(extent, mm_per_px, radii, angles)
+    xy = apply_h(G @ M, px).astype(np.float32)
+    shape = (4 * len(radii), len(angles))  # (remap's maps must stay under 32767 px a side)
+    bgr = cv2.remap(image, xy[:, 0].reshape(shape), xy[:, 1].reshape(shape), cv2.INTER_LINEAR,
+                    borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+    grey = (cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY) if bgr.ndim == 3 else bgr).astype(np.float32).reshape(4, -1)
+    return np.sum(w * grey, axis=0).reshape(len(radii), len(angles))
+
+
+_TAPS: dict[tuple, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+
+
+def _rectified_taps(extent: float, mm_per_px: float, radii: np.ndarray, angles: np.ndarray
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(rectified px -> board mm, the rectified pixels the samples read, their bilinear
+    weights) of :func:`rectified_grey_polar`: they do not depend on the fit, and one
+    calibration asks for the same grid for every guess it checks (``line_or_edge``)."""
+    key = (extent, mm_per_px, radii.tobytes(), angles.tobytes())
+    if key in _TAPS:
+        return _TAPS[key]
     _n, M = rectified_size(extent, mm_per_px)
     R, T = np.meshgrid(radii, angles, indexing="ij")
     pts = np.stack([R.ravel() * np.cos(T.ravel()), R.ravel() * np.sin(T.ravel())], axis=1)
@@ -60,13 +80,11 @@ def rectified_grey_polar(image: np.ndarray, G: np.ndarray, extent: float, mm_per
     fu, fv = uv[:, 0] - u0, uv[:, 1] - v0
     corners = [(0, 0), (1, 0), (0, 1), (1, 1)]
     px = np.concatenate([np.stack([u0 + du, v0 + dv], axis=1) for du, dv in corners])
-    xy = apply_h(G @ M, px).astype(np.float32)
-    shape = (4 * R.shape[0], R.shape[1])  # (remap's maps must stay under 32767 px a side)
-    bgr = cv2.remap(image, xy[:, 0].reshape(shape), xy[:, 1].reshape(shape), cv2.INTER_LINEAR,
-                    borderMode=cv2.BORDER_CONSTANT, borderValue=0)
-    grey = (cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY) if bgr.ndim == 3 else bgr).astype(np.float32).reshape(4, -1)
     w = np.stack([(1 - fu) * (1 - fv), fu * (1 - fv), (1 - fu) * fv, fu * fv])
-    return np.sum(w * grey, axis=0).reshape(R.shape)
+    if len(_TAPS) >= 8:
+        _TAPS.pop(next(iter(_TAPS)))
+    _TAPS[key] = (M, px, w)
+    return M, px, w
 
 
 PEG_SEEN = 0.3  # high-passed peg harmonic strength above which the pegs are taken as seen

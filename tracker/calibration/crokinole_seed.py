@@ -26,6 +26,7 @@ from tracker.calibration.features import (
     candidate_ellipses,
     centred_homography,
     concentric_homography,
+    edge_contours,
     ellipse_affine,
     ellipse_conic,
     lineness,
@@ -47,24 +48,57 @@ PERSPECTIVE_SHIFTS = (-0.3, -0.2, -0.12, -0.06, 0.06, 0.12, 0.2, 0.3)  # centre 
 Guess = tuple[float, np.ndarray, dict[str, float]]  # (pattern score, board mm -> image px, radii mm)
 
 
-def find_board(image: np.ndarray, keep: int = 8, work_size: int = WORK_SIZE, arcs: bool = False) -> list[Guess]:
-    """First guesses, best first: (pattern score, board mm -> image px with the rotation
-    arbitrary, first guess of the line radii in mm from the profile's peaks). The ring fit then
-    decides among the few best."""
+def reduced(image: np.ndarray, work_size: int, ctx: dict | None = None) -> tuple[np.ndarray, float]:
+    """(``image`` with its long side at most ``work_size``, the scale). With ``ctx`` (one
+    calibration's scratch dict) the reduced image is made once per size: the searches of one
+    calibration then share it, and the maps cached by its identity."""
     import cv2
-    from scipy.ndimage import median_filter
 
     h, w = image.shape[:2]
     s = min(1.0, work_size / max(h, w))
+    key = ("reduced", work_size)
+    if ctx is not None and key in ctx:
+        return ctx[key], s
     small = cv2.resize(image, (int(round(w * s)), int(round(h * s))), interpolation=cv2.INTER_AREA) if s < 1 else image
-    grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
-    ln = lineness(small, 7)
+    if ctx is not None:
+        ctx[key] = small
+    return small, s
+
+
+def find_board(image: np.ndarray, keep: int = 8, work_size: int = WORK_SIZE, arcs: bool = False,
+               ctx: dict | None = None) -> list[Guess]:
+    """First guesses, best first: (pattern score, board mm -> image px with the rotation
+    arbitrary, first guess of the line radii in mm from the profile's peaks). The ring fit then
+    decides among the few best. ``ctx``: see :func:`reduced` (the grey and line-ness maps of
+    the reduced image are shared too)."""
+    affine, tilted = find_board_split(image, keep, work_size, arcs, ctx)
+    return affine + tilted
+
+
+def find_board_split(image: np.ndarray, keep: int = 8, work_size: int = WORK_SIZE, arcs: bool = False,
+                     ctx: dict | None = None) -> tuple[list[Guess], list[Guess]]:
+    """:func:`find_board`'s guesses as (those from ellipses and pairs of them, those from single
+    ellipses under perspective)."""
+    import cv2
+    from scipy.ndimage import median_filter
+
+    small, s = reduced(image, work_size, ctx)
+    maps = ctx.setdefault(("seed_maps", work_size), {}) if ctx is not None else {}
+    if not maps:
+        maps["grey"] = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+        maps["ln"] = lineness(small, 7)
+    grey, ln = maps["grey"], maps["ln"]
     # with ``arcs``: only the ellipses joined from arcs (the rim round a hand or a banner); the
     # contours' own ellipses were tried by the searches before
-    cands = arc_ellipses(grey) if arcs else candidate_ellipses(grey, line_map=ln)
+    if "contours" not in maps:
+        maps["contours"] = edge_contours(grey)
+    cands = (arc_ellipses(grey, contours=maps["contours"]) if arcs
+             else candidate_ellipses(grey, line_map=ln, contours=maps["contours"]))
     if not cands:
         raise CalibrationError("no board found: no large ellipse (ring or playing surface) in the image")
-    ln = cv2.GaussianBlur(ln, (0, 0), 1.5)
+    if "ln_blur" not in maps:
+        maps["ln_blur"] = cv2.GaussianBlur(ln, (0, 0), 1.5)
+    ln = maps["ln_blur"]
     # up to 3.3: the candidate may be the 15 line, with the shooting line at 3 times its size
     rhos = np.linspace(0.05, 3.3, 520)
     angles = np.linspace(0, 2 * math.pi, 96, endpoint=False)
@@ -115,12 +149,12 @@ def find_board(image: np.ndarray, keep: int = 8, work_size: int = WORK_SIZE, arc
     # the tilted guesses come after the others and never displace them: on a view an ellipse's
     # affine guess already fits, they only add look-alikes
     good = _best([g for g in map(score, hyps) if g is not None], keep, [])
-    good += _best([g for g in map(score, tilted) if g is not None], PERSPECTIVE_KEEP, good)
-    if not good:
+    persp = _best([g for g in map(score, tilted) if g is not None], PERSPECTIVE_KEEP, good)
+    if not good and not persp:
         raise CalibrationError(
             f"no board found: no set of three concentric ring lines (15, 10, shooting) in the image; "
             f"the largest ellipse covers {100 * largest:.0f}% of the image")
-    return good
+    return good, persp
 
 
 def _best(scored: list[Guess], keep: int, taken: list[Guess]) -> list[Guess]:

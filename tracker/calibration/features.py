@@ -33,16 +33,27 @@ def lineness(image: np.ndarray, kernel: int) -> np.ndarray:
     return out
 
 
-def candidate_ellipses(grey: np.ndarray, max_count: int = 40, line_map: np.ndarray | None = None) -> list[tuple[tuple[float, float], tuple[float, float], float, float]]:
-    """Ellipses fitted to long edge contours: ((cx, cy), (a, b) semi-axes a >= b, angle of a
-    in radians, support) sorted by support (contour length in px), duplicates merged."""
+def edge_contours(grey: np.ndarray) -> list[np.ndarray]:
+    """The contours of the grey image's edge map (Canny at thresholds set by its median): what
+    the ellipse searches (:func:`candidate_ellipses`, ``arcs.arc_ellipses``) start from."""
     import cv2
 
-    h, w = grey.shape[:2]
     blur = cv2.GaussianBlur(grey, (5, 5), 1.2)
     med = float(np.median(blur))
     edges = cv2.Canny(blur, max(10.0, 0.4 * med), max(30.0, 1.0 * med))
-    contours = list(cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)[0])
+    return list(cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)[0])
+
+
+def candidate_ellipses(grey: np.ndarray, max_count: int = 40, line_map: np.ndarray | None = None,
+                       contours: list[np.ndarray] | None = None
+                       ) -> list[tuple[tuple[float, float], tuple[float, float], float, float]]:
+    """Ellipses fitted to long edge contours: ((cx, cy), (a, b) semi-axes a >= b, angle of a
+    in radians, support) sorted by support (contour length in px), duplicates merged.
+    ``contours``: :func:`edge_contours` of ``grey`` when already made."""
+    import cv2
+
+    h, w = grey.shape[:2]
+    contours = list(edge_contours(grey) if contours is None else contours)
     if line_map is not None:
         # thin lines as connected curves: rings broken in the edge map often survive here
         # (at several thresholds: wood grain joins thin rings into blobs at the lower ones)
@@ -164,13 +175,32 @@ def ellipse_affine(center: tuple[float, float], axes: tuple[float, float], theta
     return np.array([[c * a, -s * b, center[0]], [s * a, c * b, center[1]], [0, 0, 1.0]])
 
 
+_POLAR_GRIDS: dict[tuple[bytes, bytes], tuple[np.ndarray, np.ndarray]] = {}
+_POLAR_GRIDS_MAX = 32
+
+
+def _polar_grid(rhos: np.ndarray, angles: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(rho cos t, rho sin t) on the (rhos x angles) grid, kept for the grids used again: one
+    calibration samples the same few grids dozens of times (every guess of the board search),
+    and the trigonometry of the grid was half the time of a sample."""
+    r = np.ascontiguousarray(rhos, dtype=np.float64)
+    t = np.ascontiguousarray(angles, dtype=np.float64)
+    key = (r.tobytes(), t.tobytes())
+    g = _POLAR_GRIDS.get(key)
+    if g is None:
+        if len(_POLAR_GRIDS) >= _POLAR_GRIDS_MAX:
+            _POLAR_GRIDS.pop(next(iter(_POLAR_GRIDS)))
+        g = (np.outer(r, np.cos(t)), np.outer(r, np.sin(t)))
+        _POLAR_GRIDS[key] = g
+    return g
+
+
 def sample_polar(img: np.ndarray, A: np.ndarray, rhos: np.ndarray, angles: np.ndarray) -> np.ndarray:
     """Sample ``img`` at ``A @ (rho cos t, rho sin t, 1)`` (A projective 3x3): array
     (len(rhos), len(angles))."""
     import cv2
 
-    R, T = np.meshgrid(rhos, angles, indexing="ij")
-    u, v = R * np.cos(T), R * np.sin(T)
+    u, v = _polar_grid(np.atleast_1d(rhos), np.atleast_1d(angles))
     z = A[2, 0] * u + A[2, 1] * v + A[2, 2]
     x = (A[0, 0] * u + A[0, 1] * v + A[0, 2]) / z
     y = (A[1, 0] * u + A[1, 1] * v + A[1, 2]) / z

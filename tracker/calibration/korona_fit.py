@@ -35,6 +35,7 @@ import numpy as np
 from tracker.boards import KoronaBoard
 from tracker.calibration.geometry import apply_h, normalize_h
 from tracker.calibration.lens import LensModel, solve_focal, undistort_n
+from tracker.calibration.robust_lsq import forward_jacobian, robust_lsq
 from tracker.errors import CalibrationError
 
 SIDES = ("north", "east", "south", "west")
@@ -184,7 +185,6 @@ def fit_korona(image: np.ndarray, G0: np.ndarray, board: KoronaBoard,
     ``prior_mm`` and ``rim_weight``: see the module constants; a board that differs from its
     profile is refitted by the caller with a loose prior and full-weight rims."""
     import cv2
-    from scipy.optimize import least_squares
 
     from tracker.calibration.crokinole import _peak_search
     from tracker.calibration.features import lineness, odd
@@ -280,8 +280,7 @@ def fit_korona(image: np.ndarray, G0: np.ndarray, board: KoronaBoard,
             return np.concatenate([r, prior])
 
         x0 = np.concatenate([Hn.ravel()[:8], [line_dist, radius, lens.k1, lens.k2, inset, pr], rim_c])
-        res = least_squares(residuals, x0, loss="soft_l1", f_scale=1.0 if it < 2 else 0.5, x_scale="jac")
-        x = res.x
+        x = robust_lsq(residuals, forward_jacobian(residuals), x0, f_scale=1.0 if it < 2 else 0.5)
         H = np.append(x[:8], 1.0).reshape(3, 3)
         line_dist, radius = float(x[8]), float(x[9])
         inset, pr = float(x[12]), float(x[13])

@@ -39,3 +39,41 @@ def ring_jacobian(x: np.ndarray, Q: np.ndarray, ring: np.ndarray, ref_n: np.ndar
     J[-1, 3:6] = gy * np.array([a, b, 1.0]) / Wr
     J[-1, 6:8] = -(gx * bx + gy * by) * np.array([a, b]) / Wr
     return J
+
+
+def ring_jacobian_lens(x: np.ndarray, Q: np.ndarray, ring: np.ndarray, ref_n: np.ndarray,
+                       prior_rows: np.ndarray) -> np.ndarray:
+    """Jacobian of ``fit_rings``'s residuals with the lens: parameters as above plus (k1, k2);
+    ``Q`` are the raw (distorted) normalised points, undistorted in the residuals by
+    ``lens.undistort_n``. Rows: one per point, the gauge, then the priors, whose derivatives
+    are the constant ``prior_rows`` (one row each, 12 columns).
+
+    The undistorted point ``q = n ru / rd`` solves ``ru (1 + k1 ru^2 + k2 ru^4) = rd``, so
+    ``dq/dk1 = -q ru^2 / D`` and ``dq/dk2 = -q ru^4 / D`` with ``D = 1 + 3 k1 ru^2 + 5 k2 ru^4``;
+    the point rows chain that through ``|H(q)|``. (By finite differences each step cost 13
+    evaluations of the residuals, each undistorting every point.)"""
+    from tracker.calibration.lens import undistort_n
+
+    k1, k2 = float(x[10]), float(x[11])
+    q = undistort_n(Q, k1, k2, 4)
+    Jh = ring_jacobian(x[:10], q, ring, ref_n)
+    u, v = q[:, 0], q[:, 1]
+    X = x[0] * u + x[1] * v + x[2]
+    Y = x[3] * u + x[4] * v + x[5]
+    W = x[6] * u + x[7] * v + 1.0
+    px, py = X / W, Y / W
+    rho = np.maximum(np.hypot(px, py), 1e-12)
+    # d rho / d q (through p = H(q))
+    gx, gy = px / rho, py / rho
+    dq_u = (gx * (x[0] - px * x[6]) + gy * (x[3] - py * x[6])) / W
+    dq_v = (gx * (x[1] - px * x[7]) + gy * (x[4] - py * x[7])) / W
+    r2 = u * u + v * v
+    D = 1.0 + 3.0 * k1 * r2 + 5.0 * k2 * r2 * r2
+    D = np.where(np.abs(D) > 1e-6, D, 1e-6)
+    along = dq_u * u + dq_v * v  # (d rho / d q) . q
+    J = np.zeros((len(Q) + 1 + len(prior_rows), 12))
+    J[: len(Q) + 1, :10] = Jh
+    J[: len(Q), 10] = -along * r2 / D
+    J[: len(Q), 11] = -along * r2 * r2 / D
+    J[len(Q) + 1:] = prior_rows
+    return J
