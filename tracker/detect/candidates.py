@@ -183,12 +183,14 @@ def search(det: DiscDetector, view: np.ndarray, kind: int, radius: float,
     H, W = view.shape[:2]
     sub: np.ndarray | None = None
     if region is not None:
-        ys, xs = np.nonzero(valid)
-        if len(ys) == 0:
+        # (the region's bounding box: ``cv2.boundingRect`` is some twenty times faster than
+        # ``np.nonzero`` over the whole view)
+        bx, by, bw, bh = cv2.boundingRect(valid.view(np.uint8))
+        if bw == 0:
             return np.zeros((0, 2)), np.zeros(0)
         m = filt.half + 2
-        y0, y1 = max(int(ys.min()) - m, 0), min(int(ys.max()) + m + 1, H)
-        x0, x1 = max(int(xs.min()) - m, 0), min(int(xs.max()) + m + 1, W)
+        y0, y1 = max(by - m, 0), min(by + bh - 1 + m + 1, H)
+        x0, x1 = max(bx - m, 0), min(bx + bw - 1 + m + 1, W)
         if (y1 - y0) * (x1 - x0) < 0.5 * H * W:
             hb, wb = -(-(y1 - y0) // 32) * 32, -(-(x1 - x0) // 32) * 32
             key = (kind, hb, wb)

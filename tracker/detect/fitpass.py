@@ -64,7 +64,10 @@ def fit_kind(det: DiscDetector, frame_bgr: np.ndarray, view: np.ndarray, lab: np
             continue
         taken.append((fit.centre, radius))
         accepted.append((fit, q))
-    if det.settings.clusters:
+    # On a pass over a changed region the second pass works only from the first pass's rejected
+    # candidates (``ClusterPass.run``): with none it finds nothing, and building it (the whole
+    # view's Lab, its searched box) was a fifth of such a call.
+    if det.settings.clusters and (full or rejected):
         from tracker.detect.clusters import ClusterPass
 
         lab_v = lab if lab is not None else det._lab(view)
