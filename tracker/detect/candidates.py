@@ -25,6 +25,7 @@ a crop-sized filter per box size (a bounded cache, least recently used out).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 import cv2
@@ -56,34 +57,40 @@ class RingFilter:
     @staticmethod
     def build(shape: tuple[int, int], radius_px: float, width_px: float = 1.5,
               outer_extra_px: float = 0.0) -> RingFilter:
-        R = int(np.ceil(radius_px + outer_extra_px + 2 * width_px)) + 1
-        yy, xx = np.mgrid[-R : R + 1, -R : R + 1].astype(np.float64)
-        rho = np.hypot(xx, yy)
-        lo, hi = radius_px - 0.5 * width_px, radius_px + outer_extra_px + 0.5 * width_px
-        w = np.clip(np.minimum(rho - lo + 1.0, hi + 1.0 - rho), 0.0, 1.0)
-        theta = np.arctan2(yy, xx)
+        R, kernels = _ring_kernels(float(radius_px), float(width_px), float(outer_extra_px))
         fft_shape = (sfft.next_fast_len(shape[0] + 2 * R, real=True),
                      sfft.next_fast_len(shape[1] + 2 * R, real=True))
-        cos_k, sin_k, mag_k = [], [], []
-        total = w.sum()
-        for k in range(N_SECTORS):
-            centre = k * 2 * np.pi / N_SECTORS  # sectors centred on the axes
-            d = np.angle(np.exp(1j * (theta - centre)))
-            ws = np.where(np.abs(d) <= np.pi / N_SECTORS, w, 0.0) * (N_SECTORS / total)
-
-            def spec(kernel: np.ndarray) -> np.ndarray:
-                # Correlation = convolution with the flipped kernel.
-                return sfft.rfft2(kernel[::-1, ::-1].astype(np.float32), s=fft_shape, workers=1)
-
-            cos_k.append(spec(ws * np.cos(2 * theta)))
-            sin_k.append(spec(ws * np.sin(2 * theta)))
-            mag_k.append(spec(ws))
-        return RingFilter(shape, fft_shape, R, cos_k, sin_k, mag_k)
+        # Correlation = convolution with the flipped kernel.
+        spectra = [sfft.rfft2(k, s=fft_shape, workers=1) for k in kernels]
+        n = N_SECTORS
+        return RingFilter(shape, fft_shape, R, spectra[0:3 * n:3], spectra[1:3 * n:3], spectra[2:3 * n:3])
 
     def _apply(self, spectrum: np.ndarray) -> np.ndarray:
         full = sfft.irfft2(spectrum, s=self.fft_shape, workers=1)
         h, w = self.shape
         return full[self.half : self.half + h, self.half : self.half + w]
+
+
+@lru_cache(maxsize=16)
+def _ring_kernels(radius_px: float, width_px: float, outer_extra_px: float) -> tuple[int, list[np.ndarray]]:
+    """The ring's half-size ``R`` and its flipped float32 kernels per sector: w cos(2 theta),
+    w sin(2 theta), w (the same for every view shape: ``RingFilter.build`` of a new crop size
+    only transforms them)."""
+    R = int(np.ceil(radius_px + outer_extra_px + 2 * width_px)) + 1
+    yy, xx = np.mgrid[-R : R + 1, -R : R + 1].astype(np.float64)
+    rho = np.hypot(xx, yy)
+    lo, hi = radius_px - 0.5 * width_px, radius_px + outer_extra_px + 0.5 * width_px
+    w = np.clip(np.minimum(rho - lo + 1.0, hi + 1.0 - rho), 0.0, 1.0)
+    theta = np.arctan2(yy, xx)
+    total = w.sum()
+    out: list[np.ndarray] = []
+    for k in range(N_SECTORS):
+        centre = k * 2 * np.pi / N_SECTORS  # sectors centred on the axes
+        d = np.angle(np.exp(1j * (theta - centre)))
+        ws = np.where(np.abs(d) <= np.pi / N_SECTORS, w, 0.0) * (N_SECTORS / total)
+        for kernel in (ws * np.cos(2 * theta), ws * np.sin(2 * theta), ws):
+            out.append(np.ascontiguousarray(kernel[::-1, ::-1].astype(np.float32)))
+    return R, out
 
 
 @dataclass
