@@ -18,6 +18,9 @@ truth.json beside it, else from ``--game``/``--players``):
   let through without it ("still"): median, mean and 95th percentile;
 * peak memory (max resident set) of the process;
 * ``--profile N``: the N most expensive functions (cProfile, cumulative) of the review loop;
+* ``--stages``: CPU seconds, calls and ms a call of the detector's stages (rectify, change mask,
+  ring-filter search, fits, second pass, streaks, ...) and of the tracking after it, timed by
+  wrappers (a profiler's own cost distorts the many small calls of a fit);
 * ``--skip off,safe``: run the review once per mode of skipping moving frames at >= 30 fps
   (``Pipeline.skip_moving``: off, safe, blind, odd, even; default: the pipeline's own), to
   compare their speed on the same video (the decode-only figure is measured once).
@@ -95,6 +98,7 @@ def main() -> int:
     ap.add_argument("--frames", type=int, default=None, help="only the first N frames")
     ap.add_argument("--threads", type=int, default=1, help="OpenCV threads (default 1)")
     ap.add_argument("--profile", type=int, default=0, metavar="N", help="print the N costliest functions")
+    ap.add_argument("--stages", action="store_true", help="CPU time of the detector's stages")
     ap.add_argument("--skip", default=None, metavar="MODES", help="comma-separated Pipeline.skip_moving modes")
     args = ap.parse_args()
     import cv2
@@ -133,7 +137,10 @@ def report_mode(video: Path, args: argparse.Namespace, game: str, players: int, 
 
         prof = cProfile.Profile()
         prof.enable()
+    timer = StageTimer() if args.stages else None
     n, cpu, moving, still, detected = review_cpu(video, game, players, args.frames)
+    if timer is not None:
+        timer.undo()
     if args.profile:
         prof.disable()
         pstats.Stats(prof).sort_stats("cumulative").print_stats(args.profile)
@@ -149,6 +156,68 @@ def report_mode(video: Path, args: argparse.Namespace, game: str, players: int, 
     print(f"  {'detector ran':<14} {stats(moving)}")
     print(f"  {'not detected':<14} {stats(still)}")
     print(f"  {'peak memory':<14} {peak:8.0f} MB")
+    if timer is not None:
+        timer.report(cpu)
+
+
+# (module, attribute, label) of the stages ``--stages`` times; nested stages are included in
+# their callers' figures (``fit_kind`` holds the search, the fits and the second pass).
+STAGES = [
+    ("tracker.detect.detector", "DiscDetector.detect", "detect (all)"),
+    ("tracker.detect.detector", "DiscDetector.rectify", "  rectify"),
+    ("tracker.detect.detector", "DiscDetector._changed", "  change mask"),
+    ("tracker.detect.rejects", "RejectMemory.advance", "  reject memory"),
+    ("tracker.detect.detector", "untouched", "  discs kept"),
+    ("tracker.detect.detector", "fit_kind", "  fits of a kind"),
+    ("tracker.detect.detector", "search", "    ring search"),
+    ("tracker.detect.refine", "Refiner.refine", "    one fit"),
+    ("tracker.detect.clusters", "ClusterPass.run", "    second pass"),
+    ("tracker.detect.streaks", "find_streaks", "  streaks"),
+    ("tracker.detect.background", "BackgroundModel.update", "  empty-board model"),
+    ("tracker.detect.rows", "row_fill", "  korona rows"),
+    ("tracker.pipeline.pipeline", "Pipeline.process_detections", "tracking+events"),
+]
+
+
+class StageTimer:
+    """Wraps the ``STAGES`` with CPU-time accumulators (``undo`` puts the originals back)."""
+
+    def __init__(self) -> None:
+        import importlib
+
+        self.total: dict[str, float] = {}
+        self.calls: dict[str, int] = {}
+        self._undo: list[tuple[object, str, object]] = []
+        for mod_name, attr, label in STAGES:
+            owner: object = importlib.import_module(mod_name)
+            *path, name = attr.split(".")
+            for part in path:
+                owner = getattr(owner, part)
+            orig = getattr(owner, name)
+            self.total[label], self.calls[label] = 0.0, 0
+            setattr(owner, name, self._wrap(orig, label))
+            self._undo.append((owner, name, orig))
+
+    def _wrap(self, f: object, label: str) -> object:
+        def timed(*a: object, **k: object) -> object:
+            t0 = time.process_time()
+            try:
+                return f(*a, **k)  # type: ignore[operator]
+            finally:
+                self.total[label] += time.process_time() - t0
+                self.calls[label] += 1
+        return timed
+
+    def undo(self) -> None:
+        for owner, name, orig in reversed(self._undo):
+            setattr(owner, name, orig)
+
+    def report(self, cpu: float) -> None:
+        print(f"  {'stage':<22} {'CPU s':>7} {'share':>6} {'calls':>7} {'ms/call':>8}")
+        for label, t in self.total.items():
+            n = self.calls[label]
+            if n:
+                print(f"  {label:<22} {t:7.2f} {t / max(cpu, 1e-9):6.0%} {n:7d} {1e3 * t / n:8.2f}")
 
 
 if __name__ == "__main__":

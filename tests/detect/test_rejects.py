@@ -102,3 +102,32 @@ def test_a_disc_set_down_on_a_turned_down_candidate_is_found() -> None:
     np.testing.assert_allclose(np.sort(dets.xy, axis=0), np.sort(fresh.xy, axis=0), atol=0.05)
     # (on a painted line crossing at 480x270 the fit itself is a few mm off, memory or not)
     assert np.hypot(*(dets.xy - [new.x, new.y]).T).min() < 6.0, dets.xy.round(1).tolist()
+
+
+def test_memory_keeps_what_the_per_pixel_stamps_keep() -> None:
+    """``advance`` looks only at the current call's change (a summed-area table) and ``recall`` at
+    arrays of the places; both must keep and find exactly what the stamp rule does (a window's
+    last change no later than the rejection's call), on random changes and places, some off
+    the view."""
+    rng = np.random.default_rng(1)
+    view = BoardView.around(330.0, 2.0)
+    mem = RejectMemory(view, max_age=20)
+    tol = 0.75 * view.mm_per_px
+    for call in range(150):
+        moved = np.zeros((view.height, view.width), bool)
+        for _ in range(int(rng.integers(0, 3))):
+            y, x = rng.integers(0, view.height), rng.integers(0, view.width)
+            moved[y : y + rng.integers(1, 30), x : x + rng.integers(1, 30)] = True
+        before = list(mem.items)
+        mem.advance(moved)
+        expected = [it for it in before if mem.call - it.call <= mem.max_age
+                    and mem._unchanged(it.xy, it.reach * it.radius, it.call)]
+        assert [id(it) for it in mem.items] == [id(it) for it in expected], call
+        for _ in range(int(rng.integers(0, 4))):
+            mem.note(rng.uniform(-360.0, 360.0, 2), int(rng.integers(0, 2)), 16.0, None, "outline")
+        q = mem.items[int(rng.integers(0, len(mem.items)))].xy if mem.items and rng.random() < 0.5 \
+            else rng.uniform(-300.0, 300.0, 2)
+        k = int(rng.integers(0, 2))
+        want = next((it for it in mem.items if it.kind == k and abs(it.xy[0] - q[0]) <= tol
+                     and abs(it.xy[1] - q[1]) <= tol), None)
+        assert mem.recall(q, k) is want

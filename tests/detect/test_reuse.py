@@ -46,3 +46,22 @@ def test_a_disc_at_the_view_edge_is_judged_on_its_part_inside_the_view() -> None
     assert untouched(dets, _mask_at([(383.0, 0.0)]), VIEW, TOP_DOWN, 9.5).tolist() == [False]
     outside = Detections(xy=np.array([[420.0, 0.0]]), radius=np.array([15.875]))
     assert untouched(outside, _mask_at([(0.0, 0.0)]), VIEW, TOP_DOWN, 9.5).tolist() == [False]
+
+
+def test_the_window_look_first_agrees_with_the_silhouettes() -> None:
+    """``untouched`` draws a silhouette only where its window holds a change; its answers are
+    those of the silhouettes themselves, for discs inside, across and outside the view's edge."""
+    from tracker.detect.reuse import silhouettes
+
+    rng = np.random.default_rng(2)
+    oblique = CameraPose(centre=np.array([0.0, -900.0, 1000.0]), focal_px=1000.0, focal_solved=False)
+    for pose in (TOP_DOWN, oblique):
+        for _ in range(20):
+            dets = Detections(xy=rng.uniform(-420.0, 420.0, (12, 2)), radius=np.full(12, 15.875))
+            moved = np.zeros((VIEW.height, VIEW.width), bool)
+            for _ in range(3):
+                y, x = rng.integers(0, VIEW.height), rng.integers(0, VIEW.width)
+                moved[y : y + rng.integers(1, 40), x : x + rng.integers(1, 40)] = True
+            want = [inside and not np.any(moved[v0 : v0 + m.shape[0], u0 : u0 + m.shape[1]] & m)
+                    for u0, v0, m, inside in silhouettes(dets, VIEW, pose, 9.5, moved.shape)]
+            assert untouched(dets, moved, VIEW, pose, 9.5).tolist() == want

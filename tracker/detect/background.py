@@ -66,8 +66,13 @@ class BackgroundModel:
         # and the disc-wide capsules it saw then (centre, blur vector; mm): a streak that stays
         # where it was is no disc in flight
         self.previous_streaks: list[tuple[np.ndarray, np.ndarray]] = []
-        gy, gx = np.mgrid[0 : valid.shape[0] : GRID, 0 : valid.shape[1] : GRID]
-        self._grid = (gy.ravel(), gx.ravel())
+
+    @staticmethod
+    def _on_grid(a: np.ndarray) -> np.ndarray:
+        """The pixels of the sparse grid (every ``GRID``-th row and column), row by row: (N,) or
+        (N, channels)."""
+        g = a[::GRID, ::GRID]
+        return g.reshape(-1, *a.shape[2:])
 
     @property
     def ready(self) -> bool:
@@ -90,12 +95,11 @@ class BackgroundModel:
     def exposure_offset(self, blurred: np.ndarray) -> np.ndarray:
         """Per-channel median of (frame - model) on the sparse grid of known pixels."""
         assert self.lab is not None
-        gy, gx = self._grid
-        k = self.known[gy, gx]
+        k = self._on_grid(self.known)
         if int(k.sum()) < 20:
             return np.zeros(3, np.float32)
-        d = blurred[gy[k], gx[k]] - self.lab[gy[k], gx[k]]
-        return np.median(d, axis=0).astype(np.float32)
+        d = self._on_grid(blurred)[k] - self._on_grid(self.lab)[k]
+        return _median_rows(d).astype(np.float32)
 
     def difference(self, blurred: np.ndarray, box: tuple[int, int, int, int] | None = None) -> np.ndarray:
         """Weighted absolute Lab difference from the model (exposure drift taken out), 0 where
@@ -129,7 +133,10 @@ class BackgroundModel:
         blend = free & near & self.known
         far = free & ~near
         # still updates in a row each pixel has differed (0 where it matches or is covered)
-        self._stale = np.where(far, np.minimum(self._stale, 254) + 1, 0).astype(np.uint8)
+        stale = np.minimum(self._stale, 254)
+        stale += 1
+        stale *= far
+        self._stale = stale
         absorb = (free & ~self.known) | (far & (self._stale >= self.absorb_after))
         cv2.accumulateWeighted(blurred, self.lab, self.rate, mask=blend.view(np.uint8))
         # (Nothing to absorb on most calls; a masked copy in OpenCV when there is.)
@@ -137,12 +144,17 @@ class BackgroundModel:
             cv2.copyTo(blurred, absorb.view(np.uint8), self.lab)
             self.known |= absorb
             self._stale[absorb] = 0
-        gy, gx = self._grid
-        g = blend[gy, gx]
+        g = self._on_grid(blend)
         if int(g.sum()) >= 20:
-            level = float(np.median(diff[gy[g], gx[g]]))
+            level = float(np.median(self._on_grid(diff)[g]))
             self.noise = level if self.updates == 0 else 0.7 * self.noise + 0.3 * level
         self.updates += 1
+
+
+def _median_rows(d: np.ndarray) -> np.ndarray:
+    """``np.median(d, axis=0)`` of an (N, C) array, the same values, from each channel's
+    contiguous copy (the strided median along axis 0 was a quarter of a model update)."""
+    return np.median(np.ascontiguousarray(d.T), axis=1)
 
 
 def silhouettes(shape: tuple[int, int], centres_px: np.ndarray, shifted_px: np.ndarray,

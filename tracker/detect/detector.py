@@ -281,14 +281,16 @@ class DiscDetector:
         st = self.settings
         if self._ref_grey is None or self._last is None or not st.reuse:
             return None, None, grey
-        moved = ((cv2.absdiff(grey, self._ref_grey) > st.change_level) & self._valid).astype(np.uint8)
-        moved = cv2.morphologyEx(moved, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        # (in OpenCV on 0/1 bytes, read as booleans without a copy)
+        _, moved = cv2.threshold(cv2.absdiff(grey, self._ref_grey), st.change_level, 1, cv2.THRESH_BINARY)
+        moved = cv2.morphologyEx(cv2.bitwise_and(moved, self._valid.view(np.uint8)), cv2.MORPH_OPEN,
+                                 np.ones((3, 3), np.uint8))
         if self._force_full or self._since_full >= st.refresh_frames:
-            return moved.astype(bool), None, grey
+            return moved.view(bool), None, grey
         r = max(rad for _, rad in self.kinds)
         k = 2 * int(np.ceil(1.6 * r / self.mm_per_px)) + 1
         region = cv2.dilate(moved, np.ones((k, k), np.uint8))  # square: separable, fast
-        return moved.astype(bool), region.astype(bool), grey
+        return moved.view(bool), region.view(bool), grey
 
     # ------------------------------------------------------------------ verification (``verify.py``)
     def _holes(self) -> list[tuple[np.ndarray, float]]:

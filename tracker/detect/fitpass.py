@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import cv2
 import numpy as np
 
 from tracker.detect.datatypes import Detections
@@ -64,10 +65,13 @@ def fit_kind(det: DiscDetector, frame_bgr: np.ndarray, view: np.ndarray, lab: np
             continue
         taken.append((fit.centre, radius))
         accepted.append((fit, q))
-    if det.settings.clusters:
+    # On a pass over a changed region the second pass works only from the first pass's rejected
+    # candidates (``ClusterPass.run``): with none it finds nothing, and building it (the whole
+    # view's Lab, its searched box) was a fifth of such a call.
+    if det.settings.clusters and (full or rejected):
         from tracker.detect.clusters import ClusterPass
 
-        lab_v = lab if lab is not None else det._lab(view)
+        lab_v = lab if lab is not None else _lab_for_clusters(det, view, region, radius)
         sources = [(f.centre, radius) for f, _ in accepted]
         if full:  # a full pass grows clusters from every disc, kept ones too
             sources += [(p, radius) for p in kept.xy[kept.kind == kind]]
@@ -87,6 +91,23 @@ def fit_kind(det: DiscDetector, frame_bgr: np.ndarray, view: np.ndarray, lab: np
         return Detections.empty()
     return Detections(xy=np.array(xy), radius=np.array(rad), color=np.array(col), confidence=np.array(conf),
                       kind=np.full(len(xy), kind), where=np.array(wh), surround=np.array(sur))
+
+
+def _lab_for_clusters(det: DiscDetector, view: np.ndarray, region: np.ndarray | None, radius: float) -> np.ndarray:
+    """The view's Lab for the second pass of an incremental call: only where it reads, the box of
+    the changed region with a disc's room around it (``ClusterPass``: its edge maps cover that
+    box, the colours it samples lie in the region); the whole view when the board's colour is
+    still to be measured or on a full pass."""
+    if region is None or det.cluster_board_lab is None:
+        return det._lab(view)
+    bx, by, bw, bh = cv2.boundingRect((det._valid & region).view(np.uint8))
+    m = int(np.ceil(2 * radius / det.view.mm_per_px)) + 3  # (``ClusterPass``'s box margin, and a pixel)
+    H, W = view.shape[:2]
+    y0, y1, x0, x1 = max(by - m, 0), min(by + bh + m, H), max(bx - m, 0), min(bx + bw + m, W)
+    lab = np.zeros(view.shape, np.float32)
+    if bw:
+        lab[y0:y1, x0:x1] = det._lab(view[y0:y1, x0:x1])
+    return lab
 
 
 def _cie(lab8: np.ndarray) -> np.ndarray:

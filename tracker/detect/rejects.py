@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 
 from tracker.detect.geometry import BoardView
@@ -53,9 +54,11 @@ class RejectMemory:
         self.call = 0
         self.stamp = np.zeros((view.height, view.width), np.int32)
         self.items: list[Rejection] = []
+        self._arrays: tuple[np.ndarray, np.ndarray] | None = None  # items' places and kinds (``recall``)
 
     def clear(self) -> None:
         self.items = []
+        self._arrays = None
 
     def advance(self, moved: np.ndarray | None) -> None:
         """Start a detector call; ``moved``: the coarse-view pixels changed since the previous
@@ -63,10 +66,43 @@ class RejectMemory:
         self.call += 1
         if moved is None:
             self.items = []
+            self._arrays = None
             return
         self.stamp[moved] = self.call
-        self.items = [it for it in self.items if self.call - it.call <= self.max_age
-                      and self._unchanged(it.xy, it.reach * it.radius, it.call)]
+        if not self.items:
+            return
+        # Every standing item saw no change within reach since its call up to the last one (or
+        # it would have gone then), so it stands now unless a pixel within reach changed on this
+        # very call: one look at this call's ``moved`` per item (a summed-area table), the same
+        # outcome as comparing the stamps of its window with its call (``_unchanged``).
+        young = np.array([self.call - it.call <= self.max_age for it in self.items]) & self._untouched(moved)
+        if not young.all():
+            self.items = [it for it, keep in zip(self.items, young, strict=True) if keep]
+            self._arrays = None
+
+    def _untouched(self, moved: np.ndarray) -> np.ndarray:
+        """Per item: no pixel of ``moved`` within its reach (the window ``_unchanged`` reads; an
+        empty window counts as touched, as there)."""
+        v = self.view
+        h, w = moved.shape
+        xy = np.array([it.xy for it in self.items])
+        reach = np.array([it.reach * it.radius for it in self.items])
+        uv = v.to_px(xy)
+        m = np.ceil(reach / v.mm_per_px).astype(int) + 2
+        iu, iw = np.round(uv[:, 0]).astype(int), np.round(uv[:, 1]).astype(int)
+
+        def bounds(i: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
+            # Python's slice semantics for ``[max(i - m, 0) : i + m + 1]`` on an axis of n
+            lo = np.maximum(i - m, 0)
+            hi = i + m + 1
+            hi = np.clip(np.where(hi < 0, hi + n, hi), 0, n)
+            return np.minimum(lo, n), np.maximum(hi, np.minimum(lo, n))
+
+        r0, r1 = bounds(iw, h)
+        c0, c1 = bounds(iu, w)
+        sat = cv2.integral(moved.view(np.uint8) if moved.dtype == bool else moved.astype(np.uint8))
+        count = sat[r1, c1] - sat[r0, c1] - sat[r1, c0] + sat[r0, c0]
+        return (count == 0) & (r1 > r0) & (c1 > c0)
 
     def _unchanged(self, xy: np.ndarray, reach_mm: float, since: int) -> bool:
         v = self.view
@@ -79,14 +115,18 @@ class RejectMemory:
     def recall(self, xy: np.ndarray, kind: int) -> Rejection | None:
         """The rejection standing at ``xy`` for ``kind`` (same place; ``advance`` dropped those
         with a change within reach since); None when the candidate must be fitted."""
+        if not self.items:
+            return None
+        if self._arrays is None:
+            self._arrays = (np.array([it.xy for it in self.items]), np.array([it.kind for it in self.items]))
+        pts, kinds = self._arrays
         tol = SAME_PLACE_PX * self.view.mm_per_px
-        for it in self.items:
-            if it.kind == kind and abs(it.xy[0] - xy[0]) <= tol and abs(it.xy[1] - xy[1]) <= tol:
-                return it
-        return None
+        hit = np.nonzero((kinds == kind) & (np.abs(pts[:, 0] - xy[0]) <= tol) & (np.abs(pts[:, 1] - xy[1]) <= tol))[0]
+        return self.items[int(hit[0])] if len(hit) else None
 
     def note(self, xy: np.ndarray, kind: int, radius: float, fit: Fit | None, reason: str,
              reach: float = REACH) -> None:
         """A candidate of ``kind`` (nominal ``radius``) turned down on this call; its outcome
         depends on the picture within ``reach`` radii."""
         self.items.append(Rejection(np.asarray(xy, float).copy(), kind, radius, fit, reason, self.call, reach))
+        self._arrays = None

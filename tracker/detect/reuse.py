@@ -23,13 +23,11 @@ from tracker.detect.datatypes import Detections
 from tracker.detect.geometry import BoardView, CameraPose
 
 
-def silhouettes(dets: Detections, view: BoardView, pose: CameraPose, thickness: float,
-                shape: tuple[int, int]) -> list[tuple[int, int, np.ndarray, bool]]:
-    """Per detection, its silhouette in ``view`` (a raster of ``shape``): the bottom circle
-    widened by the top face's apparent shift and the chamfer's scale, plus a pixel for the blur,
-    as ``(u0, v0, mask, centre_inside)``: the mask of the silhouette in its window clipped to the
-    view, whose top-left pixel is (u0, v0), and whether the disc's centre is inside the view."""
-    out: list[tuple[int, int, np.ndarray, bool]] = []
+def _windows(dets: Detections, view: BoardView, pose: CameraPose, thickness: float,
+             shape: tuple[int, int]) -> list[tuple[float, float, float, int, int, int, int]]:
+    """Per detection: its centre in ``view`` px, its silhouette's reach (px) and the window
+    ``(u0, v0, u1, v1)`` holding the silhouette, clipped to a raster of ``shape``."""
+    out: list[tuple[float, float, float, int, int, int, int]] = []
     if not len(dets):
         return out
     uv = view.to_px(dets.xy)
@@ -40,9 +38,24 @@ def silhouettes(dets: Detections, view: BoardView, pose: CameraPose, thickness: 
         m = int(np.ceil(rr))
         u0, v0 = max(int(round(u)) - m, 0), max(int(round(v)) - m, 0)
         u1, v1 = min(int(round(u)) + m + 1, w), min(int(round(v)) + m + 1, h)
-        yy, xx = np.mgrid[v0:v1, u0:u1]
-        out.append((u0, v0, (xx - u) ** 2 + (yy - v) ** 2 <= rr * rr, bool(0 <= u < w and 0 <= v < h)))
+        out.append((float(u), float(v), float(rr), u0, v0, u1, v1))
     return out
+
+
+def _mask(u: float, v: float, rr: float, u0: int, v0: int, u1: int, v1: int) -> np.ndarray:
+    yy, xx = np.mgrid[v0:v1, u0:u1]
+    return np.asarray((xx - u) ** 2 + (yy - v) ** 2 <= rr * rr)
+
+
+def silhouettes(dets: Detections, view: BoardView, pose: CameraPose, thickness: float,
+                shape: tuple[int, int]) -> list[tuple[int, int, np.ndarray, bool]]:
+    """Per detection, its silhouette in ``view`` (a raster of ``shape``): the bottom circle
+    widened by the top face's apparent shift and the chamfer's scale, plus a pixel for the blur,
+    as ``(u0, v0, mask, centre_inside)``: the mask of the silhouette in its window clipped to the
+    view, whose top-left pixel is (u0, v0), and whether the disc's centre is inside the view."""
+    h, w = shape
+    return [(u0, v0, _mask(u, v, rr, u0, v0, u1, v1), bool(0 <= u < w and 0 <= v < h))
+            for u, v, rr, u0, v0, u1, v1 in _windows(dets, view, pose, thickness, shape)]
 
 
 def untouched(dets: Detections, moved: np.ndarray, view: BoardView, pose: CameraPose,
@@ -50,10 +63,13 @@ def untouched(dets: Detections, moved: np.ndarray, view: BoardView, pose: Camera
     """Per detection: True when no pixel of ``moved`` (a boolean mask of ``view``) falls on its
     silhouette. A silhouette reaching past the view's edge is judged on its part inside the view
     (the view covers the whole board, so nothing outside it can change); a disc whose centre is
-    outside the view is never reported untouched."""
+    outside the view is never reported untouched. (The silhouette's mask is drawn only for a
+    disc with a changed pixel in its window: most discs at rest are far from any change.)"""
     out = np.zeros(len(dets), bool)
-    for i, (u0, v0, mask, inside) in enumerate(silhouettes(dets, view, pose, thickness, moved.shape[:2])):
-        if inside:
-            h, w = mask.shape
-            out[i] = not np.any(moved[v0 : v0 + h, u0 : u0 + w] & mask)
+    h, w = moved.shape[:2]
+    for i, (u, v, rr, u0, v0, u1, v1) in enumerate(_windows(dets, view, pose, thickness, (h, w))):
+        if not (0 <= u < w and 0 <= v < h):
+            continue
+        win = moved[v0:v1, u0:u1]
+        out[i] = not win.any() or not np.any(win & _mask(u, v, rr, u0, v0, u1, v1))
     return out

@@ -1,0 +1,23 @@
+"""The ring-filter search (``tracker/detect/candidates.py``): how its filters are made and kept
+must change nothing but the cost."""
+
+from __future__ import annotations
+
+import numpy as np
+import scipy.fft as sfft
+
+from tracker.detect.candidates import RingFilter, _ring_kernels, ring_half
+
+
+def test_filter_spectra_are_the_zero_padded_transforms_of_the_kernels() -> None:
+    """Only the kernel's own rows are transformed first: the same numbers as ``rfft2``."""
+    for shape, r, extra in [((96, 128), 8.2, 1.7), ((64, 160), 11.0, 2.3), ((387, 387), 7.9, 0.0)]:
+        f = RingFilter.build(shape, r, 1.5, extra)
+        half, kernels = _ring_kernels(r, 1.5, extra)
+        assert f.half == half == ring_half(r, 1.5, extra)
+        assert f.fft_shape[0] >= shape[0] + 2 * half and f.fft_shape[1] >= shape[1] + 2 * half
+        got = [k for sector in zip(f.cos_k, f.sin_k, f.mag_k, strict=True) for k in sector]
+        for kernel, spectrum in zip(kernels, got, strict=True):
+            want = sfft.rfft2(kernel, s=f.fft_shape, workers=1)
+            assert spectrum.dtype == want.dtype and np.array_equal(spectrum, want)
+        assert f.nbytes == sum(k.nbytes for k in got)
