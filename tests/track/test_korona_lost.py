@@ -123,4 +123,5 @@ def test_a_rim_disc_unseen_for_seconds_is_still_on_the_board() -> None:
     state = {round(float(tr.xy[1])): tr.state for tr in tk.tracks}
     assert state[round(-rim)] == "rest" and state[100] == "lifted"
     tk.update(_dets([(41.0, -rim, DISC, 12.5)]), t)
-    assert tk.get(ids[round(-rim)]) is not None and tk.get(ids[round(-rim)]).last_seen == t
+    back = tk.get(ids[round(-rim)])
+    assert back is not None and back.last_seen == t
