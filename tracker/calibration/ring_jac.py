@@ -12,16 +12,22 @@ from __future__ import annotations
 import numpy as np
 
 
+def _project(x: np.ndarray, u: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, ...]:
+    """The homography's denominator ``W``, the board point ``(px, py) = H(u, v)`` and its radius
+    ``rho`` (kept off zero), which both Jacobians differentiate."""
+    X = x[0] * u + x[1] * v + x[2]
+    Y = x[3] * u + x[4] * v + x[5]
+    W = x[6] * u + x[7] * v + 1.0
+    px, py = X / W, Y / W
+    return W, px, py, np.maximum(np.hypot(px, py), 1e-12)
+
+
 def ring_jacobian(x: np.ndarray, Q: np.ndarray, ring: np.ndarray, ref_n: np.ndarray) -> np.ndarray:
     """Jacobian of ``fit_rings``'s residuals without the lens (its quick fits, and most of the
     time of a calibration: by finite differences it took 10 evaluations of the residuals a
     step). Rows: one per point (radius of H(q) - ring radius), then the gauge."""
     u, v = Q[:, 0], Q[:, 1]
-    X = x[0] * u + x[1] * v + x[2]
-    Y = x[3] * u + x[4] * v + x[5]
-    W = x[6] * u + x[7] * v + 1.0
-    px, py = X / W, Y / W
-    rho = np.maximum(np.hypot(px, py), 1e-12)
+    W, px, py, rho = _project(x, u, v)
     dX, dY, dW = px / (rho * W), py / (rho * W), -rho / W
     J = np.zeros((len(Q) + 1, 10))
     J[:-1, 0], J[:-1, 1], J[:-1, 2] = dX * u, dX * v, dX
@@ -58,11 +64,7 @@ def ring_jacobian_lens(x: np.ndarray, Q: np.ndarray, ring: np.ndarray, ref_n: np
     q = undistort_n(Q, k1, k2, 4)
     Jh = ring_jacobian(x[:10], q, ring, ref_n)
     u, v = q[:, 0], q[:, 1]
-    X = x[0] * u + x[1] * v + x[2]
-    Y = x[3] * u + x[4] * v + x[5]
-    W = x[6] * u + x[7] * v + 1.0
-    px, py = X / W, Y / W
-    rho = np.maximum(np.hypot(px, py), 1e-12)
+    W, px, py, rho = _project(x, u, v)
     # d rho / d q (through p = H(q))
     gx, gy = px / rho, py / rho
     dq_u = (gx * (x[0] - px * x[6]) + gy * (x[3] - py * x[6])) / W
