@@ -109,7 +109,7 @@ def test_placed_moves_pending_disc() -> None:
 @pytest.mark.parametrize(
     ("shot", "message"),
     [
-        (sh("north"), "north shot but it is south's turn"),
+        (sh("west"), "west does not play in this 2-player game"),
         (Shot(seat="south", disc="X"), "must be south's striker 'S'"),
         (sh("south", ("S", "zz")), "unknown disc 'zz'"),
         (sh("south", ("S", "rim:up")), "is not a rim"),
@@ -123,6 +123,30 @@ def test_bad_shots_are_refused_with_the_line(shot: Shot, message: str) -> None:
     e.apply(one_each())
     with pytest.raises(InputError, match=message):
         e.apply(shot)
+    assert e.turn == "south"  # a refused line changes nothing
+
+
+def test_a_shot_out_of_turn_is_played_as_observed() -> None:
+    """South starts, but north is seen shooting (say south's pocket before it was missed): the
+    shot is scored, with a note, and the turn goes on from north as the rules say."""
+    e = KoronaEngine()
+    two = {"s2": ("south", (60.0, 150.0)), "n2": ("north", (60.0, -150.0))}
+    e.apply(Setup(discs={**ONE_EACH, **two}, strikers=STRIKERS))  # type: ignore[arg-type]
+    out = e.apply(sh("north", ("N", "n1"), end={"n1": P + "se"}))
+    assert out.decisions[0].kind == "note" and "out of turn: north shot, south was to shoot" in out.decisions[0].reason
+    assert e.pocketed()["north"] == 1 and e.turn == "north"  # an own disc pocketed: north shoots again
+    out = e.apply(sh("north"))
+    assert not any("out of turn" in d.reason for d in out.decisions) and e.turn == "south"
+
+
+def test_a_finished_player_shooting_in_an_equalising_turn_is_refused() -> None:
+    """fi 2.5: once south has pocketed all, only north's equalising turn is left to play."""
+    e = KoronaEngine()
+    e.apply(one_each())
+    e.apply(sh("south", ("S", "s1"), end={"s1": P + "nw"}))
+    assert e.turn == "north"
+    with pytest.raises(InputError, match="north's equalising turn"):
+        e.apply(sh("south"))
 
 
 def test_pocketed_disc_cannot_move_again() -> None:

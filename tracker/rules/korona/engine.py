@@ -11,6 +11,9 @@ shot), ``debts`` (Russian penalty pawns owed), ``history`` (every game), ``state
 
 Turns, games and the match (Finnish rulebook 2.3-2.5, 2.9):
 - The turn passes clockwise; "the opponent" (who places discs back) is the next player in turn.
+  A shot by another player than the one whose turn it is is played as observed, with a note, and
+  play goes on from him (neither rulebook penalises it; an observer that missed a pocket would
+  otherwise lose every later shot); in an equalising turn only its players may shoot.
 - A game ends when a player has pocketed all his discs and the players after him who have had one
   turn fewer (those before the starter comes round again) have had their equalising turn. With two
   players this is the rulebook's rule: only the non-starter gets an equalising turn. A player
@@ -234,8 +237,7 @@ class KoronaEngine:
             raise InputError(f"shot log line {line}: a korona shot log starts with a setup line")
         if g.over:
             raise InputError(f"shot log line {line}: game {self._counted()} is over; expected a setup line")
-        if shot.seat != self.turn:
-            raise InputError(f"shot log line {line}: {shot.seat} shot but it is {self.turn}'s turn")
+        late = self._out_of_turn(shot, g, line)
         if shot.disc != self.strikers[shot.seat]:
             raise InputError(f"shot log line {line}: 'disc' must be {shot.seat}'s striker "
                              f"{self.strikers[shot.seat]!r}, got {shot.disc!r}")
@@ -251,12 +253,13 @@ class KoronaEngine:
                 t.move(did, at)
             raise
         seat: Seat = shot.seat  # type: ignore[assignment]
+        self.turn = seat  # (the same seat, or one that shot out of turn: ``_out_of_turn``)
         ctx = Context(seat, shot.disc, next_seat(seat, self.seats), line)
         v = self._judge(t, shot, obs, ctx)
         g.shots += 1
         if v.foul:
             g.fouls[seat] = g.fouls.get(seat, 0) + 1
-        dec = list(v.decisions)
+        dec = ([late] if late else []) + list(v.decisions)
         acts = list(v.actions)
         if self.variant == "ru":
             self.debts[seat] += v.debt
@@ -298,6 +301,24 @@ class KoronaEngine:
         return self._outcome(index, None, dec, [])
 
     # ------------------------------------------------------------------ helpers
+    def _out_of_turn(self, shot: Shot, g: Game, line: int) -> Decision | None:
+        """A shot by a player whose turn the rules did not expect is played as observed, and the
+        turn is his from then on: the shot happened, and the usual cause is an earlier pocket
+        or foul the observer missed (a camera, or a scorer's slip), after which refusing every
+        later shot of that player would lose the rest of the game. The note says so. A seat
+        that does not play, or a player shooting after his game is done (an equalising turn
+        that is not his), is refused."""
+        if shot.seat == self.turn:
+            return None
+        if shot.seat not in self.seats:
+            raise InputError(f"shot log line {line}: {shot.seat} does not play in this "
+                             f"{len(self.seats)}-player game")
+        if g.equalisers is not None and shot.seat not in g.equalisers:
+            raise InputError(f"shot log line {line}: {shot.seat} shot but it is {self.turn}'s "
+                             "equalising turn")
+        return Decision("note", f"out of turn: {shot.seat} shot, {self.turn} was to shoot; played as "
+                        "observed (a pocket or foul before it may have been missed)", seat=shot.seat)
+
     def _placed(self, shot: Shot, t: Table, line: int) -> dict[str, tuple[float, float]]:
         """Move the discs just put back by hand to where they were put; returns their old spots."""
         due = {a.disc for a in self.pending}
