@@ -27,6 +27,7 @@ from tracker.infer.datatypes import End, ShotRecord
 from tracker.infer.ends import end_of, peak_speed, stayed_out
 from tracker.track.association import leaves_circle
 from tracker.track.datatypes import Track
+from tracker.track.tracker import TrackerConfig
 
 if TYPE_CHECKING:
     from tracker.infer.segmenter import ShotSegmenter
@@ -126,8 +127,8 @@ def knock_cost(seg: ShotSegmenter, new: Track, old: Track, start: tuple[float, f
 # 190 mm on seed 8803).
 FLIGHT_UNSEEN_S = 0.4
 # Friction slowed it on its unseen stretch (mm/s^2): it left the line faster than it is first seen
-# (the tracker's coasting figure, ``TrackerConfig.decel``; the simulator's is 1180).
-FLIGHT_DECEL = 1500.0
+# (the tracker's coasting figure; the simulator's is 1180).
+FLIGHT_DECEL = TrackerConfig.decel
 
 
 def flicked_unseen(board: CrokinoleBoard | KoronaBoard, p: np.ndarray,
