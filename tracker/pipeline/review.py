@@ -104,6 +104,14 @@ def write_outputs(pipeline: Pipeline, out: Path) -> None:
     (out / "summary.json").write_text(json.dumps(pipeline.summary(), indent=2) + "\n")
 
 
+def korona_result(game: dict[str, Any]) -> str:
+    """How a korona game in the summary stands: its winner, a draw, or still in play (a video
+    that ends mid-game: ``over`` false, so no winner is not a draw)."""
+    if game.get("winner"):
+        return f"won by {game['winner']}"
+    return "draw" if game.get("over", True) else "in play"
+
+
 def score_table(summary: dict[str, Any]) -> str:
     """A plain-text table of the rounds (crokinole) or games (korona) and the totals."""
     totals: dict[str, Any] = summary.get("totals", {})
@@ -113,7 +121,7 @@ def score_table(summary: dict[str, Any]) -> str:
     for r in summary.get("rounds", []):
         if game == "korona":
             cells = [str(r.get("pocketed", {}).get(s, "")) for s in sides]
-            rows.append([f"game {r.get('index', len(rows)) + 1}", *cells, str(r.get("winner") or "draw")])
+            rows.append([f"game {r.get('index', len(rows)) + 1}", *cells, korona_result(r)])
         else:
             cells = [f"{r.get('points', {}).get(s, 0)}/{r.get('awarded', {}).get(s, 0)}" for s in sides]
             rows.append([f"round {r.get('index', len(rows)) + 1}", *cells, ""])
