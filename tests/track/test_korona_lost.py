@@ -11,7 +11,7 @@ from tracker.track.association import BIG
 from tracker.track.datatypes import Sample, Track
 from tracker.track.fate import resolve_lost
 from tracker.track.prediction import penalties
-from tracker.track.tracker import Tracker
+from tracker.track.tracker import Tracker, TrackerConfig
 
 B = KoronaBoard()
 
@@ -34,7 +34,7 @@ def test_a_disc_lost_on_its_way_into_a_corner_went_down_the_pocket() -> None:
         tr.xy = tr.xy + tr.v * 0.1
         tr.path.append(Sample(18.8 + 0.1 * k, float(tr.xy[0]), float(tr.xy[1]), False))
     assert not B.on_surface(*tr.xy)
-    resolve_lost(B, tr)
+    resolve_lost(B, tr, TrackerConfig.decel)
     assert (tr.state, tr.pocket) == ("pocket", "sw")
 
 
@@ -43,7 +43,7 @@ def test_a_disc_lost_mid_board_is_no_pocket() -> None:
     tr = Track(id=1, kind=DISC, radius=B.disc_radius, xy=np.zeros(2), state="moving")
     tr.path = [Sample(1.0, -20.0, -10.0), Sample(1.1, -40.0, -30.0)]
     tr.xy, tr.v = np.array([-40.0, -30.0]), np.array([-200.0, -200.0])
-    resolve_lost(B, tr)
+    resolve_lost(B, tr, TrackerConfig.decel)
     assert tr.state == "rest" and tr.occluded
 
 

@@ -58,8 +58,9 @@ def _over_hole(b: CrokinoleBoard, x: float, y: float) -> bool:
     return b.in_hole(x, y) or float(np.hypot(x, y)) <= 0.4 * b.hole_radius
 
 
-def resolve_lost(board: CrokinoleBoard | KoronaBoard, tr: Track) -> None:
-    """A moving disc vanished: into the hole, a pocket, off the board, or under a hand."""
+def resolve_lost(board: CrokinoleBoard | KoronaBoard, tr: Track, decel: float) -> None:
+    """A moving disc vanished: into the hole, a pocket, off the board, or under a hand.
+    ``decel``: the friction the tracker coasts unseen discs with (``TrackerConfig.decel``)."""
     last = next((s for s in reversed(tr.path) if s.measured), None)
     lx, ly = (last.x, last.y) if last else (float(tr.xy[0]), float(tr.xy[1]))
     px, py = float(tr.xy[0]), float(tr.xy[1])
@@ -79,7 +80,8 @@ def resolve_lost(board: CrokinoleBoard | KoronaBoard, tr: Track) -> None:
         if pocket is None:
             pocket = _near_pocket(b, lx, ly, tr.radius)
         if pocket is None:
-            pocket = _course_pocket(b, tr, np.array([lx, ly]), np.array([px, py]), coast, last.t if last else None)
+            pocket = _course_pocket(b, tr, np.array([lx, ly]), np.array([px, py]), coast, last.t if last else None,
+                                    decel)
         if pocket is not None:
             tr.state, tr.pocket = "pocket", pocket
             return
@@ -123,13 +125,13 @@ def _heading_over_hole(b: CrokinoleBoard, x: float, y: float, v: np.ndarray) -> 
 
 def _near_pocket(b: KoronaBoard, x: float, y: float, radius: float) -> Pocket | None:
     """The pocket whose centre lies within its radius and a disc's diameter of (x, y), if any."""
-    c = b.pocket_centres()
-    near = min(c, key=lambda k: np.hypot(x - c[k][0], y - c[k][1]))
-    return near if np.hypot(x - c[near][0], y - c[near][1]) < b.pocket_radius + 2 * radius else None
+    near = _nearest_pocket(b, x, y)
+    q = b.pocket_centres()[near]
+    return near if np.hypot(x - q[0], y - q[1]) < b.pocket_radius + 2 * radius else None
 
 
 def _course_pocket(b: KoronaBoard, tr: Track, at: np.ndarray, now: np.ndarray, coast: float, seen: float | None,
-                   decel: float = 1500.0, restitution: float = 0.9, step: float = 0.005) -> Pocket | None:
+                   decel: float, restitution: float = 0.9, step: float = 0.005) -> Pocket | None:
     """The pocket a disc lost while moving slid into, on the course it was on: from where it was
     last seen (``at``, at time ``seen``) towards where it has coasted since (``now``, at ``coast``
     mm/s), at the speed it had then, slowed by friction (``decel``, the tracker's) and glancing off the rims
@@ -166,6 +168,6 @@ def _course_pocket(b: KoronaBoard, tr: Track, at: np.ndarray, now: np.ndarray, c
     return None
 
 
-def _nearest_pocket(b: KoronaBoard, x: float, y: float) -> str:
+def _nearest_pocket(b: KoronaBoard, x: float, y: float) -> Pocket:
     c = b.pocket_centres()
     return min(c, key=lambda k: np.hypot(x - c[k][0], y - c[k][1]))

@@ -136,7 +136,7 @@ def miss(tk: Tracker, tr: Track, t: float, dt: float) -> None:
         tr.xy = tr.xy + tr.v * dt
         tr.path.append(Sample(t, float(tr.xy[0]), float(tr.xy[1]), False))
         if t - tr.last_seen > cfg.lost_after:
-            resolve_lost(tk.board, tr)
+            resolve_lost(tk.board, tr, tk.cfg.decel)
 
 
 def uncover_hole(tk: Tracker, tr: Track, t: float) -> None:
