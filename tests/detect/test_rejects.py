@@ -15,7 +15,7 @@ from tests.detect.drawing import DARK, LIGHT, DrawnDisc, render
 from tracker.detect.detector import DiscDetector
 from tracker.detect.geometry import BoardView
 from tracker.detect.refine import Refiner
-from tracker.detect.rejects import RejectMemory
+from tracker.detect.rejects import Rejection, RejectMemory
 
 SIZE = (480, 270)
 
@@ -113,6 +113,15 @@ def test_memory_keeps_what_the_per_pixel_stamps_keep() -> None:
     view = BoardView.around(330.0, 2.0)
     mem = RejectMemory(view, max_age=20)
     tol = 0.75 * view.mm_per_px
+    stamp = np.zeros((view.height, view.width), np.int32)  # per pixel, the last call it changed
+
+    def unchanged(it: Rejection) -> bool:  # the stamp rule: no change within reach since its call
+        u, w = view.to_px(it.xy[None])[0]
+        m = int(np.ceil(it.reach * it.radius / view.mm_per_px)) + 2
+        iu, iw = int(round(u)), int(round(w))
+        win = stamp[max(iw - m, 0): iw + m + 1, max(iu - m, 0): iu + m + 1]
+        return win.size > 0 and int(win.max()) <= it.call
+
     for call in range(150):
         moved = np.zeros((view.height, view.width), bool)
         for _ in range(int(rng.integers(0, 3))):
@@ -120,8 +129,8 @@ def test_memory_keeps_what_the_per_pixel_stamps_keep() -> None:
             moved[y : y + rng.integers(1, 30), x : x + rng.integers(1, 30)] = True
         before = list(mem.items)
         mem.advance(moved)
-        expected = [it for it in before if mem.call - it.call <= mem.max_age
-                    and mem._unchanged(it.xy, it.reach * it.radius, it.call)]
+        stamp[moved] = mem.call
+        expected = [it for it in before if mem.call - it.call <= mem.max_age and unchanged(it)]
         assert [id(it) for it in mem.items] == [id(it) for it in expected], call
         for _ in range(int(rng.integers(0, 4))):
             mem.note(rng.uniform(-360.0, 360.0, 2), int(rng.integers(0, 2)), 16.0, None, "outline")

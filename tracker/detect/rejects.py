@@ -9,9 +9,9 @@ A fit depends only on the image within its reach (its rays end at 1.55 disc radi
 colour is sampled out to 1.7), so when no coarse-view pixel within that reach has changed since
 a candidate was turned down, the same candidate would be turned down again for the same reason.
 The memory keeps, per turned-down candidate, its place, its kind, the fit and why it failed, and
-the call it was made on; a per-pixel stamp of the last call that changed each coarse-view pixel
-(the detector's own change mask, the one its reuse of discs at rest already trusts) says whether
-anything changed within reach since. This is the same reasoning as the reuse of discs at rest
+the call it was made on; each call's change (the detector's own change mask, the one its reuse
+of discs at rest already trusts) drops the entries with a changed pixel within reach, so those
+left saw no change since they were made. This is the same reasoning as the reuse of discs at rest
 (``reuse.py``), for the candidates that were not discs. Entries also expire after ``max_age``
 calls, so a slow drift below the change threshold is looked at again now and then.
 
@@ -46,13 +46,12 @@ class Rejection:
 
 
 class RejectMemory:
-    """Turned-down candidates of one detector, and the stamp of the last change per pixel."""
+    """Turned-down candidates of one detector that nothing within reach changed since."""
 
     def __init__(self, view: BoardView, max_age: int = 50) -> None:
         self.view = view
         self.max_age = max_age
         self.call = 0
-        self.stamp = np.zeros((view.height, view.width), np.int32)
         self.items: list[Rejection] = []
         self._arrays: tuple[np.ndarray, np.ndarray] | None = None  # items' places and kinds (``recall``)
 
@@ -68,21 +67,21 @@ class RejectMemory:
             self.items = []
             self._arrays = None
             return
-        self.stamp[moved] = self.call
         if not self.items:
             return
         # Every standing item saw no change within reach since its call up to the last one (or
         # it would have gone then), so it stands now unless a pixel within reach changed on this
         # very call: one look at this call's ``moved`` per item (a summed-area table), the same
-        # outcome as comparing the stamps of its window with its call (``_unchanged``).
+        # outcome as keeping, per pixel, the last call that changed it and comparing its window's
+        # latest with the item's call (the rule before: ``tests/detect/test_rejects.py``).
         young = np.array([self.call - it.call <= self.max_age for it in self.items]) & self._untouched(moved)
         if not young.all():
             self.items = [it for it, keep in zip(self.items, young, strict=True) if keep]
             self._arrays = None
 
     def _untouched(self, moved: np.ndarray) -> np.ndarray:
-        """Per item: no pixel of ``moved`` within its reach (the window ``_unchanged`` reads; an
-        empty window counts as touched, as there)."""
+        """Per item: no pixel of ``moved`` within its reach (the window of ``reach`` and two
+        pixels about its place; an empty window, off the view, counts as touched)."""
         v = self.view
         h, w = moved.shape
         xy = np.array([it.xy for it in self.items])
@@ -103,14 +102,6 @@ class RejectMemory:
         sat = cv2.integral(moved.view(np.uint8) if moved.dtype == bool else moved.astype(np.uint8))
         count = sat[r1, c1] - sat[r0, c1] - sat[r1, c0] + sat[r0, c0]
         return (count == 0) & (r1 > r0) & (c1 > c0)
-
-    def _unchanged(self, xy: np.ndarray, reach_mm: float, since: int) -> bool:
-        v = self.view
-        u, w = v.to_px(xy[None])[0]
-        m = int(np.ceil(reach_mm / v.mm_per_px)) + 2
-        iu, iw = int(round(u)), int(round(w))
-        win = self.stamp[max(iw - m, 0): iw + m + 1, max(iu - m, 0): iu + m + 1]
-        return win.size > 0 and int(win.max()) <= since
 
     def recall(self, xy: np.ndarray, kind: int) -> Rejection | None:
         """The rejection standing at ``xy`` for ``kind`` (same place; ``advance`` dropped those
