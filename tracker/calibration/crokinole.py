@@ -312,9 +312,9 @@ def _reseed(image: np.ndarray, fit: RingFit, board: CrokinoleBoard) -> RingFit:
 def _onto_ten(fit: RingFit, S: np.ndarray, board: CrokinoleBoard, score: float) -> tuple[float, np.ndarray, dict[str, float]]:
     """A guess (as ``find_board``'s, full-resolution ``G``) from a quick fit on the image
     reduced by ``S``, scaled so that the fit's 10 line lies at the board's 10-line radius."""
-    k = fit.radii["ten"] / (REF_MM * board.ten_line_radius / board.shooting_line_radius)
-    radii = {"shooting": REF_MM, "ten": REF_MM * board.ten_line_radius / board.shooting_line_radius,
-             "fifteen": REF_MM * board.fifteen_line_radius / board.shooting_line_radius}
+    ten = REF_MM * board.ten_line_radius / board.shooting_line_radius
+    k = fit.radii["ten"] / ten
+    radii = {"shooting": REF_MM, "ten": ten, "fifteen": REF_MM * board.fifteen_line_radius / board.shooting_line_radius}
     return (score - 1.0, np.linalg.inv(S) @ fit.G @ np.diag([k, k, 1.0]), radii)
 
 
