@@ -11,7 +11,7 @@ from tracker.calibration.framing import outside
 from tracker.errors import CalibrationError
 
 if TYPE_CHECKING:
-    from tracker.calibration.crokinole import RingFit
+    from tracker.calibration.crokinole_rings import RingFit
 
 
 def check_followed(fit: RingFit, size: tuple[int, int]) -> tuple[float, str]:
