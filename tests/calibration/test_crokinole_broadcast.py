@@ -104,3 +104,21 @@ def test_diagonal_view_names_a_stable_south() -> None:
         H = orient(rotation_h(math.radians(turn)) @ calib.homography, calib.image_size, None)
         s = apply_h(np.linalg.inv(H), np.array([[0.0, -300.0]]))[0]
         assert np.linalg.norm(s - south) < 10.0, (turn, s, south)
+
+
+def test_board_with_no_fifteen_line_calibrates_from_its_surface_edge() -> None:
+    """OO-iiTEaz-w: an oblique board with no 15 line painted (its pegs stand on the 15 circle),
+    a faint shooting line cut by two cups. No 1:2:3 ring pattern is in the picture; the search
+    for a board with a line missing (``crokinole_partial``) takes the surface edge for the
+    board model's surface, fits the shooting and 10 lines, and the pegs on the 15 circle and
+    the surface edge confirm it."""
+    calib = calibrate_image(_frame("OO-iiTEaz-w"), "crokinole")
+    b = calib.board
+    assert isinstance(b, CrokinoleBoard)
+    hole = calib.to_image(np.array([[0.0, 0.0]]))[0]
+    assert np.linalg.norm(hole - np.array([610.0, 468.0])) < 6.0, hole  # by eye
+    assert 0.63 < b.ten_line_radius / b.shooting_line_radius < 0.70
+    # the pegs found on the 15 circle of the model, the surface edge where boards have it
+    assert abs(b.peg_circle_radius - b.fifteen_line_radius) < 4.0
+    assert 1.05 < b.surface_radius / b.shooting_line_radius < 1.11
+    assert calib.rms_mm < 2.0

@@ -55,6 +55,15 @@ oblique 2X1Wzg85dT4 is found so). The least squares of every ring fit is ``robus
 own bookkeeping had been the largest part of a broadcast frame's time), and one calibration's
 searches share their reduced image, line-ness maps and edge contours (``ctx``).
 
+A board with no 15 line painted (OO-iiTEaz-w) shows no 1:2:3 pattern; when every search above
+fails but one of them found rings, the last one (``crokinole_partial``) takes each of the best
+ellipses joined from arcs for the playing-surface edge at the board model's radius and fits the
+shooting and 10 lines only (the 15 held at the model's radius); its fit must see both of its
+lines, be in a board's proportions and be confirmed by the pegs on the 15 circle and the
+surface edge (``crokinole_checks.check_unpainted``). A video frame whose ring pattern showed at
+the working size is not searched again at ``RETRY_SIZE`` (its lines did not vanish there; that
+search only made refusals slow).
+
 Refusals: no 1:2:3 ring pattern ("no board found ... the largest ellipse covers N% of the
 image"), rings not followed (under 55% of the points of two rings found), rms over 3 mm, a
 "shooting line" that is an edge, a board that runs off the image, no rotation cue or one the
@@ -72,10 +81,16 @@ import math
 import numpy as np
 
 from tracker.boards import CrokinoleBoard
-from tracker.calibration.crokinole_checks import check_followed, check_ratios
+from tracker.calibration.crokinole_checks import (
+    check_followed,
+    check_ratios,
+    check_unpainted,
+    in_ratios,
+)
 from tracker.calibration.crokinole_figures import measure_board
 from tracker.calibration.crokinole_measure import fit_rotation, line_or_edge
-from tracker.calibration.crokinole_rings import RingFit, fit_rings, reseed
+from tracker.calibration.crokinole_partial import PARTIAL_RINGS, edge_guesses
+from tracker.calibration.crokinole_rings import RINGS, RingFit, fit_rings, reseed
 from tracker.calibration.crokinole_seed import (
     REF_MM,
     WORK_SIZE,
@@ -96,6 +111,7 @@ RING_MISMATCH_MM = 2.0  # fitted ring radii this far from the profile's: the boa
 FULL_SCHEDULE = (8.0, 5.0, 3.0, 2.5)  # search half-widths (mm) of the full-resolution passes
 GOOD_SEEN = (0.55, 0.7)  # a quick fit seeing this much of its worst and middle rings ...
 GOOD_RMS = 2.0  # ... within this rms (mm) ends the search among the guesses
+PARTIAL = "partial"  # the last search: a board with its 15 line missing (crokinole_partial)
 
 
 class RingsFollowedRefusal(CalibrationError):
@@ -128,7 +144,7 @@ def calibrate_crokinole(image: np.ndarray, board: CrokinoleBoard | None = None,
     ellipses joined from edge arcs (``arcs``): after the other searches, so that a frame they
     calibrate keeps their fit. When all fail, the refusal is the one of the search that got
     furthest (a board found but refused says more than "no board found")."""
-    passes = [(WORK_SIZE, False), (WORK_SIZE, True)]
+    passes: list[tuple[int, bool | str]] = [(WORK_SIZE, False), (WORK_SIZE, True)]
     side = max(image.shape[:2])
     if side > WORK_SIZE * 1.5:
         # on a video frame (up to ARCS_FIRST_SIDE) the larger search is nearly one at full
@@ -136,14 +152,29 @@ def calibrate_crokinole(image: np.ndarray, board: CrokinoleBoard | None = None,
         # failed first search: the arcs go first there (w4ctumdIGuk, 6zvFH-j0Pd0: 2.1 and
         # 1.9 s -> ~1 s). A large photo whose thin lines vanished is searched larger first.
         passes.insert(2 if side <= ARCS_FIRST_SIDE else 1, (RETRY_SIZE, False))
+    passes.append((WORK_SIZE, PARTIAL))
     refusal: CalibrationError | None = None
     ctx: dict = {}  # reduced images and line-ness maps, shared by the searches
+    found_at_work_size = False  # a ring pattern was found on the reduced image
     for size, arcs in passes:
         if arcs and isinstance(refusal, RingsFollowedRefusal):
             break  # the board was found; another way to find it cannot help, only guess again
+        if size == RETRY_SIZE and side <= ARCS_FIRST_SIDE and found_at_work_size:
+            # a video frame whose lines showed the ring pattern at the working size: they did
+            # not vanish there, and the larger search (nearly full resolution, the costliest)
+            # finds the same lines; it only made a refusal slow (OO-iiTEaz-w, GN3T9IrPbKE:
+            # 2.9 and 2.5 s CPU, the 1200 px search 1.1-1.5 s of it and never the one to
+            # calibrate a broadcast frame)
+            continue
         try:
-            return _calibrate_at(image, board, size, fit_lens, arcs=arcs, ctx=ctx)
+            if arcs == PARTIAL:
+                if not found_at_work_size:
+                    break  # no ring pattern at all: not a board with a line or two missing
+                return _calibrate_at(image, board, size, fit_lens, ctx=ctx, partial=True)
+            return _calibrate_at(image, board, size, fit_lens, arcs=bool(arcs), ctx=ctx)
         except CalibrationError as e:
+            if size == WORK_SIZE and not str(e).startswith("no board found"):
+                found_at_work_size = True
             if refusal is None or (str(refusal).startswith("no board found")
                                    and not str(e).startswith("no board found")):
                 refusal = e
@@ -152,9 +183,11 @@ def calibrate_crokinole(image: np.ndarray, board: CrokinoleBoard | None = None,
 
 
 def _calibrate_at(image: np.ndarray, board: CrokinoleBoard | None, work_size: int,
-                  fit_lens: bool, arcs: bool = False, ctx: dict | None = None) -> CrokinoleResult:
+                  fit_lens: bool, arcs: bool = False, ctx: dict | None = None,
+                  partial: bool = False) -> CrokinoleResult:
     """See :func:`calibrate_crokinole`. ``ctx``: one calibration's scratch (reduced images
-    and line-ness maps), shared by its searches."""
+    and line-ness maps), shared by its searches. ``partial``: the search for a board with its
+    15 line missing (``crokinole_partial``)."""
     board = board or CrokinoleBoard()
 
     # every guess is tried by a quick ring fit on the reduced image; the best is refined at
@@ -168,21 +201,31 @@ def _calibrate_at(image: np.ndarray, board: CrokinoleBoard | None, work_size: in
     best_q = -math.inf
     maps: dict = ctx.setdefault(("ring_maps", work_size), {})  # line-ness maps of ``small``, shared by the quick fits
     edge_err: CalibrationError | None = None
-    affine, tilted = find_board_split(image, work_size=work_size, arcs=arcs, ctx=ctx)
-    guesses = with_rescaled(affine + tilted)
+    if partial:
+        guesses = edge_guesses(image, work_size, ctx, board)
+    else:
+        affine, tilted = find_board_split(image, work_size=work_size, arcs=arcs, ctx=ctx)
+        guesses = with_rescaled(affine + tilted)
     n_found = len(guesses)
+    rings: tuple[str, ...] = PARTIAL_RINGS if partial else RINGS
     i = 0
     while i < len(guesses):
         score, G0, radii0 = guesses[i]
         i += 1
         try:
-            f = fit_rings(small, S @ G0, board, radii0, schedule=(20.0, 10.0, 5.0), cache=maps)
+            f = fit_rings(small, S @ G0, board, radii0, schedule=(20.0, 10.0, 5.0), cache=maps, rings=rings)
         except CalibrationError:
             continue
-        # quality: rings seen, lines sharp, and the pattern score as a tie-break
-        seen = sorted(f.inliers.values())
-        q = seen[1] + 0.5 * seen[0] - 0.3 * f.rms_mm + 0.001 * score
+        # quality: rings seen, lines sharp, and the pattern score as a tie-break (the middle
+        # and the worst of three lines; 1.5 times the worse of two)
+        seen = sorted(f.inliers[k] for k in f.rings)
+        q = seen[-2] + 0.5 * seen[0] - 0.3 * f.rms_mm + 0.001 * score
         if q <= best_q:
+            continue
+        if partial and i <= n_found and not in_ratios(f):
+            # a guess from the surface edge whose fit follows that edge as its shooting line
+            # (OO-iiTEaz-w: the 10 line at 0.60 of it): tried again on its own 10 line
+            guesses.append(_onto_ten(f, S, board, score))
             continue
         try:
             # the playing-surface edge (or the rim) followed as the shooting line fits rings
@@ -191,7 +234,7 @@ def _calibrate_at(image: np.ndarray, board: CrokinoleBoard | None, work_size: in
         except CalibrationError as e:
             edge_err = e
             continue
-        if arcs:
+        if arcs or partial:
             # among joined arcs, the surface edge under perspective is often the best guess
             # and its quick fit follows it as the shooting line with the 10 line at 0.60 of
             # it (2X1Wzg85dT4): out of a board's proportions it cannot win (the final fit is
@@ -205,8 +248,9 @@ def _calibrate_at(image: np.ndarray, board: CrokinoleBoard | None, work_size: in
                     guesses.append(_onto_ten(f, S, board, score))
                 continue
         best, best_q = f, q
-        if (seen[0] > 0.8 and f.rms_mm < 0.8) or (sc < 1.0 and seen[0] > GOOD_SEEN[0] and seen[1] > GOOD_SEEN[1]
-                                                  and f.rms_mm < GOOD_RMS):
+        good = (seen[0] > 0.8 and f.rms_mm < 0.8) or (
+            sc < 1.0 and seen[0] > GOOD_SEEN[0] and seen[1] > GOOD_SEEN[1] and f.rms_mm < GOOD_RMS)
+        if good:
             # the board: the other guesses cannot do much better, and the full-resolution
             # refinement starts close enough from this one. (On a broadcast frame no quick fit
             # sees 80% of all three rings at the reduced size; trying every guess for the
@@ -219,7 +263,7 @@ def _calibrate_at(image: np.ndarray, board: CrokinoleBoard | None, work_size: in
         if edge_err is not None:
             raise edge_err
         raise CalibrationError("board rings found but every ring fit diverged; give --points or --markers")
-    if sorted(best.inliers.values())[1] < 0.8:
+    if len(best.rings) == len(RINGS) and sorted(best.inliers.values())[1] < 0.8:
         best = reseed(small, best, board)
     if sc < 1 or fit_lens:
         G_full = np.linalg.inv(S) @ best.G
@@ -227,7 +271,9 @@ def _calibrate_at(image: np.ndarray, board: CrokinoleBoard | None, work_size: in
         # off at full size and needs the wide passes too
         sched = FULL_SCHEDULE if sc > 0.5 else (20.0, 12.0, 6.0, 3.0, 2.5)
         full_maps: dict = ctx.setdefault("full_maps", {})  # the full-resolution line-ness map, shared by the refits
-        best = fit_rings(image, G_full, board, best.radii, schedule=sched, fit_lens=fit_lens, cache=full_maps)
+        rings = best.rings
+        best = fit_rings(image, G_full, board, best.radii, schedule=sched, fit_lens=fit_lens, cache=full_maps,
+                         rings=rings)
         nominal_ratio = np.array([board.ten_line_radius, board.fifteen_line_radius]) / board.shooting_line_radius
         if fit_lens and np.max(np.abs(np.array([best.radii["ten"], best.radii["fifteen"]]) - REF_MM * nominal_ratio)) > RING_MISMATCH_MM:
             # the rings are not where the profile says even with the lens's help: this board
@@ -235,15 +281,15 @@ def _calibrate_at(image: np.ndarray, board: CrokinoleBoard | None, work_size: in
             # is poorly fixed on a face-on view and soaks up the board's own irregularities:
             # keep a lens only when it clearly explains more than none
             free = fit_rings(image, G_full, board, best.radii, schedule=sched, fit_lens=True,
-                             radius_prior_mm=None, cache=full_maps)
-            plain = fit_rings(image, G_full, board, best.radii, schedule=sched, fit_lens=False, cache=full_maps)
+                             radius_prior_mm=None, cache=full_maps, rings=rings)
+            plain = fit_rings(image, G_full, board, best.radii, schedule=sched, fit_lens=False, cache=full_maps, rings=rings)
             best = free if free.rms_mm < 0.85 * plain.rms_mm else plain
     fit = best
     lens = fit.lens if fit.lens is not None and fit.lens.max_shift_px() > 0.5 else None
     if lens is not None:  # rotation and measurements on the straightened image
         image = lens.undistort_image(image)
     cut, side = check_followed(fit, (w, h))
-    if arcs:
+    if arcs or partial:
         check_ratios(fit)
     if fit.rms_mm > 3.0:
         raise CalibrationError(f"board rings fit poorly (rms {fit.rms_mm:.1f} mm); refusing a bad calibration")
@@ -256,6 +302,7 @@ def _calibrate_at(image: np.ndarray, board: CrokinoleBoard | None, work_size: in
         raise RingsFollowedRefusal(str(e)) from None
     G = fit.G @ rotation_h(phi)  # new board coords = R(-phi) old
     measured, extra = measure_board(image, G, fit.radii, board)
+    check_unpainted(fit, measured, extra)
     residuals = dict(fit.residuals)
     residuals.update(extra)
     if "quadrant_lines" in info:

@@ -13,6 +13,7 @@ again on the rectified frame of a fit that follows one ring only.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
 
@@ -30,6 +31,18 @@ from tracker.errors import CalibrationError
 INLIER_MM = 3.0  # a ring point is "seen" within this distance of its ring (board mm) ...
 INLIER_PX = 1.5  # ... or within this many image px along its normal, whichever is larger
 MAX_KERNEL = 31  # px, largest line-ness kernel (see fit_rings)
+RINGS = ("shooting", "ten", "fifteen")  # the painted lines, in the order of the fit's radii
+
+
+def _with_held(x: np.ndarray, jac: Callable[[np.ndarray], np.ndarray], held: list[int],
+               n_pts: int) -> np.ndarray:
+    """``jac`` with the rows of the held radii (see ``fit_rings``'s ``rings``) put where the
+    residuals have them: after the ``n_pts`` point rows and the gauge row, before any prior."""
+    J = jac(x)
+    rows = np.zeros((len(held), J.shape[1]))
+    rows[np.arange(len(held)), held] = 1.0
+    return np.concatenate([J[: n_pts + 1], rows, J[n_pts + 1:]])
+
 
 @dataclass
 class RingFit:
@@ -39,6 +52,7 @@ class RingFit:
     inliers: dict[str, float] = field(default_factory=dict)  # fraction of points found per ring
     rms_mm: float = 0.0
     lens: LensModel | None = None  # fitted radial distortion; G maps to undistorted px
+    rings: tuple[str, ...] = ("shooting", "ten", "fifteen")  # the lines fitted (see fit_rings)
 
 
 # ---------------------------------------------------------------------- 2. fit the rings
@@ -81,8 +95,12 @@ def fit_rings(image: np.ndarray, G0: np.ndarray, board: CrokinoleBoard,
               radii0: dict[str, float] | None = None,
               schedule: tuple[float, ...] = (20.0, 12.0, 6.0, 3.0, 2.5),
               fit_lens: bool = False, radius_prior_mm: float | None = 1.0,
-              cache: dict | None = None) -> RingFit:
+              cache: dict | None = None, rings: tuple[str, ...] = RINGS) -> RingFit:
     """Refine ``G0`` (board mm -> image px) on the three ring lines; measure their radii.
+
+    ``rings``: the lines fitted (the shooting line and at least one other). A line left out
+    (a board with no painted 15 line) is still searched for and its inliers reported, but its
+    points do not pull the fit and its radius is held at the profile's (``radii0``'s).
 
     With ``fit_lens`` the radial distortion (k1, k2 of :class:`LensModel`) is fitted jointly:
     ``G`` then maps board mm to *undistorted* pixels and the search projects through the lens.
@@ -105,12 +123,14 @@ def fit_rings(image: np.ndarray, G0: np.ndarray, board: CrokinoleBoard,
         ln = cv2.GaussianBlur(lineness(image, kern), (0, 0), blur)
         if cache is not None:
             cache[key] = ln
-    names = ("shooting", "ten", "fifteen")
+    names = RINGS
     radii = {"shooting": REF_MM, "ten": board.ten_line_radius * REF_MM / board.shooting_line_radius,
              "fifteen": board.fifteen_line_radius * REF_MM / board.shooting_line_radius}
     nominal = dict(radii)
     if radii0 is not None:
         radii = dict(radii0)
+    held = [RINGS.index(k) + 7 for k in RINGS if k not in rings]  # x[8] ten, x[9] fifteen
+    held_at = np.array([radii[RINGS[j - 7]] for j in held])
     counts = {"shooting": 240, "ten": 160, "fifteen": 96}
     angle_sets = {k: np.linspace(0, 2 * math.pi, counts[k], endpoint=False) + 0.013 for k in names}
     h, w = image.shape[:2]
@@ -139,8 +159,8 @@ def fit_rings(image: np.ndarray, G0: np.ndarray, board: CrokinoleBoard,
         ref_n = apply_h(Nimg, ref_pt)
         with_lens = fit_lens and it >= 1
 
-        Q = np.concatenate([qn[k] for k in names])
-        ring = np.concatenate([np.full(len(qn[k]), i) for i, k in enumerate(names)])
+        Q = np.concatenate([qn[k] for k in rings])
+        ring = np.concatenate([np.full(len(qn[k]), RINGS.index(k)) for k in rings])
 
         def residuals(x: np.ndarray, Q=Q, ring=ring, ref_n=ref_n, with_lens=with_lens) -> np.ndarray:
             H = np.append(x[:8], 1.0).reshape(3, 3)
@@ -149,6 +169,8 @@ def fit_rings(image: np.ndarray, G0: np.ndarray, board: CrokinoleBoard,
             out = [np.linalg.norm(apply_h(H, q), axis=1) - r]
             b = apply_h(H, ref_n)[0]
             out.append(np.array([10.0 * math.atan2(b[1], b[0])]))  # gauge: no spin
+            if held:
+                out.append(np.asarray(x)[held] - held_at)
             if with_lens:
                 # priors: a lens about a centred, face-on board only changes the rings' radii,
                 # so there k1 trades with the measured radii and the picture cannot tell them
@@ -173,6 +195,8 @@ def fit_rings(image: np.ndarray, G0: np.ndarray, board: CrokinoleBoard,
             jac = partial(ring_jacobian_lens, Q=Q, ring=ring, ref_n=ref_n, prior_rows=prior_rows)
         else:
             jac = partial(ring_jacobian, Q=Q, ring=ring, ref_n=ref_n)
+        if held:
+            jac = partial(_with_held, jac=jac, held=held, n_pts=len(Q))
         xs = robust_lsq(residuals, jac, x0, f_scale=1.0 if it < 2 else 0.5)
         H = np.append(xs[:8], 1.0).reshape(3, 3)
         radii = {"shooting": REF_MM, "ten": float(xs[8]), "fifteen": float(xs[9])}
@@ -187,7 +211,7 @@ def fit_rings(image: np.ndarray, G0: np.ndarray, board: CrokinoleBoard,
         if not np.all(np.isfinite(c0)) or not (-w < c0[0, 0] < 2 * w and -h < c0[0, 1] < 2 * h) \
                 or not 0.02 * max(w, h) < np.linalg.norm(c0[1] - c0[0]) < 3 * max(w, h):
             raise CalibrationError("board rings found but the fit diverged; give --points or --markers")
-    fit = RingFit(G=G, radii=radii, lens=lens)
+    fit = RingFit(G=G, radii=radii, lens=lens, rings=tuple(rings))
     Hb = np.linalg.inv(G)
     allr: list[np.ndarray] = []
     for k in names:
