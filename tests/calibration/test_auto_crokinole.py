@@ -93,3 +93,79 @@ def test_search_order_video_frame_tries_arcs_before_the_larger_search(monkeypatc
         with pytest.raises(CalibrationError):
             cr.calibrate_crokinole(np.zeros(shape, np.uint8))
         assert order == want, (shape, order)
+
+
+def test_video_frame_whose_rings_showed_skips_the_larger_search(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A 1280x720 frame whose working-size search found the ring pattern (and refused the fit)
+    is not searched again at RETRY_SIZE: its lines did not vanish at the working size, and that
+    search only made the refusal slow. A large photo still is (its thin lines may vanish)."""
+    import tracker.calibration.crokinole as cr
+
+    order: list[tuple[int, bool]] = []
+
+    def refuse(image, board, size, fit_lens, arcs=False, ctx=None, partial=False):  # type: ignore[no-untyped-def]
+        order.append((size, cr.PARTIAL if partial else arcs))
+        raise CalibrationError("board rings found but not followed: test")
+
+    monkeypatch.setattr(cr, "_calibrate_at", refuse)
+    # (last, the search for a board with its 15 line missing: the ring pattern was found)
+    for shape, want in (((720, 1280, 3), [(cr.WORK_SIZE, False), (cr.WORK_SIZE, True), (cr.WORK_SIZE, cr.PARTIAL)]),
+                        ((2048, 1800, 3), [(cr.WORK_SIZE, False), (cr.RETRY_SIZE, False), (cr.WORK_SIZE, True),
+                                           (cr.WORK_SIZE, cr.PARTIAL)])):
+        order.clear()
+        with pytest.raises(CalibrationError, match="not followed"):
+            cr.calibrate_crokinole(np.zeros(shape, np.uint8))
+        assert order == want, (shape, order)
+
+
+def test_ring_fit_without_the_fifteen_line_holds_it_and_fits_the_others() -> None:
+    """``fit_rings`` with ``rings=("shooting", "ten")`` on a board with no 15 line painted: the
+    15 radius stays the model's, the homography comes from the two lines, and the board's
+    points land within a millimetre of the truth."""
+    from tracker.calibration.crokinole_rings import fit_rings
+    from tracker.calibration.geometry import apply_h, rotation_h
+    from tracker.calibration.synthetic import (
+        camera_homography,
+        draw_crokinole_topdown,
+        synthetic_view,
+    )
+
+    board = CrokinoleBoard()
+    surface = (150, 195, 225)
+    top, M = draw_crokinole_topdown(board, 1.0, surface=surface, fifteen=surface)
+    size = (480, 270)
+    G = camera_homography(size, 25, 30, distance_mm=1400, focal_px=0.98 * size[0])
+    img = synthetic_view(top, M, G, size, noise=2.0, seed=3)
+    # a start 2 degrees, 2% and 10 mm off
+    G0 = G @ np.array([[1.0, 0.0, 10.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]) @ rotation_h(0.035) @ np.diag([1.02, 1.02, 1.0])
+    fit = fit_rings(img, G0, board, rings=("shooting", "ten"))
+    assert fit.rings == ("shooting", "ten")
+    assert fit.radii["fifteen"] == pytest.approx(board.fifteen_line_radius)
+    assert fit.radii["ten"] == pytest.approx(board.ten_line_radius, abs=1.5)
+    assert fit.inliers["shooting"] > 0.9 and fit.inliers["ten"] > 0.9
+    pts = np.array([[0.0, 0.0], [150.0, 0.0], [0.0, -250.0], [-200.0, 120.0]])
+    # rotation about the centre is free in a ring fit: compare radii and the centre
+    got = apply_h(np.linalg.inv(fit.G), apply_h(G, pts))
+    assert np.linalg.norm(got[0]) < 1.0
+    assert np.abs(np.linalg.norm(got, axis=1) - np.linalg.norm(pts, axis=1)).max() < 1.0
+
+
+def test_fit_without_fifteen_line_needs_pegs_and_surface_edge() -> None:
+    """A fit made without the 15 line (``rings`` lacks it) is refused unless the pegs stand on
+    the model's 15 circle and the surface edge lies where real boards have it: two lines at
+    2:3 alone are no board."""
+    from tracker.calibration.crokinole_checks import check_unpainted
+    from tracker.calibration.crokinole_rings import RingFit
+
+    board = CrokinoleBoard()
+    fit = RingFit(G=np.eye(3), radii={"shooting": 304.8, "ten": 203.2, "fifteen": 101.6},
+                  rings=("shooting", "ten"))
+    seen = {"pegs": 1.5, "surface_edge": 2.0}
+    check_unpainted(fit, board.with_measured(peg_circle_radius=102.5, surface_radius=331.0), seen)
+    for measured, extra in ((board.with_measured(surface_radius=331.0), {"surface_edge": 2.0}),  # no pegs
+                            (board.with_measured(peg_circle_radius=120.0), seen),  # pegs elsewhere
+                            (board.with_measured(peg_circle_radius=102.0, surface_radius=360.0), seen)):  # edge
+        with pytest.raises(CalibrationError, match="without a 15 line"):
+            check_unpainted(fit, measured, extra)
+    # a fit with all three lines is not asked for them
+    check_unpainted(RingFit(G=np.eye(3), radii=fit.radii), board.with_measured(), {})

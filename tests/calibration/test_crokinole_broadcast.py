@@ -85,3 +85,40 @@ def test_far_oblique_board_under_a_hand_calibrates_from_joined_arcs() -> None:
     assert np.linalg.norm(hole - np.array(HOLES["2X1Wzg85dT4"])) < 5.0, hole
     assert 0.64 < b.ten_line_radius / b.shooting_line_radius < 0.69
     assert rms < 2.0
+
+
+def test_diagonal_view_names_a_stable_south() -> None:
+    """2X1Wzg85dT4 sits on its diagonal: two seats equally near the bottom of the image to a
+    pixel, and which was south flipped with a tiny change of the fit. The tie-break
+    (``geometry.orient``) names the bottom-left seat, and keeps it when the fit turns by a few
+    tenths of a degree either way."""
+    import math
+
+    from tracker.calibration.geometry import apply_h, orient, rotation_h
+
+    calib = calibrate_image(_frame("2X1Wzg85dT4"), "crokinole")
+    south = calib.to_image(np.array([[0.0, -300.0]]))[0]
+    hole = calib.to_image(np.array([[0.0, 0.0]]))[0]
+    assert south[0] < hole[0] and south[1] > hole[1], (south, hole)
+    for turn in (-0.5, -0.2, 0.2, 0.5):  # the fit a little off, about the board centre
+        H = orient(rotation_h(math.radians(turn)) @ calib.homography, calib.image_size, None)
+        s = apply_h(np.linalg.inv(H), np.array([[0.0, -300.0]]))[0]
+        assert np.linalg.norm(s - south) < 10.0, (turn, s, south)
+
+
+def test_board_with_no_fifteen_line_calibrates_from_its_surface_edge() -> None:
+    """OO-iiTEaz-w: an oblique board with no 15 line painted (its pegs stand on the 15 circle),
+    a faint shooting line cut by two cups. No 1:2:3 ring pattern is in the picture; the search
+    for a board with a line missing (``crokinole_partial``) takes the surface edge for the
+    board model's surface, fits the shooting and 10 lines, and the pegs on the 15 circle and
+    the surface edge confirm it."""
+    calib = calibrate_image(_frame("OO-iiTEaz-w"), "crokinole")
+    b = calib.board
+    assert isinstance(b, CrokinoleBoard)
+    hole = calib.to_image(np.array([[0.0, 0.0]]))[0]
+    assert np.linalg.norm(hole - np.array([610.0, 468.0])) < 6.0, hole  # by eye
+    assert 0.63 < b.ten_line_radius / b.shooting_line_radius < 0.70
+    # the pegs found on the 15 circle of the model, the surface edge where boards have it
+    assert abs(b.peg_circle_radius - b.fifteen_line_radius) < 4.0
+    assert 1.05 < b.surface_radius / b.shooting_line_radius < 1.11
+    assert calib.rms_mm < 2.0

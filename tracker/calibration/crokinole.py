@@ -11,7 +11,7 @@ Steps (each a function below):
    follows its rings best is refined at full resolution. A fit that follows one ring but not the
    others is re-seeded from the radial profile of its own rectified frame. A large photo whose thin
    lines vanished at the reduced size is searched again at a larger one.
-2. **Fit the rings** (:func:`fit_rings`): iterated closest-line search. Points on the three model
+2. **Fit the rings** (``crokinole_rings.fit_rings``): iterated closest-line search. Points on the three model
    circles are projected into the image, the line-ness peak is searched along each point's image
    normal (sub-pixel, parabolic), and a full homography (8 dof) plus the 10 and 15 line radii are
    fitted by robust least squares to those points, residuals measured in board mm. Concentric
@@ -55,6 +55,15 @@ oblique 2X1Wzg85dT4 is found so). The least squares of every ring fit is ``robus
 own bookkeeping had been the largest part of a broadcast frame's time), and one calibration's
 searches share their reduced image, line-ness maps and edge contours (``ctx``).
 
+A board with no 15 line painted (OO-iiTEaz-w) shows no 1:2:3 pattern; when every search above
+fails but one of them found rings, the last one (``crokinole_partial``) takes each of the best
+ellipses joined from arcs for the playing-surface edge at the board model's radius and fits the
+shooting and 10 lines only (the 15 held at the model's radius); its fit must see both of its
+lines, be in a board's proportions and be confirmed by the pegs on the 15 circle and the
+surface edge (``crokinole_checks.check_unpainted``). A video frame whose ring pattern showed at
+the working size is not searched again at ``RETRY_SIZE`` (its lines did not vanish there; that
+search only made refusals slow).
+
 Refusals: no 1:2:3 ring pattern ("no board found ... the largest ellipse covers N% of the
 image"), rings not followed (under 55% of the points of two rings found), rms over 3 mm, a
 "shooting line" that is an edge, a board that runs off the image, no rotation cue or one the
@@ -68,15 +77,20 @@ quadrant lines, the hole, the playing-surface edge, the pegs' circle and the peg
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
-from functools import partial
 
 import numpy as np
 
 from tracker.boards import CrokinoleBoard
-from tracker.calibration.crokinole_checks import check_followed, check_ratios
+from tracker.calibration.crokinole_checks import (
+    check_followed,
+    check_ratios,
+    check_unpainted,
+    in_ratios,
+)
 from tracker.calibration.crokinole_figures import measure_board
 from tracker.calibration.crokinole_measure import fit_rotation, line_or_edge
+from tracker.calibration.crokinole_partial import PARTIAL_RINGS, edge_guesses
+from tracker.calibration.crokinole_rings import RINGS, RingFit, fit_rings, reseed
 from tracker.calibration.crokinole_seed import (
     REF_MM,
     WORK_SIZE,
@@ -84,23 +98,20 @@ from tracker.calibration.crokinole_seed import (
     reduced,
     with_rescaled,
 )
-from tracker.calibration.features import lineness, odd, ring_pattern, sample_polar
 from tracker.calibration.framing import CUT_MAX, cut_message
-from tracker.calibration.geometry import apply_h, normalize_h, rotation_h
-from tracker.calibration.lens import LensModel, undistort_n
-from tracker.calibration.ring_jac import ring_jacobian, ring_jacobian_lens
-from tracker.calibration.robust_lsq import robust_lsq
+from tracker.calibration.geometry import normalize_h, rotation_h
+from tracker.calibration.lens import LensModel
 from tracker.errors import CalibrationError
+
+__all__ = ["RingFit", "calibrate_crokinole", "fit_rings"]
 
 RETRY_SIZE = 1200  # the board is searched again at this size when thin lines vanished at WORK_SIZE
 ARCS_FIRST_SIDE = 1500  # images up to this long side try the joined arcs before RETRY_SIZE
 RING_MISMATCH_MM = 2.0  # fitted ring radii this far from the profile's: the board differs from it
-INLIER_MM = 3.0  # a ring point is "seen" within this distance of its ring (board mm) ...
-INLIER_PX = 1.5  # ... or within this many image px along its normal, whichever is larger
 FULL_SCHEDULE = (8.0, 5.0, 3.0, 2.5)  # search half-widths (mm) of the full-resolution passes
-MAX_KERNEL = 31  # px, largest line-ness kernel (see fit_rings)
 GOOD_SEEN = (0.55, 0.7)  # a quick fit seeing this much of its worst and middle rings ...
 GOOD_RMS = 2.0  # ... within this rms (mm) ends the search among the guesses
+PARTIAL = "partial"  # the last search: a board with its 15 line missing (crokinole_partial)
 
 
 class RingsFollowedRefusal(CalibrationError):
@@ -109,204 +120,6 @@ class RingsFollowedRefusal(CalibrationError):
     board, and on a board whose pegs allow two rotations it would only draw the guess again
     (synthetic line-less boards: 3 wrong rotations in 100 before this rule, 0 after)."""
 
-
-@dataclass
-class RingFit:
-    G: np.ndarray  # board mm -> image px (full-resolution image)
-    radii: dict[str, float]  # measured centre radii of the lines, mm
-    residuals: dict[str, float] = field(default_factory=dict)  # RMS mm per ring
-    inliers: dict[str, float] = field(default_factory=dict)  # fraction of points found per ring
-    rms_mm: float = 0.0
-    lens: LensModel | None = None  # fitted radial distortion; G maps to undistorted px
-
-
-# ---------------------------------------------------------------------- 2. fit the rings
-def _normals(G: np.ndarray, pts_mm: np.ndarray, dirs: np.ndarray, lens: LensModel | None = None
-             ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Raw image points, unit image normals and px-per-mm along the normal at board points."""
-    p0 = apply_h(G, pts_mm)
-    p1 = apply_h(G, pts_mm + dirs)
-    if lens is not None and not lens.is_identity:
-        p0, p1 = lens.distort_px(p0), lens.distort_px(p1)
-    d = p1 - p0
-    n = np.linalg.norm(d, axis=1)
-    return p0, d / n[:, None], n
-
-
-def _peak_search(img: np.ndarray, p0: np.ndarray, nrm: np.ndarray, half: float,
-                 step: float = 0.5) -> tuple[np.ndarray, np.ndarray]:
-    """Sub-pixel offset (px, along the normal) of the strongest response, and its strength."""
-    import cv2
-
-    offs = np.arange(-half, half + step / 2, step)
-    xy = p0[:, None, :] + offs[None, :, None] * nrm[:, None, :]
-    v = cv2.remap(img, xy[:, :, 0].astype(np.float32), xy[:, :, 1].astype(np.float32),
-                  cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0).astype(np.float64)
-    j = np.argmax(v, axis=1)
-    jj = np.clip(j, 1, len(offs) - 2)
-    rows = np.arange(len(v))
-    a, b, c = v[rows, jj - 1], v[rows, jj], v[rows, jj + 1]
-    den = a - 2 * b + c
-    frac = np.where(np.abs(den) > 1e-9, 0.5 * (a - c) / np.where(np.abs(den) > 1e-9, den, 1.0), 0.0)
-    frac = np.clip(frac, -0.5, 0.5)
-    off = offs[jj] + frac * step
-    strength = v[rows, j] - np.median(v, axis=1)
-    edge = (j == 0) | (j == len(offs) - 1)
-    strength[edge] = 0.0
-    return off, strength
-
-
-def fit_rings(image: np.ndarray, G0: np.ndarray, board: CrokinoleBoard,
-              radii0: dict[str, float] | None = None,
-              schedule: tuple[float, ...] = (20.0, 12.0, 6.0, 3.0, 2.5),
-              fit_lens: bool = False, radius_prior_mm: float | None = 1.0,
-              cache: dict | None = None) -> RingFit:
-    """Refine ``G0`` (board mm -> image px) on the three ring lines; measure their radii.
-
-    With ``fit_lens`` the radial distortion (k1, k2 of :class:`LensModel`) is fitted jointly:
-    ``G`` then maps board mm to *undistorted* pixels and the search projects through the lens.
-    The lens joins from the second pass on (the first pass's wide search only needs to lock on),
-    and k2 is held near zero by a weak prior: three rings fix k1 well, k2 only loosely."""
-    import cv2
-
-    G = normalize_h(G0.copy())
-    # line width in px sets the morphology kernel
-    scale = float(np.linalg.norm(apply_h(G, np.array([[0, 0], [REF_MM, 0]]))[1] - apply_h(G, np.array([[0.0, 0.0]]))[0])) / REF_MM
-    # (capped: a board that fills a 1600 px image needs 23 px; a wild guess asked for 60 and
-    # more, and a large elliptical kernel costs seconds. The map is cached per image and kernel:
-    # the quick fits of one calibration share it.)
-    kern = min(MAX_KERNEL, max(5, odd(4.0 * scale * board.line_width + 3)))
-    blur = max(0.7, 0.6 * scale)
-    key = (id(image), kern, round(blur, 1))
-    if cache is not None and key in cache:
-        ln = cache[key]
-    else:
-        ln = cv2.GaussianBlur(lineness(image, kern), (0, 0), blur)
-        if cache is not None:
-            cache[key] = ln
-    names = ("shooting", "ten", "fifteen")
-    radii = {"shooting": REF_MM, "ten": board.ten_line_radius * REF_MM / board.shooting_line_radius,
-             "fifteen": board.fifteen_line_radius * REF_MM / board.shooting_line_radius}
-    nominal = dict(radii)
-    if radii0 is not None:
-        radii = dict(radii0)
-    counts = {"shooting": 240, "ten": 160, "fifteen": 96}
-    angle_sets = {k: np.linspace(0, 2 * math.pi, counts[k], endpoint=False) + 0.013 for k in names}
-    h, w = image.shape[:2]
-    lens = LensModel((w, h))
-    Nimg = lens.norm_matrix()
-    obs: dict[str, np.ndarray] = {}
-    ok: dict[str, np.ndarray] = {}
-    ppms: dict[str, np.ndarray] = {}
-    ref_pt = apply_h(G, np.array([[300.0, 0.0]]))
-    for it, half_mm in enumerate(schedule):
-        for k in names:
-            t = angle_sets[k]
-            u = np.stack([np.cos(t), np.sin(t)], axis=1)
-            p0, nrm, ppm = _normals(G, radii[k] * u, u, lens)
-            half = float(np.clip(half_mm * float(np.median(ppm)), 2.0, 0.05 * max(w, h)))
-            off, strength = _peak_search(ln, p0, nrm, half)
-            inside = (p0[:, 0] > 2) & (p0[:, 1] > 2) & (p0[:, 0] < w - 3) & (p0[:, 1] < h - 3)
-            good = inside & (strength > 0.25 * np.median(strength[inside & (strength > 0)]) if np.any(inside & (strength > 0)) else inside)
-            obs[k] = p0 + off[:, None] * nrm
-            ok[k] = good
-            ppms[k] = ppm
-        # parameters: H (image -> board) in normalised image coords, 8 entries; r10, r15
-        Hn = np.linalg.inv(G) @ np.linalg.inv(Nimg)
-        Hn = Hn / Hn[2, 2]
-        qn = {k: lens.normalise(obs[k][ok[k]]) for k in names}
-        ref_n = apply_h(Nimg, ref_pt)
-        with_lens = fit_lens and it >= 1
-
-        Q = np.concatenate([qn[k] for k in names])
-        ring = np.concatenate([np.full(len(qn[k]), i) for i, k in enumerate(names)])
-
-        def residuals(x: np.ndarray, Q=Q, ring=ring, ref_n=ref_n, with_lens=with_lens) -> np.ndarray:
-            H = np.append(x[:8], 1.0).reshape(3, 3)
-            r = np.array([REF_MM, x[8], x[9]])[ring]
-            q = undistort_n(Q, x[10], x[11], 4) if with_lens else Q
-            out = [np.linalg.norm(apply_h(H, q), axis=1) - r]
-            b = apply_h(H, ref_n)[0]
-            out.append(np.array([10.0 * math.atan2(b[1], b[0])]))  # gauge: no spin
-            if with_lens:
-                # priors: a lens about a centred, face-on board only changes the rings' radii,
-                # so there k1 trades with the measured radii and the picture cannot tell them
-                # apart; the profile's ratios (``radius_prior_mm``) and a mild lens (k1 0.1,
-                # k2 0.02) settle that direction. A tilted view, where the lens bends the
-                # rings visibly, fixes k1 from the data. (A board whose rings really differ
-                # from its profile is refitted without the radius prior: _calibrate_at.)
-                pr = [10.0 * x[10], 50.0 * x[11]]
-                if radius_prior_mm:
-                    pr += [(x[8] - nominal["ten"]) / radius_prior_mm, (x[9] - nominal["fifteen"]) / radius_prior_mm]
-                out.append(np.array(pr))
-            return np.concatenate(out)
-
-        x0 = np.concatenate([Hn.ravel()[:8], [radii["ten"], radii["fifteen"]]])
-        if with_lens:
-            x0 = np.concatenate([x0, [lens.k1, lens.k2]])
-        if with_lens:
-            prior_rows = np.zeros((4 if radius_prior_mm else 2, 12))
-            prior_rows[0, 10], prior_rows[1, 11] = 10.0, 50.0
-            if radius_prior_mm:
-                prior_rows[2, 8] = prior_rows[3, 9] = 1.0 / radius_prior_mm
-            jac = partial(ring_jacobian_lens, Q=Q, ring=ring, ref_n=ref_n, prior_rows=prior_rows)
-        else:
-            jac = partial(ring_jacobian, Q=Q, ring=ring, ref_n=ref_n)
-        xs = robust_lsq(residuals, jac, x0, f_scale=1.0 if it < 2 else 0.5)
-        H = np.append(xs[:8], 1.0).reshape(3, 3)
-        radii = {"shooting": REF_MM, "ten": float(xs[8]), "fifteen": float(xs[9])}
-        if with_lens:
-            lens = LensModel((w, h), float(xs[10]), float(xs[11]))
-        try:
-            G = normalize_h(np.linalg.inv(H @ Nimg))
-        except np.linalg.LinAlgError:  # a degenerate fit (a guess collapsed to a line)
-            raise CalibrationError("board rings found but the fit diverged; give --points or --markers") from None
-        with np.errstate(divide="ignore", invalid="ignore"):  # a degenerate fit: caught below
-            c0 = apply_h(G, np.array([[0.0, 0.0], [REF_MM, 0.0]]))
-        if not np.all(np.isfinite(c0)) or not (-w < c0[0, 0] < 2 * w and -h < c0[0, 1] < 2 * h) \
-                or not 0.02 * max(w, h) < np.linalg.norm(c0[1] - c0[0]) < 3 * max(w, h):
-            raise CalibrationError("board rings found but the fit diverged; give --points or --markers")
-    fit = RingFit(G=G, radii=radii, lens=lens)
-    Hb = np.linalg.inv(G)
-    allr: list[np.ndarray] = []
-    for k in names:
-        r = np.linalg.norm(apply_h(Hb, lens.undistort_px(obs[k][ok[k]])), axis=1) - radii[k]
-        # a line is found to about a pixel: on the far side of an oblique view one pixel spans
-        # several mm of board, and a fixed mm tolerance would call a well-followed ring unseen
-        tol = np.maximum(INLIER_MM, INLIER_PX / np.maximum(ppms[k][ok[k]], 1e-6))
-        inl = np.abs(r) < tol
-        fit.inliers[k] = float(inl.sum()) / len(ok[k])
-        fit.residuals[f"{k}_line"] = float(np.sqrt(np.mean(r[inl] ** 2))) if inl.any() else math.inf
-        allr.append(r[inl])
-    cat = np.concatenate(allr)
-    fit.rms_mm = float(np.sqrt(np.mean(cat**2))) if len(cat) else math.inf
-    return fit
-
-
-def _reseed(image: np.ndarray, fit: RingFit, board: CrokinoleBoard) -> RingFit:
-    """A fit that follows one ring well but not the others: look for the 1:2:3 pattern again on
-    the radial profile of the frame it found (now close to top-down, so the rings are concentric
-    in it) and fit again from there. Keep whichever fit sees more of its rings."""
-    import cv2
-
-    ln = cv2.GaussianBlur(lineness(image, 5), (0, 0), 1.0)
-    rr = np.linspace(20.0, 420.0, 801)
-    angles = np.linspace(0, 2 * math.pi, 180, endpoint=False)
-    prof = sample_polar(ln, fit.G, rr, angles).mean(axis=1)
-    from scipy.ndimage import median_filter
-
-    prof = prof - median_filter(prof, size=41, mode="nearest")
-    _score, _r1, peaks = ring_pattern(prof, rr, slack=0.08)
-    if peaks[2] <= 0:
-        return fit
-    f = peaks[2] / REF_MM
-    G = fit.G @ np.diag([f, f, 1.0])
-    radii = {"shooting": REF_MM, "ten": REF_MM * peaks[1] / peaks[2], "fifteen": REF_MM * peaks[0] / peaks[2]}
-    try:
-        new = fit_rings(image, G, board, radii)
-    except CalibrationError:
-        return fit
-    return new if sorted(new.inliers.values())[1] > sorted(fit.inliers.values())[1] else fit
 
 
 def _onto_ten(fit: RingFit, S: np.ndarray, board: CrokinoleBoard, score: float) -> tuple[float, np.ndarray, dict[str, float]]:
@@ -331,7 +144,7 @@ def calibrate_crokinole(image: np.ndarray, board: CrokinoleBoard | None = None,
     ellipses joined from edge arcs (``arcs``): after the other searches, so that a frame they
     calibrate keeps their fit. When all fail, the refusal is the one of the search that got
     furthest (a board found but refused says more than "no board found")."""
-    passes = [(WORK_SIZE, False), (WORK_SIZE, True)]
+    passes: list[tuple[int, bool | str]] = [(WORK_SIZE, False), (WORK_SIZE, True)]
     side = max(image.shape[:2])
     if side > WORK_SIZE * 1.5:
         # on a video frame (up to ARCS_FIRST_SIDE) the larger search is nearly one at full
@@ -339,14 +152,29 @@ def calibrate_crokinole(image: np.ndarray, board: CrokinoleBoard | None = None,
         # failed first search: the arcs go first there (w4ctumdIGuk, 6zvFH-j0Pd0: 2.1 and
         # 1.9 s -> ~1 s). A large photo whose thin lines vanished is searched larger first.
         passes.insert(2 if side <= ARCS_FIRST_SIDE else 1, (RETRY_SIZE, False))
+    passes.append((WORK_SIZE, PARTIAL))
     refusal: CalibrationError | None = None
     ctx: dict = {}  # reduced images and line-ness maps, shared by the searches
+    found_at_work_size = False  # a ring pattern was found on the reduced image
     for size, arcs in passes:
         if arcs and isinstance(refusal, RingsFollowedRefusal):
             break  # the board was found; another way to find it cannot help, only guess again
+        if size == RETRY_SIZE and side <= ARCS_FIRST_SIDE and found_at_work_size:
+            # a video frame whose lines showed the ring pattern at the working size: they did
+            # not vanish there, and the larger search (nearly full resolution, the costliest)
+            # finds the same lines; it only made a refusal slow (OO-iiTEaz-w, GN3T9IrPbKE:
+            # 2.9 and 2.5 s CPU, the 1200 px search 1.1-1.5 s of it and never the one to
+            # calibrate a broadcast frame)
+            continue
         try:
-            return _calibrate_at(image, board, size, fit_lens, arcs=arcs, ctx=ctx)
+            if arcs == PARTIAL:
+                if not found_at_work_size:
+                    break  # no ring pattern at all: not a board with a line or two missing
+                return _calibrate_at(image, board, size, fit_lens, ctx=ctx, partial=True)
+            return _calibrate_at(image, board, size, fit_lens, arcs=bool(arcs), ctx=ctx)
         except CalibrationError as e:
+            if size == WORK_SIZE and not str(e).startswith("no board found"):
+                found_at_work_size = True
             if refusal is None or (str(refusal).startswith("no board found")
                                    and not str(e).startswith("no board found")):
                 refusal = e
@@ -355,9 +183,11 @@ def calibrate_crokinole(image: np.ndarray, board: CrokinoleBoard | None = None,
 
 
 def _calibrate_at(image: np.ndarray, board: CrokinoleBoard | None, work_size: int,
-                  fit_lens: bool, arcs: bool = False, ctx: dict | None = None) -> CrokinoleResult:
+                  fit_lens: bool, arcs: bool = False, ctx: dict | None = None,
+                  partial: bool = False) -> CrokinoleResult:
     """See :func:`calibrate_crokinole`. ``ctx``: one calibration's scratch (reduced images
-    and line-ness maps), shared by its searches."""
+    and line-ness maps), shared by its searches. ``partial``: the search for a board with its
+    15 line missing (``crokinole_partial``)."""
     board = board or CrokinoleBoard()
 
     # every guess is tried by a quick ring fit on the reduced image; the best is refined at
@@ -371,21 +201,31 @@ def _calibrate_at(image: np.ndarray, board: CrokinoleBoard | None, work_size: in
     best_q = -math.inf
     maps: dict = ctx.setdefault(("ring_maps", work_size), {})  # line-ness maps of ``small``, shared by the quick fits
     edge_err: CalibrationError | None = None
-    affine, tilted = find_board_split(image, work_size=work_size, arcs=arcs, ctx=ctx)
-    guesses = with_rescaled(affine + tilted)
+    if partial:
+        guesses = edge_guesses(image, work_size, ctx, board)
+    else:
+        affine, tilted = find_board_split(image, work_size=work_size, arcs=arcs, ctx=ctx)
+        guesses = with_rescaled(affine + tilted)
     n_found = len(guesses)
+    rings: tuple[str, ...] = PARTIAL_RINGS if partial else RINGS
     i = 0
     while i < len(guesses):
         score, G0, radii0 = guesses[i]
         i += 1
         try:
-            f = fit_rings(small, S @ G0, board, radii0, schedule=(20.0, 10.0, 5.0), cache=maps)
+            f = fit_rings(small, S @ G0, board, radii0, schedule=(20.0, 10.0, 5.0), cache=maps, rings=rings)
         except CalibrationError:
             continue
-        # quality: rings seen, lines sharp, and the pattern score as a tie-break
-        seen = sorted(f.inliers.values())
-        q = seen[1] + 0.5 * seen[0] - 0.3 * f.rms_mm + 0.001 * score
+        # quality: rings seen, lines sharp, and the pattern score as a tie-break (the middle
+        # and the worst of three lines; 1.5 times the worse of two)
+        seen = sorted(f.inliers[k] for k in f.rings)
+        q = seen[-2] + 0.5 * seen[0] - 0.3 * f.rms_mm + 0.001 * score
         if q <= best_q:
+            continue
+        if partial and i <= n_found and not in_ratios(f):
+            # a guess from the surface edge whose fit follows that edge as its shooting line
+            # (OO-iiTEaz-w: the 10 line at 0.60 of it): tried again on its own 10 line
+            guesses.append(_onto_ten(f, S, board, score))
             continue
         try:
             # the playing-surface edge (or the rim) followed as the shooting line fits rings
@@ -394,7 +234,7 @@ def _calibrate_at(image: np.ndarray, board: CrokinoleBoard | None, work_size: in
         except CalibrationError as e:
             edge_err = e
             continue
-        if arcs:
+        if arcs or partial:
             # among joined arcs, the surface edge under perspective is often the best guess
             # and its quick fit follows it as the shooting line with the 10 line at 0.60 of
             # it (2X1Wzg85dT4): out of a board's proportions it cannot win (the final fit is
@@ -408,8 +248,9 @@ def _calibrate_at(image: np.ndarray, board: CrokinoleBoard | None, work_size: in
                     guesses.append(_onto_ten(f, S, board, score))
                 continue
         best, best_q = f, q
-        if (seen[0] > 0.8 and f.rms_mm < 0.8) or (sc < 1.0 and seen[0] > GOOD_SEEN[0] and seen[1] > GOOD_SEEN[1]
-                                                  and f.rms_mm < GOOD_RMS):
+        good = (seen[0] > 0.8 and f.rms_mm < 0.8) or (
+            sc < 1.0 and seen[0] > GOOD_SEEN[0] and seen[1] > GOOD_SEEN[1] and f.rms_mm < GOOD_RMS)
+        if good:
             # the board: the other guesses cannot do much better, and the full-resolution
             # refinement starts close enough from this one. (On a broadcast frame no quick fit
             # sees 80% of all three rings at the reduced size; trying every guess for the
@@ -422,15 +263,17 @@ def _calibrate_at(image: np.ndarray, board: CrokinoleBoard | None, work_size: in
         if edge_err is not None:
             raise edge_err
         raise CalibrationError("board rings found but every ring fit diverged; give --points or --markers")
-    if sorted(best.inliers.values())[1] < 0.8:
-        best = _reseed(small, best, board)
+    if len(best.rings) == len(RINGS) and sorted(best.inliers.values())[1] < 0.8:
+        best = reseed(small, best, board)
     if sc < 1 or fit_lens:
         G_full = np.linalg.inv(S) @ best.G
         # a video frame is refined from close by; a large photo's reduced fit is several px
         # off at full size and needs the wide passes too
         sched = FULL_SCHEDULE if sc > 0.5 else (20.0, 12.0, 6.0, 3.0, 2.5)
         full_maps: dict = ctx.setdefault("full_maps", {})  # the full-resolution line-ness map, shared by the refits
-        best = fit_rings(image, G_full, board, best.radii, schedule=sched, fit_lens=fit_lens, cache=full_maps)
+        rings = best.rings
+        best = fit_rings(image, G_full, board, best.radii, schedule=sched, fit_lens=fit_lens, cache=full_maps,
+                         rings=rings)
         nominal_ratio = np.array([board.ten_line_radius, board.fifteen_line_radius]) / board.shooting_line_radius
         if fit_lens and np.max(np.abs(np.array([best.radii["ten"], best.radii["fifteen"]]) - REF_MM * nominal_ratio)) > RING_MISMATCH_MM:
             # the rings are not where the profile says even with the lens's help: this board
@@ -438,15 +281,15 @@ def _calibrate_at(image: np.ndarray, board: CrokinoleBoard | None, work_size: in
             # is poorly fixed on a face-on view and soaks up the board's own irregularities:
             # keep a lens only when it clearly explains more than none
             free = fit_rings(image, G_full, board, best.radii, schedule=sched, fit_lens=True,
-                             radius_prior_mm=None, cache=full_maps)
-            plain = fit_rings(image, G_full, board, best.radii, schedule=sched, fit_lens=False, cache=full_maps)
+                             radius_prior_mm=None, cache=full_maps, rings=rings)
+            plain = fit_rings(image, G_full, board, best.radii, schedule=sched, fit_lens=False, cache=full_maps, rings=rings)
             best = free if free.rms_mm < 0.85 * plain.rms_mm else plain
     fit = best
     lens = fit.lens if fit.lens is not None and fit.lens.max_shift_px() > 0.5 else None
     if lens is not None:  # rotation and measurements on the straightened image
         image = lens.undistort_image(image)
     cut, side = check_followed(fit, (w, h))
-    if arcs:
+    if arcs or partial:
         check_ratios(fit)
     if fit.rms_mm > 3.0:
         raise CalibrationError(f"board rings fit poorly (rms {fit.rms_mm:.1f} mm); refusing a bad calibration")
@@ -459,6 +302,7 @@ def _calibrate_at(image: np.ndarray, board: CrokinoleBoard | None, work_size: in
         raise RingsFollowedRefusal(str(e)) from None
     G = fit.G @ rotation_h(phi)  # new board coords = R(-phi) old
     measured, extra = measure_board(image, G, fit.radii, board)
+    check_unpainted(fit, measured, extra)
     residuals = dict(fit.residuals)
     residuals.update(extra)
     if "quadrant_lines" in info:

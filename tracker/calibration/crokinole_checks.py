@@ -7,11 +7,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from tracker.boards import CrokinoleBoard
+from tracker.calibration.crokinole_measure import EDGE_BAND
 from tracker.calibration.framing import outside
 from tracker.errors import CalibrationError
 
 if TYPE_CHECKING:
-    from tracker.calibration.crokinole import RingFit
+    from tracker.calibration.crokinole_rings import RingFit
 
 
 def check_followed(fit: RingFit, size: tuple[int, int]) -> tuple[float, str]:
@@ -25,6 +27,13 @@ def check_followed(fit: RingFit, size: tuple[int, int]) -> tuple[float, str]:
     frac, side = outside(fit.G, size, fit.lens, fit.radii["shooting"])
     shown = {k: max(1e-6, 1.0 - outside(fit.G, size, fit.lens, r)[0]) for k, r in fit.radii.items()}
     seen = {k: min(1.0, fit.inliers[k] / shown[k]) for k in fit.inliers}
+    if len(fit.rings) < len(seen):
+        # a board with a line missing (``partial_lines``): every line it has must be seen
+        if min(seen[k] for k in fit.rings) < 0.45:
+            raise CalibrationError(
+                f"board rings found but not followed: only {100 * seen['shooting']:.0f}% of the "
+                f"shooting line and {100 * seen['ten']:.0f}% of the 10 line were seen, and no 15 line")
+        return frac, side
     if sorted(seen.values())[1] < 0.55 or min(seen["shooting"], seen["ten"]) < 0.45:
         raise CalibrationError(
             f"board rings found but not followed: only {100 * seen['shooting']:.0f}% of the "
@@ -33,7 +42,13 @@ def check_followed(fit: RingFit, size: tuple[int, int]) -> tuple[float, str]:
     return frac, side
 
 
+PEG_MM = 4.0  # pegs this near the 15 circle (and as tight about it) confirm a board without a 15 line
 ARC_RATIOS = {"ten": (0.63, 0.74), "fifteen": (0.29, 0.37)}  # of the shooting line, real boards
+
+
+def in_ratios(fit: RingFit) -> bool:
+    """Are the fit's rings in real boards' proportions (``ARC_RATIOS``, as ``check_ratios``)?"""
+    return all(lo <= fit.radii[k] / fit.radii["shooting"] <= hi for k, (lo, hi) in ARC_RATIOS.items())
 
 
 def check_ratios(fit: RingFit) -> None:
@@ -48,3 +63,24 @@ def check_ratios(fit: RingFit) -> None:
             raise CalibrationError(
                 f"board rings found but not in a crokinole board's proportions: the {k} line at "
                 f"{q:.3f} of the shooting line; give --points or --markers")
+
+
+def check_unpainted(fit: RingFit, measured: CrokinoleBoard, extra: dict[str, float]) -> None:
+    """Refuse a fit made without the 15 line (``fit.rings`` lacks it: a board whose 15 line is
+    not painted, OO-iiTEaz-w) unless the rest of the board confirms it: two lines alone at
+    2:3 are easy to find in any picture, a board's pegs and surface edge are not. The 8 pegs
+    must stand on the 15 circle of the board model (``PEG_MM`` of it, residual under it too)
+    and the playing-surface edge must lie where real boards have it (``EDGE_BAND`` of the
+    shooting line)."""
+    if "fifteen" in fit.rings:
+        return
+    r15 = fit.radii["fifteen"]
+    pegs = measured.peg_circle_radius
+    edge = measured.surface_radius / measured.shooting_line_radius
+    pegs_ok = "pegs" in extra and abs(pegs - r15) <= PEG_MM and extra["pegs"] <= PEG_MM
+    if not (pegs_ok and EDGE_BAND[0] <= edge <= EDGE_BAND[1] and "surface_edge" in extra):
+        raise CalibrationError(
+            "board rings found without a 15 line, and the pegs and the playing-surface edge do not "
+            f"confirm a board (pegs {'seen' if 'pegs' in extra else 'not seen'} at {pegs:.0f} mm, "
+            f"the 15 circle at {r15:.0f} mm; surface edge at {edge:.3f} of the shooting line); "
+            "give --points or --markers")

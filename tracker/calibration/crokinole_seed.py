@@ -92,8 +92,7 @@ def find_board_split(image: np.ndarray, keep: int = 8, work_size: int = WORK_SIZ
     # contours' own ellipses were tried by the searches before
     if "contours" not in maps:
         maps["contours"] = edge_contours(grey)
-    cands = (arc_ellipses(grey, contours=maps["contours"]) if arcs
-             else candidate_ellipses(grey, line_map=ln, contours=maps["contours"]))
+    cands = ellipses(maps, arcs)
     if not cands:
         raise CalibrationError("no board found: no large ellipse (ring or playing surface) in the image")
     if "ln_blur" not in maps:
@@ -155,6 +154,17 @@ def find_board_split(image: np.ndarray, keep: int = 8, work_size: int = WORK_SIZ
             f"no board found: no set of three concentric ring lines (15, 10, shooting) in the image; "
             f"the largest ellipse covers {100 * largest:.0f}% of the image")
     return good, persp
+
+
+def ellipses(maps: dict, arcs: bool) -> list:
+    """The candidate ellipses of the reduced image whose maps (grey, line-ness, contours) are
+    ``maps`` (``find_board_split``'s): joined from arcs, or one per contour. Kept in ``maps``:
+    the search for a board with a line missing (``crokinole_partial``) starts from them too."""
+    key = ("ellipses", arcs)
+    if key not in maps:
+        maps[key] = (arc_ellipses(maps["grey"], contours=maps["contours"]) if arcs
+                     else candidate_ellipses(maps["grey"], line_map=maps["ln"], contours=maps["contours"]))
+    return maps[key]
 
 
 def _best(scored: list[Guess], keep: int, taken: list[Guess]) -> list[Guess]:

@@ -55,33 +55,49 @@ def unmirror(H: np.ndarray, image_size: tuple[int, int]) -> np.ndarray:
     return H
 
 
+SEAT_TIE = 0.05  # see orient: seats this close to equally near the side are a tie
+
+
 def orient(H: np.ndarray, image_size: tuple[int, int], south: str | None,
            symmetry_deg: float = 90.0, to_raw: Callable[[np.ndarray], np.ndarray] | None = None
            ) -> np.ndarray:
     """Rotate the board frame by a multiple of ``symmetry_deg`` so that the south seat lies
     toward the ``south`` side of the image (default bottom). ``to_raw`` maps undistorted pixels
     (what ``H`` sees) to raw ones: "toward the bottom" is judged in the picture as the user sees
-    it, which matters when the south seat sits nearly diagonal and a strong lens bends it."""
+    it, which matters when the south seat sits nearly diagonal and a strong lens bends it.
+
+    A seat's nearness is how far its shooting position (300 mm out) lies from the board centre
+    toward the side, in px. Tie-break (SPEC names the seat nearest the side and says nothing
+    of a tie): when the two nearest seats are within ``SEAT_TIE`` of each other, as a fraction
+    of their mean distance from the centre in the picture (a board seen within about 2 degrees
+    of its diagonal), the seat named south is the one *clockwise on the screen* of the side
+    among them: the bottom-left one for ``bottom``, top-right for ``top``, top-left for
+    ``left``, bottom-right for ``right``. A view on the diagonal (2X1Wzg85dT4: the two seats
+    equally near the bottom to 0.1 px) then keeps its south when the fit moves a little,
+    instead of flipping between the two."""
     side = south or "bottom"
     if side not in SIDES:
         raise ValueError(f"south must be one of {', '.join(SIDES)}, not {side!r}")
-    G = np.linalg.inv(H)
-    best = H
-    best_score = -math.inf
+    toward = {"bottom": (0.0, 1.0), "top": (0.0, -1.0), "left": (-1.0, 0.0), "right": (1.0, 0.0)}[side]
     n = int(round(360.0 / symmetry_deg))
+    cands: list[tuple[float, float, float, np.ndarray]] = []  # (nearness, length, angle, H)
     for k in range(n):
         Hk = rotation_h(math.radians(k * symmetry_deg)) @ H
-        Gk = np.linalg.inv(Hk)
-        pts = apply_h(Gk, np.array([[0.0, -300.0], [0.0, 0.0]]))
+        pts = apply_h(np.linalg.inv(Hk), np.array([[0.0, -300.0], [0.0, 0.0]]))
         if to_raw is not None:
             pts = to_raw(pts)
-        south_px, centre_px = pts[0], pts[1]
-        d = south_px - centre_px
-        score = {"bottom": d[1], "top": -d[1], "left": -d[0], "right": d[0]}[side]
-        if score > best_score:
-            best, best_score = Hk, score
-    del G
-    return normalize_h(best)
+        d = pts[0] - pts[1]
+        score = float(d[0] * toward[0] + d[1] * toward[1])
+        # the seat's direction from the side's, clockwise on the screen positive (image y down)
+        cw = math.atan2(toward[0] * d[1] - toward[1] * d[0], score)
+        cands.append((score, float(np.hypot(*d)), cw, Hk))
+    cands.sort(key=lambda c: -c[0])
+    best = cands[0]
+    if n > 1:
+        second = cands[1]
+        if best[0] - second[0] < SEAT_TIE * 0.5 * (best[1] + second[1]):
+            best = max(best, second, key=lambda c: c[2])
+    return normalize_h(best[3])
 
 
 def point_residuals_mm(H: np.ndarray, pts_px: np.ndarray, pts_mm: np.ndarray) -> np.ndarray:

@@ -151,7 +151,7 @@ def _features(board: KoronaBoard, line_dist: float, radius: float, rims: tuple[s
 
 def _inner_edge_search(img: np.ndarray, p0: np.ndarray, nrm: np.ndarray, half: float,
                        frac: float = 0.4, step: float = 0.5) -> tuple[np.ndarray, np.ndarray]:
-    """Like ``crokinole._peak_search`` but the *innermost* local maximum (first along the
+    """Like ``crokinole_rings._peak_search`` but the *innermost* local maximum (first along the
     normal, which points out of the playing area) reaching ``frac`` of the strongest: at the
     rim the surface-to-wall edge comes first, then the wall-to-rim-top edge, often stronger."""
     import cv2
@@ -186,7 +186,7 @@ def fit_korona(image: np.ndarray, G0: np.ndarray, board: KoronaBoard,
     profile is refitted by the caller with a loose prior and full-weight rims."""
     import cv2
 
-    from tracker.calibration.crokinole import _peak_search
+    from tracker.calibration.crokinole_rings import _peak_search
     from tracker.calibration.features import lineness, odd
 
     h, w = image.shape[:2]
@@ -328,7 +328,7 @@ def rim_offset(image: np.ndarray, fit: KoronaFit, board: KoronaBoard, reach_mm: 
     """
     import cv2
 
-    from tracker.calibration.crokinole import _peak_search
+    from tracker.calibration.crokinole_rings import _peak_search
 
     h, w = image.shape[:2]
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image

@@ -42,9 +42,10 @@ def camera_homography(size: tuple[int, int], tilt_deg: float = 0.0, azimuth_deg:
 def draw_crokinole_topdown(board: CrokinoleBoard, px_per_mm: float = 2.0,
                            surface=(150, 195, 225), line=(30, 30, 30), ditch=(40, 60, 90),
                            rail=(60, 90, 140), background=(90, 90, 90), pegs=(20, 20, 20),
-                           octagon: bool = False, quadrant=None) -> tuple[np.ndarray, np.ndarray]:
-    """A top-down drawing and its matrix board mm -> drawing px. ``quadrant``: the colour of
-    the quadrant lines (default ``line``; the surface colour leaves them out)."""
+                           octagon: bool = False, quadrant=None, fifteen=None) -> tuple[np.ndarray, np.ndarray]:
+    """A top-down drawing and its matrix board mm -> drawing px. ``quadrant``, ``fifteen``: the
+    colours of the quadrant lines and of the 15 line (default ``line``; the surface colour
+    leaves them out: a board with no 15 line painted)."""
     import cv2
 
     ext = board.outer_radius / math.cos(math.pi / 8) + 20
@@ -70,7 +71,7 @@ def draw_crokinole_topdown(board: CrokinoleBoard, px_per_mm: float = 2.0,
     circ(board.surface_radius, surface)
     lw = max(1, int(round(board.line_width * px_per_mm)))
     for r in board.line_radii:
-        circ(r, line, lw)
+        circ(r, line if fifteen is None or r != board.fifteen_line_radius else fifteen, lw)
     for a in board.quadrant_angles_deg:
         c, s = math.cos(math.radians(a)), math.sin(math.radians(a))
         cv2.line(img, P(board.ten_line_radius * c, board.ten_line_radius * s),

@@ -1,0 +1,71 @@
+"""Crokinole calibration: first guesses for a board whose painted lines are partly missing.
+
+Real boards differ: some have no 15 line painted (OO-iiTEaz-w: the 8 pegs stand on the 15
+circle and nothing is drawn there), and on an oblique broadcast frame the shooting line is
+faint and cut by cups and hands. The 1:2:3 ring pattern (``crokinole_seed``) is then not in
+the picture, and the guesses from it lead no ring fit onto the board. What such a board still
+shows clearly is its playing-surface edge, the strongest ellipse inside the rim. Here each of
+the best few ellipses (joined from arcs, ``arcs``) is taken for the surface edge, under a few
+perspectives (``crokinole_seed.PERSPECTIVE_SHIFTS``), at the board model's surface radius: a
+guess whose shooting and 10 lines lie where the model's proportions put them. The ring fit then
+fits the shooting and 10 lines only (``crokinole_rings.fit_rings``'s ``rings``, the 15 held at
+the model's radius), and a fit that is accepted must be confirmed by the pegs on the 15 circle
+and the surface edge where real boards have it (``crokinole_checks.check_unpainted``).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from tracker.boards import CrokinoleBoard
+from tracker.calibration.crokinole_seed import (
+    NOMINAL_RADII,
+    PERSPECTIVE_SHIFTS,
+    REF_MM,
+    Guess,
+    ellipses,
+    reduced,
+)
+from tracker.calibration.features import (
+    centred_homography,
+    edge_contours,
+    ellipse_affine,
+    ellipse_conic,
+)
+
+EDGE_TOP = 4  # this many best-supported ellipses are each taken for the surface edge
+PARTIAL_RINGS = ("shooting", "ten")  # the lines fitted on a board with no 15 line
+
+
+def edge_guesses(image: np.ndarray, work_size: int, ctx: dict, board: CrokinoleBoard) -> list[Guess]:
+    """Guesses (as ``crokinole_seed.find_board``'s: full-resolution board mm -> px) that take
+    each of the ``EDGE_TOP`` best ellipses joined from arcs for the playing-surface edge, face
+    on and under perspective. ``ctx``: the calibration's scratch (the arcs search has filled
+    it: its ellipses are reused)."""
+    import cv2
+
+    small, _s = reduced(image, work_size, ctx)
+    maps = ctx.setdefault(("seed_maps", work_size), {})
+    if "grey" not in maps:
+        maps["grey"] = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    if "contours" not in maps:
+        maps["contours"] = edge_contours(maps["grey"])
+    h, w = image.shape[:2]
+    s = min(1.0, work_size / max(h, w))
+    to_full = np.diag([1 / s, 1 / s, 1.0])
+    edge = board.surface_radius * REF_MM / board.shooting_line_radius  # in the fits' unit
+    unit = np.diag([1 / edge, -1 / edge, 1.0])  # board mm -> unit circle
+    out: list[Guess] = []
+    for (cx, cy), (a, b), theta, support in ellipses(maps, True)[:EDGE_TOP]:
+        homs = [ellipse_affine((cx, cy), (a, b), theta)]
+        if b < 0.8 * a:
+            C = ellipse_conic((cx, cy), (a, b), theta)
+            nx, ny = -math.sin(theta), math.cos(theta)
+            for t in PERSPECTIVE_SHIFTS:
+                Gp = centred_homography(C, np.array([cx + t * b * nx, cy + t * b * ny, 1.0]))
+                if Gp is not None and np.all(np.isfinite(Gp)):
+                    homs.append(Gp)
+        out += [(float(support), to_full @ A @ unit, dict(NOMINAL_RADII)) for A in homs]
+    return out
