@@ -26,7 +26,7 @@ from tracker.detect.datatypes import DISC, STRIKER, Detections
 from tracker.track.association import BIG
 from tracker.track.datatypes import Sample, Track
 from tracker.track.fate import resolve_lost, where_verdict
-from tracker.track.merge import donor_of, nudged_from
+from tracker.track.merge import donor_of, mover_robbed, nudged_from
 
 if TYPE_CHECKING:
     from tracker.track.tracker import Tracker
@@ -262,6 +262,11 @@ def confirm(tk: Tracker, tr: Track, t: float, dt: float) -> None:
     if born_moving(tk, tr) and tr.state in ("rest", "moving"):
         v = np.array([last.x - first.x, last.y - first.y]) / max(last.t - first.t, 1e-3)
         donor = donor_of(tk.tracks, tr, v, first, tk.cfg.v_max) or striker_seen_as_disc(tk, tr, v, first)
+        robbed = mover_robbed(tk.tracks, tr, t, dt, tk.cfg.v_max) \
+            if donor is None and isinstance(tk.board, CrokinoleBoard) else None
+        if robbed is not None:
+            take_back(tk, robbed, tr, t)
+            return
         if donor is not None:
             donor.rest_xy = donor.position()
             donor.state, donor.v, donor.xy = "moving", v, tr.xy.copy()
@@ -278,6 +283,19 @@ def confirm(tk: Tracker, tr: Track, t: float, dt: float) -> None:
     tk._next_id += 1
     tk.tracks.append(tr)
     label(tk, tr, tr.id)
+
+
+def take_back(tk: Tracker, d: Track, tr: Track, t: float) -> None:
+    """Moving disc ``d`` takes the detections the tentative track ``tr`` had since ``d`` was last
+    seen (:func:`tracker.track.merge.mover_robbed`); the tentative's earlier ones, a false
+    find, are dropped. ``d``'s coasting samples over that stretch give way to them."""
+    mine = [sm for sm in tr.path if sm.t > d.last_seen + 1e-6]
+    seen = next(sm for sm in reversed(d.path) if sm.measured)
+    d.path = [sm for sm in d.path if sm.measured or sm.t < mine[0].t - 1e-6] + mine
+    z = np.array([mine[-1].x, mine[-1].y])
+    d.v = (z - np.array([seen.x, seen.y])) / max(mine[-1].t - seen.t, 1e-3)
+    d.xy, d.last_seen, d.hits, d.occluded = z, t, d.hits + len(mine), False
+    label(tk, tr, d.id)
 
 
 def striker_seen_as_disc(tk: Tracker, tr: Track, v: np.ndarray, first: Sample) -> Track | None:

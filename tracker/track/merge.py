@@ -1,6 +1,7 @@
 """Joining a new track to a disc the tracker already knows, when the new one is really that
-disc: knocked a short way within one frame (``nudged_from``), or flicked so fast that its first
-detection fell outside its rest gate (``donor_of``). Pure functions over the tracker's tracks.
+disc: knocked a short way within one frame (``nudged_from``), flicked so fast that its first
+detection fell outside its rest gate (``donor_of``), or a moving disc whose detection a false find
+took from it (``mover_robbed``). Pure functions over the tracker's tracks.
 """
 
 from __future__ import annotations
@@ -53,4 +54,34 @@ def donor_of(tracks: Sequence[Track], tr: Track, v: np.ndarray, first: Sample, v
         cost = min(float(np.hypot(*(back - p))), reach)
         if cost < best_cost:
             best, best_cost = d, cost
+    return best
+
+
+def mover_robbed(tracks: Sequence[Track], tr: Track, t: float, dt: float, v_max: float) -> Track | None:
+    """The moving disc that a track born moving (``tr``, just confirmed at ``t``) took its latest
+    detection from, when its first detection was a false find beside that disc.
+
+    A disc does not appear out of nowhere already moving: a track born moving is a known disc
+    (``donor_of``: one that vanished before it was first seen) or a false find. When no disc
+    vanished before it, and a known moving disc was seen at the same time as its first
+    detection but missed now, with the new track's latest detection within that disc's reach
+    (as far as the second stage lets a mover go), the latest detection is that disc's: the
+    first was a find on its blur, which a tentative track's wide gate then carried onto the
+    disc's own next detection (crokinole_4p_part at 18.2 s: s2, struck head-on part way through
+    the frame, was measured at a quarter of its speed; the find 50 mm ahead of it took s2's
+    next detection and s2 was lost). The nearest such disc, or None."""
+    first, last = tr.path[0], tr.path[-1]
+    z = np.array([last.x, last.y])
+    best, best_d = None, BIG
+    for d in tracks:
+        if d.kind != tr.kind or d.state != "moving" or not (first.t - 1e-6 <= d.last_seen < last.t - 1e-6):
+            continue
+        seen = next((sm for sm in reversed(d.path) if sm.measured), None)
+        if seen is None:
+            continue
+        gap = max(t - seen.t, dt)
+        reach = 2 * d.radius + gap * min(v_max, 1.5 * d.speed + 500.0)
+        dist = float(np.hypot(z[0] - seen.x, z[1] - seen.y))
+        if dist <= reach and dist < best_d:
+            best, best_d = d, dist
     return best
