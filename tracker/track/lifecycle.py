@@ -17,6 +17,7 @@ that change tracks once the frame's (track, detection) pairs are chosen.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -26,7 +27,7 @@ from tracker.detect.datatypes import DISC, STRIKER, Detections
 from tracker.track.association import BIG
 from tracker.track.datatypes import Sample, Track
 from tracker.track.fate import resolve_lost, where_verdict
-from tracker.track.merge import donor_of, mover_robbed, nudged_from
+from tracker.track.merge import DONOR_WINDOW, donor_of, left_its_place, mover_robbed, nudged_from
 
 if TYPE_CHECKING:
     from tracker.track.tracker import Tracker
@@ -37,6 +38,10 @@ if TYPE_CHECKING:
 # always one seen moving there (slow enough to fall), not a new track (rendered match, seed
 # 7301: three false 20s).
 HOLE_UNCOVERED_S = 2.0
+
+# mm beyond a radius off the shooting line where a disc still waits to be shot (players set
+# discs on or just inside it: the segmenter's start places, ``ShotSegmenter._at_start_place``)
+SHOOTING_LINE_SLACK = 12.0
 
 
 # ---------------------------------------------------------------------- matched tracks
@@ -261,9 +266,10 @@ def confirm(tk: Tracker, tr: Track, t: float, dt: float) -> None:
             return
     if born_moving(tk, tr) and tr.state in ("rest", "moving"):
         v = np.array([last.x - first.x, last.y - first.y]) / max(last.t - first.t, 1e-3)
-        donor = donor_of(tk.tracks, tr, v, first, tk.cfg.v_max) or striker_seen_as_disc(tk, tr, v, first)
-        robbed = mover_robbed(tk.tracks, tr, t, dt, tk.cfg.v_max) \
-            if donor is None and isinstance(tk.board, CrokinoleBoard) else None
+        crok = isinstance(tk.board, CrokinoleBoard)
+        donor = donor_of(tk.tracks, tr, v, first, tk.cfg.v_max, may_rest=knock_or_flick(tk, tr) if crok else None) \
+            or striker_seen_as_disc(tk, tr, v, first)
+        robbed = mover_robbed(tk.tracks, tr, t, dt, tk.cfg.v_max) if donor is None and crok else None
         if robbed is not None:
             take_back(tk, robbed, tr, t)
             return
@@ -283,6 +289,31 @@ def confirm(tk: Tracker, tr: Track, t: float, dt: float) -> None:
     tk._next_id += 1
     tk.tracks.append(tr)
     label(tk, tr, tr.id)
+
+
+def knock_or_flick(tk: Tracker, tr: Track) -> Callable[[Track], bool]:
+    """Crokinole: which resting discs may be where the track born moving ``tr`` came from.
+
+    When a disc waiting on the shooting line vanished too (a flick nobody saw), a disc resting
+    elsewhere is the new track only if it left its place at the speed the new track shows
+    (:func:`tracker.track.merge.left_its_place`): it does not start by itself, only when the
+    unseen shot strikes it, and then it flies off as fast as the shot came, while the shot disc
+    is the one that stops beside its place. c4h_9903 at 11.2 s: e1, unseen from the east
+    shooting line, hit w1 and stopped 18 mm from its place; the new track, slow, was taken for
+    w1 knocked 18 mm in one frame, and w1, seen again flying into the west ditch, was a new
+    disc. A disc on the line is always a candidate (a flicked disc's first detection may fall
+    beyond its rest gate), and with none vanished there every resting disc is."""
+    b = tk.board
+    first = tr.path[0]
+    assert isinstance(b, CrokinoleBoard)
+
+    def on_line(d: Track) -> bool:
+        q = d.anchor if d.anchor_n else d.xy
+        return abs(float(np.hypot(*q)) - b.shooting_line_radius) <= d.radius + SHOOTING_LINE_SLACK
+
+    waiting = any(d.state == "rest" and d.occluded and d.kind == tr.kind and on_line(d)
+                  and 0 < first.t - d.last_seen <= DONOR_WINDOW for d in tk.tracks)
+    return lambda d: not waiting or on_line(d) or left_its_place(tk.tracks, d, tr, first.t - d.last_seen, tk.cfg.decel)
 
 
 def take_back(tk: Tracker, d: Track, tr: Track, t: float) -> None:
