@@ -38,7 +38,7 @@ from tracker.detect.datatypes import STRIKER
 from tracker.infer.contacts import infer_contacts, motion_start
 from tracker.infer.datatypes import End, HandEvent, ShotRecord
 from tracker.infer.ends import end_of, peak_speed, reached, stayed_out
-from tracker.infer.unseen import flicked_unseen, unseen_shot
+from tracker.infer.unseen import arrived_unseen, flicked_unseen, unseen_shot
 from tracker.track.datatypes import Track
 from tracker.track.lifecycle import SHOOTING_LINE_SLACK
 from tracker.track.merge import DONOR_WINDOW
@@ -244,7 +244,8 @@ class ShotSegmenter:
             candidates = [tr for tr in candidates if tr.id not in self._shot_before] or candidates
         seen_flick = [tr for tr in candidates if self._at_start_place(self._before[tr.id], tr)]
         if not seen_flick:
-            unseen = unseen_shot(self, tracks, movers, paths, t, frame)
+            unseen = unseen_shot(self, tracks, movers, paths, t, frame) \
+                or arrived_unseen(self, tracks, movers, paths, t, frame)
             if unseen is not None:
                 return unseen
         if not candidates:
