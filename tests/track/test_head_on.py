@@ -41,3 +41,24 @@ def test_the_shooter_does_not_take_a_find_beyond_the_disc_it_hits() -> None:
         t += 0.1
     assert w.state == "rest" and float(np.hypot(*(w.xy - (-26.0, -62.6)))) < 3.0, (w.state, w.xy)
     assert s.state == "rest" and float(np.hypot(*(s.xy - (211.3, 149.9)))) < 3.0, (s.state, s.xy)
+
+
+def test_a_disc_missed_as_it_bounces_off_a_peg_keeps_its_track() -> None:
+    """c2h_8802 at 4.9 s (30 fps): n1, unseen from the north line, knocks s1 south-west; s1 is
+    missed the frame it is struck (knocked away unseen: it may be found again only near its
+    course), seen once, then missed again the frame it strikes the peg at (-38.9, -93.9).
+    Coasting on through the peg, its course lay 45 mm from where the bounce sent it, and its
+    next detections started a phantom disc. A missed crokinole disc coasts off the pegs."""
+    tk = Tracker(CrokinoleBoard())
+    t, dt = 0.0, 1 / 30
+    s1 = [(8.7, -19.3)] * 14 + [(0.5, -36.1), None, (-20.4, -82.6), None, (13.7, -91.7), (13.5, -96.0), None, None,
+                                (-12.4, -107.3), (-19.7, -110.4), (-24.4, -112.0), (-28.0, -113.8),
+                                (-31.0, -115.2)] + [(-32.3, -116.4)] * 10
+    n1 = [(195.9, 233.0)] * 6 + [None] * 7 + [(28.9, 18.1), (19.5, 11.4), (15.0, 13.3), (11.2, 13.4), (9.1, 12.6)]
+    n1 += [(8.4, 14.0)] * (len(s1) - len(n1))
+    for a, b in zip(s1, n1, strict=True):
+        tk.update(dets(*[xy for xy in (a, b) if xy is not None]), t)
+        t += dt
+    s1_track = next(tr for tr in tk.tracks if abs(tr.path[0].y + 19.3) < 1)
+    assert s1_track.state == "rest" and float(np.hypot(*(s1_track.xy - (-32.3, -116.4)))) < 2.0, s1_track
+    assert len(tk.tracks) == 2, [(tr.id, tr.state, tr.xy) for tr in tk.tracks]
