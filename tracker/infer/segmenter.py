@@ -38,8 +38,10 @@ from tracker.detect.datatypes import STRIKER
 from tracker.infer.contacts import infer_contacts, motion_start
 from tracker.infer.datatypes import End, HandEvent, ShotRecord
 from tracker.infer.ends import end_of, peak_speed, reached, stayed_out
-from tracker.infer.unseen import flicked_unseen, unseen_shot
+from tracker.infer.unseen import arrived_unseen, flicked_unseen, unseen_shot
 from tracker.track.datatypes import Track
+from tracker.track.lifecycle import SHOOTING_LINE_SLACK
+from tracker.track.merge import DONOR_WINDOW
 
 
 class ShotSegmenter:
@@ -130,7 +132,7 @@ class ShotSegmenter:
             return shots, hands
         if self._quiet_since is None:
             self._quiet_since = t
-        if t - self._quiet_since < self.settle:
+        if t - self._quiet_since < self.settle or self._knocked_unseen_pending(tracks, t):
             return shots, hands
         self.in_shot = False
         self._closed = t
@@ -242,7 +244,8 @@ class ShotSegmenter:
             candidates = [tr for tr in candidates if tr.id not in self._shot_before] or candidates
         seen_flick = [tr for tr in candidates if self._at_start_place(self._before[tr.id], tr)]
         if not seen_flick:
-            unseen = unseen_shot(self, tracks, movers, paths, t, frame)
+            unseen = unseen_shot(self, tracks, movers, paths, t, frame) \
+                or arrived_unseen(self, tracks, movers, paths, t, frame)
             if unseen is not None:
                 return unseen
         if not candidates:
@@ -318,6 +321,28 @@ class ShotSegmenter:
             out[tr.id] = f"pocket:{near}" if by_pocket else "off"
         return out
 
+    def _knocked_unseen_pending(self, tracks: Sequence[Track], t: float) -> bool:
+        """Crokinole: is a disc that rested before the shot unseen since a mover of the shot came
+        by it, for less than the tracker's ``DONOR_WINDOW``? It may have been knocked away
+        unseen and be found again on its way (the tracker then joins it to its old track); the
+        shot waits for that, or it would end with the disc at its old place and its flight and
+        fate left out of the log (c4h_9903 at 11.2 s: e1, unseen from the shooting line, struck
+        w1, which was first seen again 0.5 s later on its way into the ditch, after the shot
+        had been closed with w1 still on the board)."""
+        if not isinstance(self.board, CrokinoleBoard):
+            return False
+        movers = [o for o in tracks if o.id in self._moved]
+        since = self._t0 - 0.25  # the episode's start, as its paths are read (``_finish``)
+        for tr in tracks:
+            if tr.id in self._moved or tr.id not in self._before or not (tr.state == "rest" and tr.occluded):
+                continue
+            if not (since <= tr.last_seen and t - tr.last_seen < DONOR_WINDOW):
+                continue
+            others = [o for o in movers if o.id != tr.id]
+            if reached(others, self._before[tr.id], tr.radius, since, tr.radius):
+                return True
+        return False
+
     # ------------------------------------------------------------------ shots nobody saw
     def _at_start_place(self, at: tuple[float, float], tr: Track | None) -> bool:
         """Where a disc waits to be shot: crokinole, on the shooting line (within a radius and a
@@ -326,7 +351,7 @@ class ShotSegmenter:
         b = self.board
         r = tr.radius if tr is not None else b.disc_radius
         if isinstance(b, CrokinoleBoard):
-            return abs(float(np.hypot(*at)) - b.shooting_line_radius) <= r + 12.0
+            return abs(float(np.hypot(*at)) - b.shooting_line_radius) <= r + SHOOTING_LINE_SLACK
         return (tr is None or tr.kind == STRIKER) and b.rim_zone_of(*at) is not None
 
     def _vanished(self, tracks: Sequence[Track], since: float, until: float) -> list[Track]:

@@ -173,3 +173,62 @@ def flicked_unseen(board: CrokinoleBoard | KoronaBoard, p: np.ndarray,
         return None
     at = p0 - v * s
     return (float(at[0]), float(at[1])), float(p[0, 0] - back)
+
+
+def arrived_unseen(seg: ShotSegmenter, tracks: Sequence[Track], movers: list[Track], paths: dict[int, np.ndarray],
+                   t: float, frame: int) -> ShotRecord | None:
+    """Crokinole: a shot whose disc was seen neither waiting on the shooting line nor on its way
+    (the hand and sleeve hide it until it is flicked, and it flies blurred), read from the disc
+    it struck. The episode moved discs that rested before it, none from where shots start, and
+    a disc first seen during the episode came to rest beside where one of them lay (within three
+    radii): equal masses, the shot disc stops about where it struck the disc it drove on. That
+    new disc is the shot disc; it came along the line the struck disc was driven on, so it left
+    the shooting line where that line, run back from its rest place, meets it. None when there
+    is no such pair. c4h_9903 at 17.9 s: west's w2, seen once in flight, struck s1 (s1 drove s2
+    onto the south shooting line) and stopped 30 mm from s1's place; the motion was judged as
+    s2's and rejected ("not where a shot starts"), and w2 was a disc nobody shot."""
+    b = seg.board
+    if not isinstance(b, CrokinoleBoard):
+        return None
+    knocked = [tr for tr in movers if tr.id in seg._before and tr.id in paths and tr.born < seg._t0 - 1e-6
+               and float(np.hypot(*(paths[tr.id][-1, 1:] - seg._before[tr.id]))) > tr.radius]
+    fresh = [tr for tr in movers if tr.born >= seg._t0 - 1e-6 and tr.state == "rest" and tr.id not in seg._before
+             and tr.id not in seg._shot_before and not seg._at_start_place(tr.position(), tr)
+             and not seg.unlike_a_disc(tr) and not tr.leaving]
+    pairs = sorted((float(np.hypot(*(np.array(f.position()) - seg._before[k.id]))), f.id, k.id)
+                   for f in fresh for k in knocked if f.kind == k.kind)
+    pairs = [p for p in pairs if p[0] <= 3 * b.disc_radius]
+    if not pairs:
+        return None
+    by = {tr.id: tr for tr in tracks}
+    shooter, struck = by[pairs[0][1]], by[pairs[0][2]]
+    was = np.array(seg._before[struck.id])
+    push = paths[struck.id][-1, 1:] - was
+    u = push / max(float(np.hypot(*push)), 1e-9)
+    rest = np.array(shooter.position())
+    s = leaves_circle(rest, -u, b.shooting_line_radius)
+    if s is None:
+        return None
+    start = (float(rest[0] - u[0] * s), float(rest[1] - u[1] * s))
+    t0 = float(paths[struck.id][0, 0])
+    seg._before[shooter.id] = start
+    seg._shot_before.add(shooter.id)
+    paths = dict(paths)
+    own = paths.get(shooter.id, np.zeros((0, 3)))
+    # a straight run from the line to the blow, at the speed it gave the struck disc (equal
+    # masses: all of it, head-on)
+    flight = s / max(peak_speed(paths[struck.id]), seg.shot_speed)
+    paths[shooter.id] = np.vstack([[[t0 - flight, *start], [t0, *rest]], own])
+    ends: dict[int, End] = {tr.id: end_of(tr) for tr in movers if tr.id in seg._before or tr.born >= seg._t0 - 1e-6}
+    radius = {tr.id: tr.radius for tr in tracks}
+    before = {i: xy for i, xy in seg._before.items() if i in radius}
+    contacts = infer_contacts(paths, before, radius, shooter.id, b)
+    ends = stayed_out(ends, seg._before, radius, contacts, shooter.id)
+    peak = max((peak_speed(q) for q in paths.values()), default=0.0)
+    seg.rejected.append((t, f"shot inferred from the disc it struck: track {shooter.id} from {start[0]:.0f}, "
+                            f"{start[1]:.0f} unseen"))
+    return ShotRecord(
+        disc=shooter.id, start=start, t_start=t0, t_end=t - seg.settle, frame_start=seg._f0,
+        frame_end=frame, contacts=tuple(contacts), ends=ends, before=dict(seg._before), peak_speed=peak,
+        inferred=True,
+    )

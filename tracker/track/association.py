@@ -82,6 +82,15 @@ def bounce_hypothesis(
     Obstacles: pegs (centres, ``reach`` = disc + peg radius) and, when ``half`` is given, the four
     straight rims of a square board at +-half (the disc centre's limit). None when nothing is hit.
     """
+    hit = bounce(p, v, pegs, reach, half, dt, e)
+    return hit[0] if hit is not None else None
+
+
+def bounce(
+    p: np.ndarray, v: np.ndarray, pegs: np.ndarray, reach: float, half: float | None, dt: float, e: float = 0.9
+) -> tuple[np.ndarray, np.ndarray] | None:
+    """(position after ``dt``, velocity after the bounce) of a mover that bounces off the first
+    fixed obstacle in its path (see :func:`bounce_hypothesis`), or None when nothing is hit."""
     best_s, normal = None, None
     for q in pegs:
         s = first_contact(p, v, q, reach, dt)
@@ -103,7 +112,7 @@ def bounce_hypothesis(
         return None
     vn = float(v @ normal)
     v2 = v - (1 + e) * vn * normal
-    return p + v * best_s + v2 * (dt - best_s)
+    return p + v * best_s + v2 * (dt - best_s), v2
 
 
 def assign(cost: np.ndarray, gate: np.ndarray) -> list[tuple[int, int]]:

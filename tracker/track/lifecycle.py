@@ -17,16 +17,17 @@ that change tracks once the frame's (track, detection) pairs are chosen.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from tracker.boards import CrokinoleBoard, KoronaBoard
 from tracker.detect.datatypes import DISC, STRIKER, Detections
-from tracker.track.association import BIG
+from tracker.track.association import BIG, bounce
 from tracker.track.datatypes import Sample, Track
 from tracker.track.fate import resolve_lost, where_verdict
-from tracker.track.merge import donor_of, nudged_from
+from tracker.track.merge import DONOR_WINDOW, donor_of, left_its_place, mover_robbed, nudged_from
 
 if TYPE_CHECKING:
     from tracker.track.tracker import Tracker
@@ -37,6 +38,10 @@ if TYPE_CHECKING:
 # always one seen moving there (slow enough to fall), not a new track (rendered match, seed
 # 7301: three false 20s).
 HOLE_UNCOVERED_S = 2.0
+
+# mm beyond a radius off the shooting line where a disc still waits to be shot (players set
+# discs on or just inside it: the segmenter's start places, ``ShotSegmenter._at_start_place``)
+SHOOTING_LINE_SLACK = 12.0
 
 
 # ---------------------------------------------------------------------- matched tracks
@@ -133,7 +138,15 @@ def miss(tk: Tracker, tr: Track, t: float, dt: float) -> None:
         sp = tr.speed
         if sp > 0:
             tr.v = tr.v * max(sp - cfg.decel * dt, 0.0) / sp
-        tr.xy = tr.xy + tr.v * dt
+        # crokinole: an unseen disc does not coast through a peg (c2h_8802 at 5.0 s: s1, missed
+        # for a frame as it struck the peg, coasted on through it; its forecast then lay 45 mm
+        # from where the bounce took it, and its next detections started a phantom disc)
+        hit = bounce(tr.xy, tr.v, tk._pegs, tr.radius + tk._peg_r, None, dt, cfg.restitution) \
+            if isinstance(tk.board, CrokinoleBoard) and len(tk._pegs) else None
+        if hit is not None:
+            tr.xy, tr.v = hit
+        else:
+            tr.xy = tr.xy + tr.v * dt
         tr.path.append(Sample(t, float(tr.xy[0]), float(tr.xy[1]), False))
         if t - tr.last_seen > cfg.lost_after:
             resolve_lost(tk.board, tr, tk.cfg.decel)
@@ -261,7 +274,13 @@ def confirm(tk: Tracker, tr: Track, t: float, dt: float) -> None:
             return
     if born_moving(tk, tr) and tr.state in ("rest", "moving"):
         v = np.array([last.x - first.x, last.y - first.y]) / max(last.t - first.t, 1e-3)
-        donor = donor_of(tk.tracks, tr, v, first, tk.cfg.v_max) or striker_seen_as_disc(tk, tr, v, first)
+        crok = isinstance(tk.board, CrokinoleBoard)
+        donor = donor_of(tk.tracks, tr, v, first, tk.cfg.v_max, may_rest=knock_or_flick(tk, tr) if crok else None) \
+            or striker_seen_as_disc(tk, tr, v, first)
+        robbed = mover_robbed(tk.tracks, tr, t, dt, tk.cfg.v_max) if donor is None and crok else None
+        if robbed is not None:
+            take_back(tk, robbed, tr, t)
+            return
         if donor is not None:
             donor.rest_xy = donor.position()
             donor.state, donor.v, donor.xy = "moving", v, tr.xy.copy()
@@ -278,6 +297,44 @@ def confirm(tk: Tracker, tr: Track, t: float, dt: float) -> None:
     tk._next_id += 1
     tk.tracks.append(tr)
     label(tk, tr, tr.id)
+
+
+def knock_or_flick(tk: Tracker, tr: Track) -> Callable[[Track], bool]:
+    """Crokinole: which resting discs may be where the track born moving ``tr`` came from.
+
+    When a disc waiting on the shooting line vanished too (a flick nobody saw), a disc resting
+    elsewhere is the new track only if it left its place at the speed the new track shows
+    (:func:`tracker.track.merge.left_its_place`): it does not start by itself, only when the
+    unseen shot strikes it, and then it flies off as fast as the shot came, while the shot disc
+    is the one that stops beside its place. c4h_9903 at 11.2 s: e1, unseen from the east
+    shooting line, hit w1 and stopped 18 mm from its place; the new track, slow, was taken for
+    w1 knocked 18 mm in one frame, and w1, seen again flying into the west ditch, was a new
+    disc. A disc on the line is always a candidate (a flicked disc's first detection may fall
+    beyond its rest gate), and with none vanished there every resting disc is."""
+    b = tk.board
+    first = tr.path[0]
+    assert isinstance(b, CrokinoleBoard)
+
+    def on_line(d: Track) -> bool:
+        q = d.anchor if d.anchor_n else d.xy
+        return abs(float(np.hypot(*q)) - b.shooting_line_radius) <= d.radius + SHOOTING_LINE_SLACK
+
+    waiting = any(d.state == "rest" and d.occluded and d.kind == tr.kind and on_line(d)
+                  and 0 < first.t - d.last_seen <= DONOR_WINDOW for d in tk.tracks)
+    return lambda d: not waiting or on_line(d) or left_its_place(tk.tracks, d, tr, first.t - d.last_seen, tk.cfg.decel)
+
+
+def take_back(tk: Tracker, d: Track, tr: Track, t: float) -> None:
+    """Moving disc ``d`` takes the detections the tentative track ``tr`` had since ``d`` was last
+    seen (:func:`tracker.track.merge.mover_robbed`); the tentative's earlier ones, a false
+    find, are dropped. ``d``'s coasting samples over that stretch give way to them."""
+    mine = [sm for sm in tr.path if sm.t > d.last_seen + 1e-6]
+    seen = next(sm for sm in reversed(d.path) if sm.measured)
+    d.path = [sm for sm in d.path if sm.measured or sm.t < mine[0].t - 1e-6] + mine
+    z = np.array([mine[-1].x, mine[-1].y])
+    d.v = (z - np.array([seen.x, seen.y])) / max(mine[-1].t - seen.t, 1e-3)
+    d.xy, d.last_seen, d.hits, d.occluded = z, t, d.hits + len(mine), False
+    label(tk, tr, d.id)
 
 
 def striker_seen_as_disc(tk: Tracker, tr: Track, v: np.ndarray, first: Sample) -> Track | None:

@@ -1,16 +1,22 @@
 """Joining a new track to a disc the tracker already knows, when the new one is really that
-disc: knocked a short way within one frame (``nudged_from``), or flicked so fast that its first
-detection fell outside its rest gate (``donor_of``). Pure functions over the tracker's tracks.
+disc: knocked a short way within one frame (``nudged_from``), flicked so fast that its first
+detection fell outside its rest gate (``donor_of``), or a moving disc whose detection a false find
+took from it (``mover_robbed``). Pure functions over the tracker's tracks.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
 from tracker.track.association import BIG
+from tracker.track.blows import segment_distance
 from tracker.track.datatypes import Sample, Track
+
+# Seconds a disc may go unseen and still be joined to a track born moving (``donor_of``): a
+# disc knocked away unseen is found again on its way within that (or it is lost for good).
+DONOR_WINDOW = 0.6
 
 
 def nudged_from(tracks: Sequence[Track], tr: Track, first: Sample, dt: float) -> Track | None:
@@ -29,28 +35,85 @@ def nudged_from(tracks: Sequence[Track], tr: Track, first: Sample, dt: float) ->
 
 
 def donor_of(tracks: Sequence[Track], tr: Track, v: np.ndarray, first: Sample, v_max: float,
-             kind: int | None = None) -> Track | None:
+             kind: int | None = None, may_rest: Callable[[Track], bool] | None = None) -> Track | None:
     """The vanished disc a track born moving came from.
 
-    Candidates vanished (resting and unseen, or moving) at most 0.6 s before the new track's
+    Candidates vanished (resting and unseen, or moving) at most ``DONOR_WINDOW`` before the new track's
     first detection, and could have got there at the top speed. Among them the nearest to
     where the new track's line, run backwards, was at that moment; a missing first frame or a
     peg bounce between the first detections makes that line rough, so the gate is wide.
-    Candidates are of the new track's kind, or of ``kind`` when given.
+    Candidates are of the new track's kind, or of ``kind`` when given; a resting one must pass
+    ``may_rest`` when given.
     """
     best, best_cost = None, BIG
     for d in tracks:
         if d.kind != (tr.kind if kind is None else kind) or not ((d.state == "rest" and d.occluded) or d.state == "moving"):
             continue
         gap = first.t - d.last_seen
-        if gap <= 1e-6 or gap > 0.6:
+        if gap <= 1e-6 or gap > DONOR_WINDOW:
             continue
         p = d.anchor if d.state == "rest" and d.anchor_n else d.xy
         reach = float(np.hypot(first.x - p[0], first.y - p[1]))
         if reach > v_max * gap + 2 * d.radius:
             continue
+        if may_rest is not None and d.state == "rest" and not may_rest(d):
+            continue
         back = np.array([first.x, first.y]) - v * gap
         cost = min(float(np.hypot(*(back - p))), reach)
         if cost < best_cost:
             best, best_cost = d, cost
+    return best
+
+
+def left_its_place(tracks: Sequence[Track], d: Track, tr: Track, gap: float, decel: float) -> bool:
+    """Could resting disc ``d``, unseen for the ``gap`` seconds before the new track ``tr``
+    was first seen, be ``tr``? On its way a disc only slows by friction (``decel``) unless it
+    hits another disc. It went at least the distance from where it was last seen to ``tr``'s
+    first detection over ``gap`` on average, so between ``tr``'s first two detections it went
+    at least that less friction's toll over half the gap and that step (0.8 of the distance:
+    room for the first detection's error). A slower ``tr`` is not ``d``, unless a resting disc
+    lay by its course (from ``d``'s place through ``tr``'s first two detections, within 5 mm
+    of touching) that could have slowed it."""
+    if len(tr.path) < 2:
+        return True
+    s0, s1 = tr.path[0], tr.path[1]
+    step = max(s1.t - s0.t, 1e-3)
+    seen = next((sm for sm in reversed(d.path) if sm.measured), None)  # where it was last seen
+    a = np.array([seen.x, seen.y]) if seen is not None else np.asarray(d.anchor if d.anchor_n else d.xy, float)
+    z0, z1 = np.array([s0.x, s0.y]), np.array([s1.x, s1.y])
+    speed = float(np.hypot(*(z1 - z0))) / step
+    if speed + 0.5 * decel * (gap + step) >= 0.8 * float(np.hypot(*(z0 - a))) / gap:
+        return True
+    return any(o is not d and o is not tr and o.state == "rest"
+               and min(segment_distance(q, a, z0), segment_distance(q, z0, z1)) < o.radius + d.radius + 5.0
+               for o in tracks for q in [o.anchor if o.anchor_n else o.xy])
+
+
+def mover_robbed(tracks: Sequence[Track], tr: Track, t: float, dt: float, v_max: float) -> Track | None:
+    """The moving disc that a track born moving (``tr``, just confirmed at ``t``) took its latest
+    detection from, when its first detection was a false find beside that disc.
+
+    A disc does not appear out of nowhere already moving: a track born moving is a known disc
+    (``donor_of``: one that vanished before it was first seen) or a false find. When no disc
+    vanished before it, and a known moving disc was seen at the same time as its first
+    detection but missed now, with the new track's latest detection within that disc's reach
+    (as far as the second stage lets a mover go), the latest detection is that disc's: the
+    first was a find on its blur, which a tentative track's wide gate then carried onto the
+    disc's own next detection (crokinole_4p_part at 18.2 s: s2, struck head-on part way through
+    the frame, was measured at a quarter of its speed; the find 50 mm ahead of it took s2's
+    next detection and s2 was lost). The nearest such disc, or None."""
+    first, last = tr.path[0], tr.path[-1]
+    z = np.array([last.x, last.y])
+    best, best_d = None, BIG
+    for d in tracks:
+        if d.kind != tr.kind or d.state != "moving" or not (first.t - 1e-6 <= d.last_seen < last.t - 1e-6):
+            continue
+        seen = next((sm for sm in reversed(d.path) if sm.measured), None)
+        if seen is None:
+            continue
+        gap = max(t - seen.t, dt)
+        reach = 2 * d.radius + gap * min(v_max, 1.5 * d.speed + 500.0)
+        dist = float(np.hypot(z[0] - seen.x, z[1] - seen.y))
+        if dist <= reach and dist < best_d:
+            best, best_d = d, dist
     return best

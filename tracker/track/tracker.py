@@ -39,6 +39,7 @@ from tracker.track.association import assign, hypothesis_cost
 from tracker.track.datatypes import Sample, Track
 from tracker.track.lifecycle import miss, new_track, observe, promote, revive
 from tracker.track.prediction import (
+    beyond_struck_penalty,
     colour_penalty,
     jump_speed,
     may_jump,
@@ -84,6 +85,7 @@ class Tracker:
         self._retired: set[int] = set()
         self._leaving: set[int] = set()
         self._struck: dict[int, tuple[np.ndarray, np.ndarray]] = {}  # rest track id -> (where, velocity) if hit now
+        self._striking: dict[int, tuple[np.ndarray, np.ndarray]] = {}  # mover id -> (struck rest place, normal)
         self._ghosts: set[int] = set()  # knocked away unseen: found again only near their course
         self._tent_det: dict[int, int] = {}  # id(tentative track) -> its detection this frame
         self._hole_uncovered = float("-inf")  # when a disc over the 20-hole's edge last left it
@@ -201,7 +203,8 @@ class Tracker:
         rows = live + self._tentative
         hyps, gates = predict(self, rows, dt, t)
         cost = (hypothesis_cost(hyps, dets.xy, blows.stop_penalty(self, rows, hyps, dt))
-                + penalties(rows, dets, self._striker_r) + colour_penalty(rows, dets) + struck_penalty(self, rows, dets))
+                + penalties(rows, dets, self._striker_r) + colour_penalty(rows, dets) + struck_penalty(self, rows, dets)
+                + beyond_struck_penalty(self, rows, dets))
         pairs = assign(cost, gates)
         self._rescue_movers(rows, cost, gates, pairs, dt, t)
         used_t = {i for i, _ in pairs}

@@ -1,0 +1,47 @@
+"""A shot whose disc nobody saw waiting or flying, read from the disc it struck (hand-made
+detections, board mm): ``tracker.infer.unseen.arrived_unseen``."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from tracker.boards import CrokinoleBoard
+from tracker.detect.datatypes import Detections
+from tracker.pipeline import Pipeline
+from tracker.shotlog import Shot
+
+
+def dets(*xy: tuple[float, float]) -> Detections:
+    return Detections(xy=np.array(xy, float).reshape(-1, 2), radius=np.full(len(xy), 16.0))
+
+
+def test_a_shot_seen_only_in_the_disc_it_struck_is_logged() -> None:
+    """North's n1 rests at (80, 60). South's disc is hidden under the hand and sleeve until
+    flicked and flies blurred: the first sign of the shot is n1 driven north at 600 mm/s; south's
+    disc is first seen at rest 31 mm behind where n1 lay (it stopped where it struck). That is
+    south's shot, from the south shooting line, striking n1 (c4h_9903 at 17.9 s: the motion was
+    judged as the struck discs' own and rejected, "not where a shot starts")."""
+    fps, struck, shooter = 30.0, (80.0, 60.0), (80.0, 29.0)
+    p = Pipeline("crokinole", 2)
+    p.start_tracking(CrokinoleBoard())
+    for k in range(150):
+        tau = (k - 60) / fps
+        if tau <= 0:
+            n1 = struck
+        else:
+            s = min(tau, 0.4)
+            n1 = (80.0, 60.0 + 600.0 * s - 750.0 * s * s)
+        rows = [n1] + ([shooter] if k >= 75 else [])
+        p.process_detections(dets(*rows), k / fps, k)
+    p.finish()
+    shots = [e for e in p.entries if isinstance(e, Shot)]
+    assert [s.seat for s in shots] == ["south"], shots
+    shot = shots[0]
+    end = shot.end[shot.disc]
+    assert isinstance(end, tuple) and math.dist(end, shooter) < 2.0
+    others = [n for n in shot.end if n != shot.disc]
+    assert len(others) == 1 and math.dist(shot.end[others[0]], (80.0, 180.0)) < 2.0  # type: ignore[arg-type]
+    assert (shot.disc, others[0]) in shot.contacts
+    assert abs(math.hypot(*shot.start) - CrokinoleBoard().shooting_line_radius) < 1.0
