@@ -48,3 +48,38 @@ def test_discs_and_striker_found_pockets_ignored() -> None:
     # Nothing at the (empty) pockets.
     for px, py in KoronaBoard().pocket_centres().values():
         assert np.all(np.hypot(dets.xy[:, 0] - px, dets.xy[:, 1] - py) > 40.0)
+
+
+def test_a_full_pass_makes_the_views_edge_spectra_once_for_both_kinds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Disc and striker rings of a full-view search share one FFT size, so the view's edge
+    field is transformed once a call (``candidates.search``), and the discs found are those of
+    a search that makes it per kind."""
+    from tracker.detect import candidates
+
+    truth = [(-150.0, 100.0, 0, "disc"), (60.0, -40.0, 1, "disc"), (0.0, -290.0, 0, "striker")]
+    img, calib = _shot(truth)
+    made: list[tuple[int, int]] = []
+    orig = candidates.field_spectra
+
+    def counted(lab: np.ndarray, fft_shape: tuple[int, int], mask: np.ndarray | None = None) -> candidates.Spectra:
+        made.append(fft_shape)
+        return orig(lab, fft_shape, mask)
+
+    monkeypatch.setattr(candidates, "field_spectra", counted)
+    det = DiscDetector(calib, "korona")
+    assert len({f.fft_shape for f in det._filters.values()}) == 1
+    shared = det.detect(img)
+    assert len(made) == 1
+    unshared = DiscDetector(calib, "korona")
+    search = candidates.search
+
+    def fresh(d: DiscDetector, *a: object, **k: object) -> tuple[np.ndarray, np.ndarray]:
+        d._view_spectra = None  # nothing carried from the other kind
+        return search(d, *a, **k)  # type: ignore[arg-type]
+
+    monkeypatch.setattr("tracker.detect.detector.search", fresh)
+    made.clear()
+    alone = unshared.detect(img)
+    assert len(made) == 2
+    assert np.array_equal(shared.xy, alone.xy) and np.array_equal(shared.kind, alone.kind)
+    assert len(shared) == len(truth)

@@ -144,11 +144,22 @@ def edge_field(lab: np.ndarray, mask: np.ndarray | None = None) -> tuple[np.ndar
     return c, s, strength
 
 
-def ring_response(lab: np.ndarray, filt: RingFilter, mask: np.ndarray | None = None) -> RingResponse:
+Spectra = tuple[np.ndarray, np.ndarray, np.ndarray]
+
+
+def field_spectra(lab: np.ndarray, fft_shape: tuple[int, int], mask: np.ndarray | None = None) -> Spectra:
+    """The spectra of the edge field (``edge_field``) of ``lab``, zero-padded to ``fft_shape``:
+    what ``ring_response`` filters (the same for every ring radius with that FFT size)."""
     c, s, strength = edge_field(lab, mask)
-    C = sfft.rfft2(c, s=filt.fft_shape, workers=1)
-    S = sfft.rfft2(s, s=filt.fft_shape, workers=1)
-    M = sfft.rfft2(strength, s=filt.fft_shape, workers=1)
+    return (sfft.rfft2(c, s=fft_shape, workers=1), sfft.rfft2(s, s=fft_shape, workers=1),
+            sfft.rfft2(strength, s=fft_shape, workers=1))
+
+
+def ring_response(lab: np.ndarray, filt: RingFilter, mask: np.ndarray | None = None,
+                  spectra: Spectra | None = None) -> RingResponse:
+    """The ring filter's response over ``lab``; ``spectra``: ``field_spectra`` of it, when
+    already made for another ring of the same FFT size."""
+    C, S, M = spectra if spectra is not None else field_spectra(lab, filt.fft_shape, mask)
     score = None
     coh = None
     for k in range(N_SECTORS):
@@ -234,9 +245,20 @@ def search(det: DiscDetector, view: np.ndarray, kind: int, radius: float,
             valid = np.pad(valid[y0:y1, x0:x1], ((0, hb - (y1 - y0)), (0, wb - (x1 - x0))))
         else:
             y0 = x0 = 0
+    spectra: Spectra | None = None
     if sub is None:
-        sub = lab if lab is not None else det._lab(view)
-    rr = ring_response(sub, filt)
+        # The whole view: the same for every kind searched on this call, so its edge field's
+        # spectra serve them all when their FFT sizes agree (korona's disc and striker rings:
+        # a third of a full-view search).
+        shared = det._view_spectra
+        if shared is not None and shared[0] is view and shared[1] == filt.fft_shape:
+            spectra = shared[2]
+            sub = view  # (only its shape is read below)
+        else:
+            sub = lab if lab is not None else det._lab(view)
+            spectra = field_spectra(sub, filt.fft_shape)
+            det._view_spectra = (view, filt.fft_shape, spectra)
+    rr = ring_response(sub, filt, spectra=spectra)
     ok = valid & (rr.coherence >= st.min_coherence) & (rr.score >= st.min_flux)
     uv = peaks(rr.score, 0.9 * radius / det.mm_per_px, 0.0, ok, st.max_candidates)
     coh = rr.coherence[np.clip(np.round(uv[:, 1]).astype(int), 0, sub.shape[0] - 1),

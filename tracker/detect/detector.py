@@ -55,7 +55,7 @@ from tracker.boards import CrokinoleBoard, KoronaBoard
 from tracker.calibration.datatypes import Calibration
 from tracker.detect import verify
 from tracker.detect.background import BackgroundModel
-from tracker.detect.candidates import RingFilter, search
+from tracker.detect.candidates import RingFilter, Spectra, search
 from tracker.detect.chamfer import GAME_BEVEL_MM, ChamferCorrection
 from tracker.detect.datatypes import (
     DISC,
@@ -155,6 +155,7 @@ class DiscDetector:
         self._filters: dict[int, RingFilter] = {}
         self._ring_px: dict[int, tuple[float, float]] = {}
         self._crop_filters: OrderedDict[tuple[int, int, int], RingFilter] = OrderedDict()
+        self._view_spectra: tuple[np.ndarray, tuple[int, int], Spectra] | None = None  # (``search``)
         # Frame-to-frame reuse (see ``detect``).
         self._ref_grey: np.ndarray | None = None
         self._last: Detections | None = None

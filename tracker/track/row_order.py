@@ -51,6 +51,12 @@ def row_order(tk: Tracker, rows: Sequence[Track], dets: Detections, pairs: list[
     mm's tie). Edits ``pairs``, ``used_t`` and ``used_d``."""
     resting = [i for i, tr in enumerate(rows) if tr.state == "rest" and tr not in tk._tentative
                and tr.id not in tk._ghosts]
+    # A row is struck only when a member was paired away from its rest place (``_moved``): with
+    # none such, no row is, and the rows need not be found (most frames: nothing moves).
+    by_track = dict(pairs)
+    if not any(i in by_track and float(np.hypot(*(dets.xy[by_track[i]] - rest_of(rows[i])))) > tk.cfg.move_mm
+               for i in resting):
+        return
     done: set[int] = set()
     for start in resting:
         if start in done:
