@@ -27,6 +27,7 @@ import numpy as np
 
 from tracker.calibration.datatypes import Calibration
 from tracker.detect.candidates import CHANNEL_WEIGHTS
+from tracker.detect.consensus import consensus_circle
 from tracker.detect.geometry import CameraPose
 
 N_RAYS = 48
@@ -161,7 +162,8 @@ class Refiner:
     def refine(self, image: np.ndarray, guess_mm: np.ndarray, radius: float,
                step_mm: float | None = None, with_colors: bool = True,
                give_up_below: float = 0.0, occluders: np.ndarray | None = None,
-               bounds: float | None = None, start_at: np.ndarray | None = None) -> Fit:
+               bounds: float | None = None, start_at: np.ndarray | None = None,
+               consensus: bool = False) -> Fit:
         """Fit one disc near ``guess_mm`` (the coarse centre of its silhouette). Samples along
         the rays are ``step_mm`` apart: by default a third of an image pixel, at least 0.2 mm.
 
@@ -178,7 +180,9 @@ class Refiner:
         arm, a shadow -- is not an occluder, so its open outline still fails. ``bounds``: the
         same for a square playing area ``|x|, |y| <= bounds`` (a korona rim hides the side of a
         disc lying against it). ``start_at``: the contact point to start from (a refit of a
-        disc already found) instead of the one the coarse centre suggests."""
+        disc already found) instead of the one the coarse centre suggests. ``consensus``: before
+        the two narrow iterations, move to the one outline the edges follow best all round
+        (``consensus.py``), then search each ray only near it, for its strongest edge."""
         guess = np.asarray(guess_mm, float)
         px = self._mm_per_image_px(guess)  # tolerances scale with the image's resolution
         if step_mm is None:
@@ -217,10 +221,15 @@ class Refiner:
         masking = occ is not None or bounds is not None
         for it, win in enumerate((max(6.0, 2.0 * px), max(3.0, 1.2 * px), max(1.5, 0.8 * px), max(1.0, 0.6 * px))):
             T = self.top_of(P)
+            if consensus and it == 2:
+                P, r = consensus_circle(strength, rho_mid, base, o, self.dirs, P, radius, ~hidden, C, f)
+                T = self.top_of(P)
+            if consensus and it >= 2:
+                win = max(1.0, 0.6 * px)
             # Top rim on every ray; the bottom edge where the bottom circle is the silhouette
             # (the near side) and lies clear of the top rim.
             rt_exp = _ray_to_circle(o, self.dirs, T, k * r - self._bevel_drop(self.dirs, P))
-            rtop, pt = _edge_in_window(strength, rho_mid, rt_exp, win, step_mm, first=it > 0)
+            rtop, pt = _edge_in_window(strength, rho_mid, rt_exp, win, step_mm, first=0 < it < (2 if consensus else 9))
             if masking:
                 rim = o[None] + rt_exp[:, None] * self.dirs
                 hidden = np.zeros(N_RAYS, bool)
