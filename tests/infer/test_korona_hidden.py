@@ -93,3 +93,35 @@ def test_a_rim_disc_lost_while_nothing_came_near_it_is_not_off() -> None:
     assert [r.disc for r in records] == [2]
     assert records[0].ends.get(1) != "off"
     assert records[0].ends.get(3) == "off"
+
+
+def test_a_rim_disc_found_in_place_soon_after_the_shot_was_not_knocked_off() -> None:
+    """k2e_9905 at 4.5 s: the striker runs into the north row; the detector loses a row disc as
+    it is hit (rows are found on its full passes only) and finds it again where it lay by the
+    full pass once the board has settled, 0.4 s after the last motion. The shot waits for it
+    (``rim_wait``): its end is no "off", and the shot's end time is when all came to rest."""
+    seg = ShotSegmenter(B)
+    rim = B.half - B.disc_radius
+    hit = Track(id=3, kind=DISC, radius=B.disc_radius, xy=np.array([0.0, rim]), born=0.0)
+    s = Track(id=2, kind=STRIKER, radius=B.striker_radius, xy=np.zeros(2), born=1.0)
+    records = []
+    for k in range(60):
+        t = k / 10
+        tracks = [hit] if t < 1.0 else [hit, s]
+        if t < 1.7 or t >= 2.4:  # seen again in place 0.4 s after the striker stopped
+            _at(hit, t, 0.0, rim)
+        else:
+            hit.occluded = True
+        if 1.0 <= t < 1.6:
+            _at(s, t, 0.0, -340.0)
+        elif 1.6 <= t < 2.0:  # struck: runs up the middle at 1800 mm/s, into the north row
+            if s.state == "rest":
+                s.rest_xy = (0.0, -340.0)
+            _at(s, t, 0.0, -340.0 + 180.0 * (10 * t - 15), "moving")
+        elif t >= 2.0:
+            _at(s, t, 0.0, float(s.path[-1].y))
+        got, _ = seg.update(tracks, t, k)
+        records += got
+    assert [r.disc for r in records] == [2]
+    assert records[0].ends.get(3) != "off"
+    assert records[0].t_end < 2.3
