@@ -125,3 +125,50 @@ def test_a_rim_disc_found_in_place_soon_after_the_shot_was_not_knocked_off() -> 
     assert [r.disc for r in records] == [2]
     assert records[0].ends.get(3) != "off"
     assert records[0].t_end < 2.3
+
+
+def test_a_rim_row_disc_set_moving_with_no_striker_moving_is_no_shot() -> None:
+    """k2e_9905 at 5.5 s: between shots, a disc of the north row (lost by the detector a moment)
+    takes a far detection as a hand passes and runs 300 mm into the board at 2000 mm/s; no
+    striker moves. Only the striker is shot in korona, or a disc waiting where a striker waits
+    (the striker seen as a disc); a disc against the rim never is: no shot."""
+    seg = ShotSegmenter(B)
+    rim = B.half - B.disc_radius
+    d = Track(id=1, kind=DISC, radius=B.disc_radius, xy=np.array([-60.0, -rim]), born=0.0)
+    s = Track(id=2, kind=STRIKER, radius=B.striker_radius, xy=np.array([150.0, -340.0]), born=0.0)
+    records = []
+    for k in range(40):
+        t = k / 10
+        _at(s, t, 150.0, -340.0)
+        if t < 1.5:
+            _at(d, t, -60.0, -rim)
+        elif t < 1.8:
+            if d.state == "rest":
+                d.rest_xy = (-60.0, -rim)
+            _at(d, t, -60.0 + 100.0 * (10 * t - 14), -rim + 150.0 * (10 * t - 14), "moving")
+        else:
+            _at(d, t, float(d.path[-1].x), float(d.path[-1].y))
+        got, _ = seg.update([d, s], t, k)
+        records += got
+    assert records == []
+
+
+def test_a_striker_seen_as_a_disc_where_strikers_wait_is_still_shot() -> None:
+    """The same flick from where a striker waits (south's rim zone, clear of the row), by a
+    track the detector calls a disc: the striker seen as a disc (k2e_8805): a shot."""
+    seg = ShotSegmenter(B)
+    d = Track(id=1, kind=DISC, radius=B.disc_radius, xy=np.array([0.0, -340.0]), born=0.0)
+    records = []
+    for k in range(40):
+        t = k / 10
+        if t < 1.5:
+            _at(d, t, 0.0, -340.0)
+        elif t < 1.8:
+            if d.state == "rest":
+                d.rest_xy = (0.0, -340.0)
+            _at(d, t, 0.0, -340.0 + 200.0 * (10 * t - 14), "moving")
+        else:
+            _at(d, t, 0.0, float(d.path[-1].y))
+        got, _ = seg.update([d], t, k)
+        records += got
+    assert [r.disc for r in records] == [1]

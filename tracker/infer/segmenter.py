@@ -264,7 +264,14 @@ class ShotSegmenter:
         # nor is a disc the rules said must come out: a hand carries it away (seed 7502)
         candidates = [tr for tr in candidates if not self.unlike_a_disc(tr) and not tr.leaving]
         if isinstance(self.board, KoronaBoard):
-            candidates = [tr for tr in candidates if tr.kind == STRIKER] or candidates
+            # only the striker is shot; a disc only when it rested where a striker waits (the
+            # striker seen as a disc: its groove's ring is disc-sized, k2e_8805). A disc of a
+            # row against the rim never is: one set moving with no striker seen moving took a
+            # far detection (a hand, another disc) while the detector had lost it (k2e_9905 at
+            # 5.5 s and 37.5 s: two false shots "by" north row discs)
+            b = self.board
+            candidates = [tr for tr in candidates if tr.kind == STRIKER] or [
+                tr for tr in candidates if b.striker_waits(*self._before[tr.id])]
         else:  # a crokinole disc is shot once: the shot disc is one never shot before
             candidates = [tr for tr in candidates if tr.id not in self._shot_before] or candidates
         seen_flick = [tr for tr in candidates if self._at_start_place(self._before[tr.id], tr)]

@@ -303,7 +303,7 @@ def striker_seen_as_disc(tk: Tracker, tr: Track, v: np.ndarray, first: Sample) -
     if d is None:
         return None
     q = d.anchor if d.anchor_n else d.xy
-    if b.rim_zone_of(float(q[0]), float(q[1])) is None or float(np.abs(q).max()) > b.half - 2 * b.striker_radius:
+    if not b.striker_waits(float(q[0]), float(q[1])):
         return None
     d.kind, d.radius = tr.kind, tr.radius
     return d
