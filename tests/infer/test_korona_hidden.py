@@ -172,3 +172,34 @@ def test_a_striker_seen_as_a_disc_where_strikers_wait_is_still_shot() -> None:
         got, _ = seg.update([d], t, k)
         records += got
     assert [r.disc for r in records] == [1]
+
+
+def test_a_rim_disc_lost_at_the_flick_and_knocked_along_the_rim_went_down_the_corner() -> None:
+    """k4h_8806 at 28.1 s: the detector drops the north row the frame before the striker moves
+    (the picture changes all along it) and never finds the struck disc again; the blow came from
+    the west, along the rim. It slid along the rim into the ne pocket (300 mm away): its end is
+    that pocket, though it was last seen just before the shot started."""
+    seg = ShotSegmenter(B)
+    rim = B.half - B.disc_radius
+    lane = B.half - B.striker_radius - 5.0
+    d = Track(id=1, kind=DISC, radius=B.disc_radius, xy=np.array([112.0, rim]), born=0.0)
+    s = Track(id=2, kind=STRIKER, radius=B.striker_radius, xy=np.array([-200.0, lane]), born=0.0)
+    records = []
+    for k in range(50):
+        t = k / 10
+        if t < 1.45:
+            _at(d, t, 112.0, rim)
+        else:
+            d.occluded = True  # lost the frame before the flick, never seen again
+        if t < 1.55:
+            _at(s, t, -200.0, lane)
+        elif t < 1.95:  # flicked east along the north rim, stopped by the blow at x = 80
+            if s.state == "rest":
+                s.rest_xy = (-200.0, lane)
+            _at(s, t, min(-200.0 + 90.0 * (10 * t - 15), 80.0), lane, "moving")
+        else:
+            _at(s, t, 80.0, lane)
+        got, _ = seg.update([d, s], t, k)
+        records += got
+    assert [r.disc for r in records] == [2]
+    assert records[0].ends.get(1) == "pocket:ne"
