@@ -177,7 +177,8 @@ def revive(tk: Tracker, dets: Detections, j: int, t: float) -> Track | None:
     for tr in tk.tracks:
         if tr.kind != int(dets.kind[j]) or tr.id in tk._retired:
             continue
-        if tr.state == "off" and off_unseen(tr) and t - tr.last_seen <= tk.cfg.off_unseen_revive:
+        if (tr.state == "off" and isinstance(tk.board, KoronaBoard) and off_unseen(tr)
+                and t - tr.last_seen <= tk.cfg.off_unseen_revive):
             target, reach = np.asarray(tr.rest_xy, float), tr.radius
         elif tr.state == "lifted":
             target = tk._expected.get(tr.id, tr.anchor)
