@@ -93,3 +93,113 @@ def test_a_rim_disc_lost_while_nothing_came_near_it_is_not_off() -> None:
     assert [r.disc for r in records] == [2]
     assert records[0].ends.get(1) != "off"
     assert records[0].ends.get(3) == "off"
+
+
+def test_a_rim_disc_found_in_place_soon_after_the_shot_was_not_knocked_off() -> None:
+    """k2e_9905 at 4.5 s: the striker runs into the north row; the detector loses a row disc as
+    it is hit (rows are found on its full passes only) and finds it again where it lay by the
+    full pass once the board has settled, 0.4 s after the last motion. The shot waits for it
+    (``rim_wait``): its end is no "off", and the shot's end time is when all came to rest."""
+    seg = ShotSegmenter(B)
+    rim = B.half - B.disc_radius
+    hit = Track(id=3, kind=DISC, radius=B.disc_radius, xy=np.array([0.0, rim]), born=0.0)
+    s = Track(id=2, kind=STRIKER, radius=B.striker_radius, xy=np.zeros(2), born=1.0)
+    records = []
+    for k in range(60):
+        t = k / 10
+        tracks = [hit] if t < 1.0 else [hit, s]
+        if t < 1.7 or t >= 2.4:  # seen again in place 0.4 s after the striker stopped
+            _at(hit, t, 0.0, rim)
+        else:
+            hit.occluded = True
+        if 1.0 <= t < 1.6:
+            _at(s, t, 0.0, -340.0)
+        elif 1.6 <= t < 2.0:  # struck: runs up the middle at 1800 mm/s, into the north row
+            if s.state == "rest":
+                s.rest_xy = (0.0, -340.0)
+            _at(s, t, 0.0, -340.0 + 180.0 * (10 * t - 15), "moving")
+        elif t >= 2.0:
+            _at(s, t, 0.0, float(s.path[-1].y))
+        got, _ = seg.update(tracks, t, k)
+        records += got
+    assert [r.disc for r in records] == [2]
+    assert records[0].ends.get(3) != "off"
+    assert records[0].t_end < 2.3
+
+
+def test_a_rim_row_disc_set_moving_with_no_striker_moving_is_no_shot() -> None:
+    """k2e_9905 at 5.5 s: between shots, a disc of the north row (lost by the detector a moment)
+    takes a far detection as a hand passes and runs 300 mm into the board at 2000 mm/s; no
+    striker moves. Only the striker is shot in korona, or a disc waiting where a striker waits
+    (the striker seen as a disc); a disc against the rim never is: no shot."""
+    seg = ShotSegmenter(B)
+    rim = B.half - B.disc_radius
+    d = Track(id=1, kind=DISC, radius=B.disc_radius, xy=np.array([-60.0, -rim]), born=0.0)
+    s = Track(id=2, kind=STRIKER, radius=B.striker_radius, xy=np.array([150.0, -340.0]), born=0.0)
+    records = []
+    for k in range(40):
+        t = k / 10
+        _at(s, t, 150.0, -340.0)
+        if t < 1.5:
+            _at(d, t, -60.0, -rim)
+        elif t < 1.8:
+            if d.state == "rest":
+                d.rest_xy = (-60.0, -rim)
+            _at(d, t, -60.0 + 100.0 * (10 * t - 14), -rim + 150.0 * (10 * t - 14), "moving")
+        else:
+            _at(d, t, float(d.path[-1].x), float(d.path[-1].y))
+        got, _ = seg.update([d, s], t, k)
+        records += got
+    assert records == []
+
+
+def test_a_striker_seen_as_a_disc_where_strikers_wait_is_still_shot() -> None:
+    """The same flick from where a striker waits (south's rim zone, clear of the row), by a
+    track the detector calls a disc: the striker seen as a disc (k2e_8805): a shot."""
+    seg = ShotSegmenter(B)
+    d = Track(id=1, kind=DISC, radius=B.disc_radius, xy=np.array([0.0, -340.0]), born=0.0)
+    records = []
+    for k in range(40):
+        t = k / 10
+        if t < 1.5:
+            _at(d, t, 0.0, -340.0)
+        elif t < 1.8:
+            if d.state == "rest":
+                d.rest_xy = (0.0, -340.0)
+            _at(d, t, 0.0, -340.0 + 200.0 * (10 * t - 14), "moving")
+        else:
+            _at(d, t, 0.0, float(d.path[-1].y))
+        got, _ = seg.update([d], t, k)
+        records += got
+    assert [r.disc for r in records] == [1]
+
+
+def test_a_rim_disc_lost_at_the_flick_and_knocked_along_the_rim_went_down_the_corner() -> None:
+    """k4h_8806 at 28.1 s: the detector drops the north row the frame before the striker moves
+    (the picture changes all along it) and never finds the struck disc again; the blow came from
+    the west, along the rim. It slid along the rim into the ne pocket (300 mm away): its end is
+    that pocket, though it was last seen just before the shot started."""
+    seg = ShotSegmenter(B)
+    rim = B.half - B.disc_radius
+    lane = B.half - B.striker_radius - 5.0
+    d = Track(id=1, kind=DISC, radius=B.disc_radius, xy=np.array([112.0, rim]), born=0.0)
+    s = Track(id=2, kind=STRIKER, radius=B.striker_radius, xy=np.array([-200.0, lane]), born=0.0)
+    records = []
+    for k in range(50):
+        t = k / 10
+        if t < 1.45:
+            _at(d, t, 112.0, rim)
+        else:
+            d.occluded = True  # lost the frame before the flick, never seen again
+        if t < 1.55:
+            _at(s, t, -200.0, lane)
+        elif t < 1.95:  # flicked east along the north rim, stopped by the blow at x = 80
+            if s.state == "rest":
+                s.rest_xy = (-200.0, lane)
+            _at(s, t, min(-200.0 + 90.0 * (10 * t - 15), 80.0), lane, "moving")
+        else:
+            _at(s, t, 80.0, lane)
+        got, _ = seg.update([d, s], t, k)
+        records += got
+    assert [r.disc for r in records] == [2]
+    assert records[0].ends.get(1) == "pocket:ne"

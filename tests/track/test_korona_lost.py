@@ -125,3 +125,50 @@ def test_a_rim_disc_unseen_for_seconds_is_still_on_the_board() -> None:
     tk.update(_dets([(41.0, -rim, DISC, 12.5)]), t)
     back = tk.get(ids[round(-rim)])
     assert back is not None and back.last_seen == t
+
+
+def _rim_blow(back_at: float | None) -> tuple[Tracker, int]:
+    """A disc resting against the north rim; the striker runs up into it at 2000 mm/s and the
+    disc's detection vanishes the frame it is due to be hit (knocked unseen, its course into the
+    rim); the striker stops against the rim beside where it lay. From ``back_at`` (s) on the
+    disc is detected again where it rested (None: never again, it jumped the rim)."""
+    tk = Tracker(B)
+    rim = B.half - B.disc_radius
+    disc = (0.0, rim, DISC, B.disc_radius)
+    t = 0.0
+    for _ in range(5):  # at rest, the striker waiting at the south line
+        tk.update(_dets([disc, (0.0, -300.0, STRIKER, B.striker_radius)]), t)
+        t += 0.1
+    tid = next(tr.id for tr in tk.tracks if tr.kind == DISC)
+    y = -300.0
+    while y < rim - B.disc_radius - B.striker_radius - 200.0:  # the flick: 200 mm a frame
+        y += 200.0
+        tk.update(_dets([disc, (0.0, y, STRIKER, B.striker_radius)]), t)
+        t += 0.1
+    stop = rim - B.disc_radius - B.striker_radius - 5.0
+    while t < 4.0:
+        rows = [(0.0, stop, STRIKER, B.striker_radius)]
+        if back_at is not None and t >= back_at:
+            rows.append(disc)
+        tk.update(_dets(rows), t)
+        t += 0.1
+    return tk, tid
+
+
+def test_a_rim_disc_called_off_unseen_and_found_in_place_was_not_off() -> None:
+    """k4h_8806 at 3.6 s: the striker hits the south row; the detector drops three row discs
+    (rows are found on full passes only), the tracker forecasts them knocked into the rim and,
+    unseen, calls them off the board. The full pass once the board settles finds them where
+    they rested: the same discs, at rest there, not new ones (a real jump leaves no disc there)."""
+    tk, tid = _rim_blow(back_at=1.9)
+    tr = tk.get(tid)
+    assert tr is not None and tr.state == "rest" and not tr.occluded
+    assert sum(1 for t in tk.tracks if t.kind == DISC) == 1
+
+
+def test_a_rim_disc_knocked_unseen_and_never_seen_again_is_off() -> None:
+    """The same blow, and the disc is not seen again: it jumped the rim (truth detections of
+    korona_ru_part at 3.55 s): off the board."""
+    tk, tid = _rim_blow(back_at=None)
+    tr = tk.get(tid)
+    assert tr is not None and tr.state == "off"

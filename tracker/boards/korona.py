@@ -111,6 +111,11 @@ class KoronaBoard:
             return "east"
         return None
 
+    def striker_waits(self, x: float, y: float) -> bool:
+        """Whether a striker may wait there to be shot: in a rim zone, and clear of the rim where
+        the discs' rows stand (more than a striker's diameter from it)."""
+        return self.rim_zone_of(x, y) is not None and max(abs(x), abs(y)) <= self.half - 2 * self.striker_radius
+
     def seat_of(self, x: float, y: float) -> Seat:
         """The seat whose side of the board is nearest the point."""
         if abs(y) >= abs(x):

@@ -7,7 +7,9 @@ A shot starts when a disc on the surface starts moving and ends when every disc 
 * it is a shot only if that disc was flicked (peak speed above ``shot_speed``) from where a shot
   may start (crokinole: near the shooting line; korona: the striker, from behind the middle of
   the board) — otherwise it was a hand straightening or carrying a disc, and no shot is logged;
-* every disc that moved gets its end: a rest place, ``hole``, ``pocket:xx``, ``off``, ``lifted``.
+* every disc that moved gets its end: a rest place, ``hole``, ``pocket:xx``, ``off``, ``lifted``;
+  korona: a rim disc the shot may have knocked away unseen is waited for a moment first
+  (``rim_wait``, :mod:`tracker.infer.rim_gone`): the detector may only have lost it.
 
 Between shots the segmenter reports the hands' work: discs lifted away and discs put down.
 
@@ -38,6 +40,7 @@ from tracker.detect.datatypes import STRIKER
 from tracker.infer.contacts import infer_contacts, motion_start
 from tracker.infer.datatypes import End, HandEvent, ShotRecord
 from tracker.infer.ends import end_of, peak_speed, reached, stayed_out
+from tracker.infer.rim_gone import knocked_out_unseen, rim_unseen
 from tracker.infer.unseen import arrived_unseen, flicked_unseen, unseen_shot
 from tracker.track.datatypes import Track
 from tracker.track.lifecycle import SHOOTING_LINE_SLACK
@@ -56,11 +59,18 @@ class ShotSegmenter:
         # Seconds before a disc turned up unseen in which the shot disc may have vanished from
         # where shots start (a shot crosses a board in well under a second).
         unseen_window: float = 1.5,
+        # Korona: seconds of quiet a shot waits, before it is judged, for a rim disc it may have
+        # knocked away unseen to be seen again in place (``rim_gone.rim_unseen``): the detector finds
+        # rows against the rim on full passes only, and runs one once the board has settled
+        # (``pipeline.SETTLE_S``, 0.3 s, after the last motion; k2e_9905 at 4.4 s: 0.43 s).
+        rim_wait: float = 1.0,
     ) -> None:
         self.board = board
         self.settle = settle
         self.shot_speed = shot_speed
         self.unseen_window = unseen_window
+        self.rim_wait = rim_wait
+        self._held_at: float | None = None  # when the shot would have closed but for ``rim_wait``
         self.in_shot = False
         self._t0 = 0.0
         self._f0 = 0
@@ -121,11 +131,17 @@ class ShotSegmenter:
                 self._before = {tr.id: self._prev_rest(tr) for tr in tracks if tr.state in ("rest", "moving")}
                 self._before_state = {tr.id: tr.state for tr in tracks}
             return shots, hands
+        # settled, waiting for a rim disc to show again (``rim_wait``): a new motion ends the
+        # wait (the shot is judged as it stood), and discs first found now (the detector's full
+        # pass: other rows it had lost) were not moved by the shot
+        waiting = self._held_at is not None
+        if waiting and moving:
+            return self._close(tracks, t, frame), hands
         self._moved |= {tr.id for tr in moving}
         for tr in tracks:  # discs that changed state without being seen moving (dropped in)
             if tr.id in self._before_state and tr.state != self._before_state[tr.id] and tr.state != "lifted":
                 self._moved.add(tr.id)
-            if tr.id not in self._before_state and tr.born >= self._t0 and tr.state != "lifted":
+            if tr.id not in self._before_state and tr.born >= self._t0 and tr.state != "lifted" and not waiting:
                 self._moved.add(tr.id)
         if moving:
             self._quiet_since = None
@@ -134,17 +150,26 @@ class ShotSegmenter:
             self._quiet_since = t
         if t - self._quiet_since < self.settle or self._knocked_unseen_pending(tracks, t):
             return shots, hands
+        if t - self._quiet_since < self.rim_wait and rim_unseen(self.board, tracks, self._before, self._moved,
+                                                                self._t0):
+            self._held_at = self._held_at if self._held_at is not None else t
+            return shots, hands
+        return self._close(tracks, t, frame), hands
+
+    def _close(self, tracks: Sequence[Track], t: float, frame: int) -> list[ShotRecord]:
+        """End the episode and judge it: the shot, if it was one."""
         self.in_shot = False
         self._closed = t
         record = self._finish(tracks, t, frame)
+        self._held_at = None
         # (rebuilt, not updated: tracks the tracker has forgotten leave no trace here)
         self._known = {tr.id: tr.state for tr in tracks}
         self._shot_before &= set(self._known)
         del self.rejected[:-100]
-        if record is not None:
-            shots.append(record)
-            self._shot_spans = [*self._shot_spans[-9:], (self._t0, t)]
-        return shots, hands
+        if record is None:
+            return []
+        self._shot_spans = [*self._shot_spans[-9:], (self._t0, t)]
+        return [record]
 
     def abandon(self, tracks: Sequence[Track], t: float, why: str) -> None:
         """Drop the episode in progress, unjudged (the camera moved: the motion seen since was
@@ -157,6 +182,7 @@ class ShotSegmenter:
         self.in_shot = False
         self._closed = t
         self._quiet_since = None
+        self._held_at = None
         self._moved = set()
         self._known = {tr.id: tr.state for tr in tracks}
         self._quiet_known_until = t + self.refit_grace
@@ -168,6 +194,7 @@ class ShotSegmenter:
         self.in_shot = False
         self.t = t + self.settle
         record = self._finish(tracks, t + self.settle, frame)
+        self._held_at = None
         return [record] if record is not None else []
 
     # ------------------------------------------------------------------ helpers
@@ -239,7 +266,14 @@ class ShotSegmenter:
         # nor is a disc the rules said must come out: a hand carries it away (seed 7502)
         candidates = [tr for tr in candidates if not self.unlike_a_disc(tr) and not tr.leaving]
         if isinstance(self.board, KoronaBoard):
-            candidates = [tr for tr in candidates if tr.kind == STRIKER] or candidates
+            # only the striker is shot; a disc only when it rested where a striker waits (the
+            # striker seen as a disc: its groove's ring is disc-sized, k2e_8805). A disc of a
+            # row against the rim never is: one set moving with no striker seen moving took a
+            # far detection (a hand, another disc) while the detector had lost it (k2e_9905 at
+            # 5.5 s and 37.5 s: two false shots "by" north row discs)
+            b = self.board
+            candidates = [tr for tr in candidates if tr.kind == STRIKER] or [
+                tr for tr in candidates if b.striker_waits(*self._before[tr.id])]
         else:  # a crokinole disc is shot once: the shot disc is one never shot before
             candidates = [tr for tr in candidates if tr.id not in self._shot_before] or candidates
         seen_flick = [tr for tr in candidates if self._at_start_place(self._before[tr.id], tr)]
@@ -283,43 +317,19 @@ class ShotSegmenter:
             if tr.id not in self._before and tr.born < self._t0:
                 continue
             ends[tr.id] = end_of(tr)
-        ends.update(self._knocked_out_unseen(tracks, ends, shooter.id))
+        ends.update(knocked_out_unseen(self.board, tracks, ends, shooter.id, self._before, self._moved, self._t0,
+                                       self.t))
         ends = stayed_out(ends, self._before, radius, contacts, shooter.id)
         return ShotRecord(
-            disc=shooter.id, start=start, t_start=min(starts.get(shooter.id, self._t0), t), t_end=t - self.settle,
+            disc=shooter.id, start=start, t_start=min(starts.get(shooter.id, self._t0), t), t_end=self._end_time(t),
             frame_start=self._f0, frame_end=frame, contacts=tuple(contacts), ends=ends,
             before=dict(self._before), peak_speed=peak,
         )
 
-    def _knocked_out_unseen(self, tracks: Sequence[Track], ends: dict[int, End], shooter: int) -> dict[int, End]:
-        """Korona: a resting disc by the rim that vanished during the shot and was not seen again
-        by its end was knocked over the rim or into a pocket between frames (at 10 fps a disc in
-        a row against the rim leaves in one frame, and the rest of the row shuffles into its
-        place). Its end is the nearest pocket when it lay by one, else off the board. Only a disc
-        that a mover's path (seen or forecast) came near: the detector loses rim discs for long
-        spells (rows are found on full passes only), and one nothing reached was not knocked
-        anywhere (korona_4p_part at 27 s: two east rim discs 100 mm from any mover called off)."""
-        b = self.board
-        if not isinstance(b, KoronaBoard):
-            return {}
-        out: dict[int, End] = {}
-        for tr in tracks:
-            if tr.id in ends or tr.id == shooter or tr.id not in self._before or tr.kind == STRIKER:
-                continue
-            # unseen since it was struck, for long enough that it is not a missed detection
-            if not (tr.state == "rest" and tr.occluded and tr.last_seen >= self._t0 and self.t - tr.last_seen >= 0.25):
-                continue
-            x, y = self._before[tr.id]
-            if max(abs(x), abs(y)) < b.half - 3 * tr.radius:
-                continue
-            movers = [o for o in tracks if o.id in self._moved and o.id != tr.id]
-            if not reached(movers, (x, y), tr.radius, self._t0, tr.radius):
-                continue
-            c = b.pocket_centres()
-            near = min(c, key=lambda k: np.hypot(x - c[k][0], y - c[k][1]))
-            by_pocket = np.hypot(x - c[near][0], y - c[near][1]) < b.pocket_radius + 3 * tr.radius
-            out[tr.id] = f"pocket:{near}" if by_pocket else "off"
-        return out
+    def _end_time(self, t: float) -> float:
+        """When the shot ended: ``settle`` before it would have closed but for the wait for rim
+        discs (``rim_wait``)."""
+        return (self._held_at if self._held_at is not None else t) - self.settle
 
     def _knocked_unseen_pending(self, tracks: Sequence[Track], t: float) -> bool:
         """Crokinole: is a disc that rested before the shot unseen since a mover of the shot came

@@ -95,6 +95,21 @@ def resolve_lost(board: CrokinoleBoard | KoronaBoard, tr: Track, decel: float) -
     tr.anchor, tr.anchor_n = tr.xy.copy(), 1
 
 
+def off_unseen(tr: Track) -> bool:
+    """Korona: a disc called off the board that was never seen away from where it rested: it
+    vanished as a mover was due to hit it (``lifecycle.knocked_unseen``) and its fate was read
+    from the course the forecast blow gave it. Against a rim such a course runs over the rim
+    whether the disc jumped it (gone for good) or the blow only pressed it into the rim while the
+    detector lost it (rows against the rim are found on full passes only): the fate stands only
+    until the disc is seen again where it rested (``lifecycle.revive``). Never seen away: its
+    last detection within a quarter radius of its rest place (a detection's noise at rest is a
+    fraction of a millimetre)."""
+    if tr.state != "off" or tr.rest_xy is None:
+        return False
+    last = next((s for s in reversed(tr.path) if s.measured), None)
+    return last is not None and float(np.hypot(last.x - tr.rest_xy[0], last.y - tr.rest_xy[1])) <= 0.25 * tr.radius
+
+
 def _last_velocity(tr: Track) -> np.ndarray:
     """The velocity between the last two measured samples (mm/s): how the disc was going when
     last seen (the coasting estimate has been slowed by friction since)."""

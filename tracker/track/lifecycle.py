@@ -26,7 +26,7 @@ from tracker.boards import CrokinoleBoard, KoronaBoard
 from tracker.detect.datatypes import DISC, STRIKER, Detections
 from tracker.track.association import BIG, bounce
 from tracker.track.datatypes import Sample, Track
-from tracker.track.fate import resolve_lost, where_verdict
+from tracker.track.fate import off_unseen, resolve_lost, where_verdict
 from tracker.track.merge import DONOR_WINDOW, donor_of, left_its_place, mover_robbed, nudged_from
 
 if TYPE_CHECKING:
@@ -179,21 +179,33 @@ def knocked_unseen(tk: Tracker, tr: Track, t: float) -> None:
 
 # ---------------------------------------------------------------------- unmatched detections
 def revive(tk: Tracker, dets: Detections, j: int, t: float) -> Track | None:
-    """A lifted disc put back where it lay (or near where the rules said it goes) is that disc."""
+    """A lifted disc put back where it lay (or near where the rules said it goes) is that disc.
+    So is a korona disc called off the board from its course alone (:func:`fate.off_unseen`)
+    that is seen again where it rested within ``cfg.off_unseen_revive`` seconds: the blow pressed
+    it into the rim and the detector had lost it (k4h_8806 at 3.6 s: three south row discs
+    dropped by the detector as the striker hit the row, called off, found again in place by the
+    full pass once the board settled)."""
     z = dets.xy[j]
     best, best_d = None, BIG
     for tr in tk.tracks:
-        if tr.state != "lifted" or tr.kind != int(dets.kind[j]) or tr.id in tk._retired:
+        if tr.kind != int(dets.kind[j]) or tr.id in tk._retired:
             continue
-        target = tk._expected.get(tr.id, tr.anchor)
-        reach = 3 * tr.radius if tr.id in tk._expected else tr.radius
+        if (tr.state == "off" and isinstance(tk.board, KoronaBoard) and off_unseen(tr)
+                and t - tr.last_seen <= tk.cfg.off_unseen_revive):
+            target, reach = np.asarray(tr.rest_xy, float), tr.radius
+        elif tr.state == "lifted":
+            target = tk._expected.get(tr.id, tr.anchor)
+            reach = 3 * tr.radius if tr.id in tk._expected else tr.radius
+        else:
+            continue
         d = float(np.hypot(*(z - target)))
         if d < reach and d < best_d:
             best, best_d = tr, d
     if best is None:
         return None
     tk._expected.pop(best.id, None)
-    best.state = "rest"
+    tk._ghosts.discard(best.id)
+    best.state, best.pocket, best.v = "rest", None, np.zeros(2)
     best.xy, best.anchor, best.anchor_n = z.copy(), z.copy(), 1
     best.last_seen, best.occluded, best.displaced_frames = t, False, 0
     best.path.append(Sample(t, float(z[0]), float(z[1]), True))
@@ -349,7 +361,7 @@ def striker_seen_as_disc(tk: Tracker, tr: Track, v: np.ndarray, first: Sample) -
     if d is None:
         return None
     q = d.anchor if d.anchor_n else d.xy
-    if b.rim_zone_of(float(q[0]), float(q[1])) is None or float(np.abs(q).max()) > b.half - 2 * b.striker_radius:
+    if not b.striker_waits(float(q[0]), float(q[1])):
         return None
     d.kind, d.radius = tr.kind, tr.radius
     return d

@@ -60,6 +60,10 @@ class TrackerConfig:
     # and loses them for seconds while the striker or a hand is near)
     rim_lift_after: float = 12.0
     lost_after: float = 0.3  # seconds a moving disc may stay unseen before its fate is decided
+    # korona: seconds in which a disc called off from its unseen course alone may be seen again
+    # where it rested (``fate.off_unseen``): the detector's full pass once the board settles
+    # (``pipeline.SETTLE_S`` after the last motion) finds a rim row it lost during the shot
+    off_unseen_revive: float = 2.0
     v_max: float = 6000.0  # mm/s, fastest plausible disc
     decel: float = 1500.0  # mm/s^2, friction used to coast an unseen moving disc
     restitution: float = 0.9

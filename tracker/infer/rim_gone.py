@@ -1,0 +1,124 @@
+"""Korona: rim discs a shot may have knocked away unseen, and where they went.
+
+Discs stand in rows against the rims. At 10 fps a struck rim disc leaves in one frame (over the
+rim, down a pocket), and the rest of its row shuffles into its place; but the detector also loses
+rim discs for long spells (rows are found on its full passes only, and dropped while the striker
+or a hand is near). Both look alike while the disc is unseen: it is covered where it rested, or
+the tracker has called it off from the course a forecast blow gave it (``fate.off_unseen``). What
+tells them apart is what follows: a disc only lost is found where it lay by the detector's full
+pass once the board settles; one knocked away never is. So the segmenter waits a moment for it
+(:func:`rim_unseen`) and only then judges what is still unseen (:func:`knocked_out_unseen`).
+
+Pure functions on tracks and the board model: they never look at pixels.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+
+from tracker.boards import CrokinoleBoard, KoronaBoard
+from tracker.detect.datatypes import STRIKER
+from tracker.infer.datatypes import End
+from tracker.infer.ends import reached
+from tracker.track.datatypes import Track
+from tracker.track.fate import off_unseen
+
+# Seconds before a shot's first motion in which a rim disc last seen counts as unseen "since
+# during the shot": the detector drops a row the frame the striker starts (the picture changes
+# all along it), so its discs are last seen a frame before the shot starts (k4h_8806 at 27.8 s,
+# 30 fps: the north row last seen 2 frames before the flick, three of its discs pocketed). One
+# frame at 10 fps; rows lost for longer before (korona_ru_part, 4.8 s to 9.8 s) stay out.
+LOST_AT_FLICK = 0.1
+
+
+def rim_gone(board: CrokinoleBoard | KoronaBoard, tr: Track, tracks: Sequence[Track],
+             before: Mapping[int, tuple[float, float]], moved: set[int], t0: float) -> bool:
+    """Whether ``tr``, a disc that rested against a rim before the shot (``before``, the shot
+    started at ``t0``), is unseen since during it (covered where it rested, or called off from
+    its unseen course alone) and a mover's path (one of ``moved``, seen or forecast) came near
+    where it rested: knocked over the rim or into a pocket between frames, or only lost by the
+    detector. A disc nothing reached was knocked nowhere (korona_4p_part at 27 s: two east rim
+    discs 100 mm from any mover)."""
+    if not isinstance(board, KoronaBoard) or tr.kind == STRIKER or tr.id not in before:
+        return False
+    covered = tr.state == "rest" and tr.occluded
+    if not (covered or off_unseen(tr)) or tr.last_seen < t0 - LOST_AT_FLICK:
+        return False
+    x, y = before[tr.id]
+    if max(abs(x), abs(y)) < board.half - 3 * tr.radius:
+        return False
+    movers = [o for o in tracks if o.id in moved and o.id != tr.id]
+    return reached(movers, (x, y), tr.radius, t0, tr.radius)
+
+
+def rim_unseen(board: CrokinoleBoard | KoronaBoard, tracks: Sequence[Track],
+               before: Mapping[int, tuple[float, float]], moved: set[int], t0: float) -> bool:
+    """Whether a rim disc the shot may have knocked away is unseen (:func:`rim_gone`): the shot
+    waits (``ShotSegmenter.rim_wait``) for the detector's full pass to find it in place, which the
+    tracker then takes for it (covered: its own rest gate; called off: ``lifecycle.revive``). A
+    disc that went over the rim or down a pocket is not seen again, and is judged so. Judged at
+    once, a row the detector lost was called off (k2e_9905 at 4.5 s, two south row discs found
+    in place 0.3 s later)."""
+    return any(rim_gone(board, tr, tracks, before, moved, t0) for tr in tracks)
+
+
+def knocked_out_unseen(board: CrokinoleBoard | KoronaBoard, tracks: Sequence[Track], ends: Mapping[int, End],
+                       shooter: int, before: Mapping[int, tuple[float, float]], moved: set[int], t0: float,
+                       now: float) -> dict[int, End]:
+    """The ends of the rim discs still unseen when the shot is judged at ``now``, covered where
+    they rested since it struck them (:func:`rim_gone`), for long enough that it is no missed
+    detection: knocked over the rim or into a pocket between frames. The nearest pocket when
+    the disc lay by one, else off the board."""
+    if not isinstance(board, KoronaBoard):
+        return {}
+    out: dict[int, End] = {}
+    for tr in tracks:
+        if tr.id in ends or tr.id == shooter:
+            continue
+        if not (tr.state == "rest" and tr.occluded and now - tr.last_seen >= 0.25):
+            continue
+        if not rim_gone(board, tr, tracks, before, moved, t0):
+            continue
+        x, y = before[tr.id]
+        c = board.pocket_centres()
+        near = min(c, key=lambda k: np.hypot(x - c[k][0], y - c[k][1]))
+        by_pocket = np.hypot(x - c[near][0], y - c[near][1]) < board.pocket_radius + 3 * tr.radius
+        along = None if by_pocket else along_rim(board, tr, tracks, (x, y), moved, t0)
+        out[tr.id] = f"pocket:{near}" if by_pocket else (f"pocket:{along}" if along else "off")
+    return out
+
+
+def along_rim(board: KoronaBoard, tr: Track, tracks: Sequence[Track], at: tuple[float, float], moved: set[int],
+              t0: float) -> str | None:
+    """The corner pocket a rim disc resting at ``at`` was knocked into along its rim, when the
+    blow that reached it (from the nearest point of a mover's path since ``t0``) pushed it more
+    along the rim than into it: it slides along the rim to the corner, and is not seen again
+    only if it went down there (stopped short, the detector's full pass finds it; k4h_8806 at
+    28.1 s, a north row disc struck from the west by its neighbour, 300 mm from the ne pocket).
+    None for a blow into the rim (it jumped: off the board) or no mover near."""
+    q = np.asarray(at, float)
+    best: tuple[float, np.ndarray] | None = None
+    for o in tracks:
+        if o.id not in moved or o.id == tr.id:
+            continue
+        first = next((k for k, s in enumerate(o.path) if s.t >= t0), len(o.path))
+        pts = [np.array([s.x, s.y]) for s in o.path[max(first - 1, 0):]]
+        for a, b in zip(pts, pts[1:] or pts, strict=False):
+            ab = b - a
+            L = float(ab @ ab)
+            f = 0.0 if L < 1e-12 else min(max(float((q - a) @ ab) / L, 0.0), 1.0)
+            p = a + f * ab
+            d = float(np.hypot(*(q - p)))
+            if d <= tr.radius + o.radius + tr.radius and (best is None or d < best[0]):
+                best = (d, q - p)
+    if best is None or best[0] < 1e-6:
+        return None
+    u = best[1] / best[0]
+    k = 0 if abs(q[1]) > abs(q[0]) else 1  # the axis along the rim the disc lies against
+    if abs(float(u[k])) < abs(float(u[1 - k])):
+        return None
+    sx = np.sign(u[0]) if k == 0 else np.sign(q[0])
+    sy = np.sign(u[1]) if k == 1 else np.sign(q[1])
+    return ("n" if sy > 0 else "s") + ("e" if sx > 0 else "w")
