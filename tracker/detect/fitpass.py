@@ -38,7 +38,7 @@ def fit_kind(det: DiscDetector, frame_bgr: np.ndarray, view: np.ndarray, lab: np
     fits: list[tuple[Fit, float]] = []
     rejected: list[tuple[np.ndarray, float, Fit]] = []  # candidate, coherence, its fit
     for c, q in zip(centres, coh, strict=True):
-        if any(np.hypot(*(c - p)) < 1.6 * min(radius, pr) for p, pr in taken):
+        if blocked(c, radius, taken, det.settings.groove_strikers):
             continue
         memo = det.rejects.recall(c, kind)
         if memo is not None:  # turned down here before, nothing changed since
@@ -61,7 +61,7 @@ def fit_kind(det: DiscDetector, frame_bgr: np.ndarray, view: np.ndarray, lab: np
     fits.sort(key=lambda fq: -(fq[0].coverage + fq[1]))
     accepted: list[tuple[Fit, float]] = []
     for fit, q in fits:
-        if any(np.hypot(*(fit.centre - p)) < 1.6 * min(radius, pr) for p, pr in taken):
+        if blocked(fit.centre, radius, taken, det.settings.groove_strikers):
             continue
         taken.append((fit.centre, radius))
         accepted.append((fit, q))
@@ -91,6 +91,30 @@ def fit_kind(det: DiscDetector, frame_bgr: np.ndarray, view: np.ndarray, lab: np
         return Detections.empty()
     return Detections(xy=np.array(xy), radius=np.array(rad), color=np.array(col), confidence=np.array(conf),
                       kind=np.full(len(xy), kind), where=np.array(wh), surround=np.array(sur))
+
+
+# A find of a smaller kind (under this share of the candidate's radius: a korona disc is half a
+# striker; a disc's own fitted radius varies by a few per cent) centred within ``CONCENTRIC`` of
+# its radii of a larger kind's candidate may be the larger one's groove (``blocked``).
+SMALLER = 0.75
+CONCENTRIC = 0.5
+
+
+def blocked(c: np.ndarray, radius: float, taken: list[tuple[np.ndarray, float]], grooves: bool = True) -> bool:
+    """A candidate of nominal ``radius`` at ``c`` overlaps a disc already taken, so is not fitted:
+    except over a find of a smaller kind (``SMALLER``) it is concentric with (within
+    ``CONCENTRIC`` of that find's radius). A korona striker has a groove turned in its top, a
+    circle about a disc's size (0.62 of the striker's radius in the renderer), which fits as a
+    disc's outline at 1280x720 (k2e_8805 at 7.6 s and 22.6 s: the resting striker found as a
+    disc of 13-14 mm, its own outline never fitted); smaller kinds go first, so the striker was
+    never tried. Which of the two stands is settled after
+    (``DiscDetector._drop_strikers_over_discs``). ``grooves`` False: no exception
+    (``DetectorSettings.groove_strikers``)."""
+    for p, pr in taken:
+        d = float(np.hypot(*(c - p)))
+        if d < 1.6 * min(radius, pr) and not (grooves and pr < SMALLER * radius and d < CONCENTRIC * pr):
+            return True
+    return False
 
 
 def _lab_for_clusters(det: DiscDetector, view: np.ndarray, region: np.ndarray | None, radius: float) -> np.ndarray:

@@ -1,12 +1,13 @@
 """Whose discs are which colour, learned from the discs at rest before a shot.
 
-Korona (``korona_owners``): split out of ``pipeline.py`` (behaviour unchanged). Which colour is whose cannot be seen on a
-scattered table; the players' colours are clustered (``ColorModel``, classes lightest first) and
-handed to seats by the rows they lie in (``identity.owners_from_rows``), falling back to the
+Korona (``korona_owners``): at a game's start the discs stand in the standard rows, so a disc's
+place says whose it is (``korona_rows``); the seats' colours are learned from the rows. Only when
+fewer than two rows are seen are the colours clustered (``ColorModel``, classes lightest first)
+and handed to seats by the rows they lie in (``identity.owners_from_rows``), falling back to the
 convention lightest colour for south, then clockwise. The result goes to the namer
-(``Namer.owners``); the tracks' own colour classes are left alone, as the tracker matches
-detections on them (overwriting them once split every resting disc from its detections and
-started new, nameless tracks).
+(``Namer.owners``), and the seats' colours give the tracks their colour classes
+(``korona_rows.colour_classes``; the detections carry no class, so the tracker's class clash
+penalty does not split a resting disc from its detections).
 
 Crokinole (``crokinole_owners``): a disc is named when first shot, but a video often starts
 mid-round, with discs on the board nobody was seen shooting (triple.mp4, ricochet.mp4). The
@@ -29,29 +30,42 @@ import numpy as np
 from tracker.boards import CrokinoleBoard, KoronaBoard
 from tracker.infer import ShotRecord
 from tracker.pipeline.identity import owners_from_rows
+from tracker.pipeline.korona_rows import owners_by_rows
 from tracker.seats import CLOCKWISE
 from tracker.track import Track
 
 
 def korona_owners(board: CrokinoleBoard | KoronaBoard, seats: Sequence[str], players: int,
-                  tracks: dict[int, Track], rec: ShotRecord) -> dict[int, str]:
-    """Track id -> seat for the discs at rest before the shot ``rec`` (empty for fewer than two
-    colours' worth of discs)."""
+                  tracks: dict[int, Track], before: dict[int, tuple[float, float]]
+                  ) -> tuple[dict[int, str], dict[str, np.ndarray]]:
+    """(track id -> seat, seat -> colour) for the discs at rest ``before`` the first shot: by
+    the standard rows where they are seen (``korona_rows.owners_by_rows``: a disc's place as well
+    as its colour), else by clustering the colours (empty for fewer than two colours' worth of
+    discs)."""
     from tracker.detect.color import ColorModel
 
-    discs = [tracks[k] for k in rec.before if k in tracks and tracks[k].kind == 0 and tracks[k].color_n]
+    discs = [tracks[k] for k in before if k in tracks and tracks[k].kind == 0 and tracks[k].color_n]
+    if isinstance(board, KoronaBoard):
+        by_rows, colours = owners_by_rows(board, seats, discs, [before[d.id] for d in discs])
+        if by_rows:
+            return by_rows, colours
     k = min(players, len(discs))
     if k < 2:
-        return {}
+        return {}, {}
     model = ColorModel.fit(np.array([d.color for d in discs]), k=k)
     classes = [int(c) for c in model.predict(np.array([d.color for d in discs]))]
-    owner = owners_from_rows(board, seats, [rec.before[d.id] for d in discs], classes)
+    owner = owners_from_rows(board, seats, [before[d.id] for d in discs], classes)
     out: dict[int, str] = {}
+    found: dict[str, np.ndarray] = {}
+    for c in sorted(set(classes)):
+        i = owner.get(c, c)
+        if i < len(seats):
+            found[str(seats[i])] = model.centres[c]
     for d, c in zip(discs, classes, strict=True):
         i = owner.get(c, c)
         if i < len(seats):
             out[d.id] = str(seats[i])
-    return out
+    return out, found
 
 
 # Two colour clusters count as two sides when their centres are this far apart (lightness-damped

@@ -32,7 +32,8 @@ def reconcile(rec: ShotRecord, tracks: dict[int, Track], names: dict[int, str],
     covered since before the shot whose place a mover's path reached (the detector loses rim
     rows for seconds: korona_ru_part's north row from 4.8 s to 9.8 s). Pairs are taken
     nearest first (the new track's first sample against the old one's last place), same kind
-    only, within ``REACH_MM``."""
+    and colour class only (korona classes: ``pipeline.korona_rows.colour_classes``), within
+    ``REACH_MM``."""
     found = [tracks[k] for k in rec.ends if k in tracks and k not in names and k not in rec.before
              and k != rec.disc and tracks[k].born >= rec.t_start - 0.05]
     if not found:
@@ -46,7 +47,7 @@ def reconcile(rec: ShotRecord, tracks: dict[int, Track], names: dict[int, str],
                  and tr.state == "rest" and tr.occluded and tr.last_seen < rec.t_start - 0.05
                  and reached([m for m in movers if m.id != tr.id], tr.position(), tr.radius, rec.t_start, tr.radius)]
     pairs = sorted((float(np.hypot(n.path[0].x - o.position()[0], n.path[0].y - o.position()[1])), n.id, o.id)
-                   for n in found for o in lost if n.kind == o.kind)
+                   for n in found for o in lost if n.kind == o.kind and _same_class(n, o))
     used: set[int] = set()
     out: list[tuple[int, int]] = []
     for d, new, old in pairs:
@@ -55,6 +56,11 @@ def reconcile(rec: ShotRecord, tracks: dict[int, Track], names: dict[int, str],
         used |= {new, old}
         out.append((new, old))
     return out
+
+
+def _same_class(a: Track, b: Track) -> bool:
+    """Not told apart by colour: the same colour class, or either unclassed."""
+    return a.cls < 0 or b.cls < 0 or a.cls == b.cls
 
 
 def owners_from_rows(board: CrokinoleBoard | KoronaBoard, seats: Sequence[str], at: Sequence[tuple[float, float]],

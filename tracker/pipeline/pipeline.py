@@ -47,6 +47,7 @@ from tracker.infer import HandEvent, Namer, ShotRecord, ShotSegmenter
 from tracker.pipeline import camera, hands
 from tracker.pipeline.colours import crokinole_owners, korona_owners
 from tracker.pipeline.identity import reconcile
+from tracker.pipeline.korona_rows import colour_classes, late_row_discs
 from tracker.pipeline.stillness import Settling, StillnessGate
 from tracker.pipeline.stride import StrideGate
 from tracker.rules import engine_for, outcome_events, shot_flags
@@ -118,6 +119,7 @@ class Pipeline:
         self._expect_place: list[tuple[str, tuple[float, float] | None]] = []
         self._round_over = False
         self._need_setup = game == "korona"
+        self._seat_colours: dict[str, np.ndarray] = {}  # korona: each player's disc colour (Lab)
         self._last_drift_t = 0.0
         self._bumped = False
         self._drift_episode = False  # the segmenter was in a shot at the last drift look
@@ -326,14 +328,20 @@ class Pipeline:
         self._flush_lifts(res)
         self._round_over = False
         if self._need_setup:
-            self._classify_colours(tracks, rec)
-            setup = self.namer.setup(tracks, {k: v for k, v in rec.before.items() if k in tracks}, rec.disc,
-                                     rec.t_start)
+            before = {k: v for k, v in rec.before.items() if k in tracks}
+            if isinstance(self.board, KoronaBoard):  # rows found only during the first shot
+                before.update(late_row_discs(self.board, self.namer.seats, tracks, before, rec.t_end))
+            self._classify_colours(tracks, before)
+            setup = self.namer.setup(tracks, before, rec.disc, rec.t_start)
             if self.namer.dropped:
                 self.warnings.append(f"t = {rec.t_start:.2f} s: {len(self.namer.dropped)} disc(s) left out of the setup "
                                      "to give every player the same number")
             if self._apply(setup, res, rec.t_start, rec.frame_start) is not None:
                 self._need_setup = False
+        if self.game == "korona":  # colour classes: the setup's discs by owner, the rest by colour
+            owners = {tid: setup_owner for tid, name in self.namer.names.items()
+                      if (setup_owner := self._setup_owner(name)) is not None}
+            colour_classes(self.namer.seats, self._seat_colours, owners, tracks)
         self._reconcile(rec, tracks)
         expected = self.outcomes[-1].next_seat if self.outcomes else None
         camera.seat_side_hint(self, rec.start)
@@ -407,10 +415,17 @@ class Pipeline:
             return shot.seat
         return {"s": "south", "w": "west", "n": "north", "e": "east"}.get(name[:1], shot.seat)
 
-    def _classify_colours(self, tracks: dict[int, Track], rec: ShotRecord) -> None:
-        """Korona: the players' disc colours from the discs at rest before the first shot
-        (``colours.korona_owners``), handed to the namer."""
-        self.namer.owners = korona_owners(self.board, self.namer.seats, self.players, tracks, rec)
+    def _classify_colours(self, tracks: dict[int, Track], before: dict[int, tuple[float, float]]) -> None:
+        """Korona: the owners of the discs at rest before the first shot and the players' disc
+        colours (``colours.korona_owners``), handed to the namer."""
+        self.namer.owners, self._seat_colours = korona_owners(self.board, self.namer.seats, self.players, tracks,
+                                                              before)
+
+    def _setup_owner(self, name: str) -> str | None:
+        """Korona: the owner of a target disc named at the setup (its name's seat initial)."""
+        if name in self.namer.strikers.values():
+            return None
+        return next((str(s) for s in self.namer.seats if name[:1] == str(s)[0]), None)
 
     def _frame_of(self, t: float) -> int:
         return int(round(t * self.fps))
