@@ -153,7 +153,11 @@ def mm_per_pixel_at(camera: Camera, size: tuple[int, int], x: float, y: float) -
     return 10.0 / max(float(px), 1e-9)
 
 
-PAD_FRACTION = 0.15  # the view volume's margin beyond the image edges, of the larger side
+# The view volume's margin beyond the image edges, as a fraction of the larger side (held inside
+# the lens's one-to-one radius). Wide, so the arms and bodies of ordinary frames (shoulders off
+# the picture) are not clipped at all and render exactly as they did before clipping existed;
+# what it is for is the near plane and the lens's fold, far outside the image.
+PAD_FRACTION = 1.0
 LENS_STEP = 0.02  # longest edge (normalized units) of a clipped polygon drawn through a lens
 
 
@@ -176,7 +180,8 @@ class Projector:
 
     def _view_planes(self, size: tuple[int, int]) -> np.ndarray:
         """The near plane and the sides of the box (undistorted normalized coordinates) that
-        holds the whole image plus a margin of ``PAD_FRACTION`` of its larger side."""
+        holds the whole image plus a margin of ``PAD_FRACTION`` of its larger side (the
+        undistortion holds it inside the lens's one-to-one radius)."""
         w, h = size
         pad = PAD_FRACTION * max(w, h)
         xs = np.linspace(-pad, w - 1 + pad, 33)

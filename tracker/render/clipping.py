@@ -2,7 +2,7 @@
 
 A polygon is clipped in the camera frame (x right, y down, z forward) against the half spaces
 ``n . p >= d`` of a view volume: the near plane ``z >= z_near`` and four side planes through the
-camera centre that enclose the image with a margin. Sutherland-Hodgman, one plane after the
+camera centre that enclose the image with a wide margin. Sutherland-Hodgman, one plane after the
 other. Without it a vertex behind the camera (a player's head or shoulder under or beside an
 oblique camera) divides by a negative or tiny depth and lands on the far side of the picture,
 and a vertex far outside the field lands beyond the lens model's one-to-one radius and folds
