@@ -20,6 +20,7 @@ import math
 
 import numpy as np
 
+from tracker.render.clipping import Z_NEAR_MM, box_planes, clip_polygon, subdivide
 from tracker.render.scene import Camera
 
 
@@ -152,8 +153,21 @@ def mm_per_pixel_at(camera: Camera, size: tuple[int, int], x: float, y: float) -
     return 10.0 / max(float(px), 1e-9)
 
 
+# The view volume's margin beyond the image edges, as a fraction of the larger side (held inside
+# the lens's one-to-one radius). Wide, so the arms and bodies of ordinary frames (shoulders off
+# the picture) are not clipped at all and render exactly as they did before clipping existed;
+# what it is for is the near plane and the lens's fold, far outside the image.
+PAD_FRACTION = 1.0
+LENS_STEP = 0.02  # longest edge (normalized units) of a clipped polygon drawn through a lens
+
+
 class Projector:
-    """``project`` with the pose and intrinsics computed once (hot path of the sprite drawing)."""
+    """``project`` with the pose and intrinsics computed once (hot path of the sprite drawing).
+
+    Points are projected one by one with ``__call__`` (NaN behind the near plane); a filled
+    shape goes through :meth:`polygon`, which first clips it to the view volume so a part
+    behind or beside the camera cannot be thrown across the picture.
+    """
 
     def __init__(self, camera: Camera, size: tuple[int, int]) -> None:
         self.R, self.C = camera_pose(camera)
@@ -161,14 +175,60 @@ class Projector:
         self.f = camera.focal
         self.c = K[:2, 2].copy()
         self.k1, self.k2 = camera.k1, camera.k2
+        self.r_max = monotonic_radius(camera.k1, camera.k2)
+        self.planes = self._view_planes(size)
+
+    def _view_planes(self, size: tuple[int, int]) -> np.ndarray:
+        """The near plane and the sides of the box (undistorted normalized coordinates) that
+        holds the whole image plus a margin of ``PAD_FRACTION`` of its larger side (the
+        undistortion holds it inside the lens's one-to-one radius)."""
+        w, h = size
+        pad = PAD_FRACTION * max(w, h)
+        xs = np.linspace(-pad, w - 1 + pad, 33)
+        ys = np.linspace(-pad, h - 1 + pad, 33)
+        edge = np.concatenate([np.column_stack([xs, np.full_like(xs, -pad)]),
+                               np.column_stack([xs, np.full_like(xs, h - 1 + pad)]),
+                               np.column_stack([np.full_like(ys, -pad), ys]),
+                               np.column_stack([np.full_like(ys, w - 1 + pad), ys])])
+        xy = undistort_normalized((edge - self.c) / self.f, self.k1, self.k2)
+        (x_lo, y_lo), (x_hi, y_hi) = xy.min(axis=0), xy.max(axis=0)
+        return box_planes(float(x_lo), float(x_hi), float(y_lo), float(y_hi), Z_NEAR_MM)
+
+    def _to_pixels(self, xy: np.ndarray) -> np.ndarray:
+        """Undistorted normalized coordinates (N, 2) -> raw pixels; radii beyond the lens
+        model's one-to-one range are held at its edge (a real lens shows nothing there)."""
+        if self.k1 or self.k2:
+            if math.isfinite(self.r_max):
+                r = np.hypot(xy[:, 0], xy[:, 1])
+                xy = xy * (np.minimum(r, self.r_max) / np.maximum(r, 1e-12))[:, None]
+            xy = distort_normalized(xy, self.k1, self.k2)
+        return xy * self.f + self.c
 
     def __call__(self, pts: np.ndarray) -> np.ndarray:
         p = (pts - self.C) @ self.R.T
-        z = np.maximum(p[:, 2], 1e-6)
-        xy = p[:, :2] / z[:, None]
-        if self.k1 or self.k2:
-            xy = distort_normalized(xy, self.k1, self.k2)
-        return xy * self.f + self.c
+        z = p[:, 2]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            xy = p[:, :2] / z[:, None]
+        xy[z < Z_NEAR_MM] = np.nan
+        return self._to_pixels(xy)
+
+    def polygon(self, pts: np.ndarray) -> np.ndarray:
+        """A closed 3D polygon (N, 3) in board mm -> its visible part in raw pixels (M, 2),
+        clipped to the view volume first ((0, 2) when none of it is in view).
+
+        A polygon wholly inside is projected vertex by vertex; a clipped one has its edges
+        subdivided under a lens so the bent image of a long straight cut is followed.
+        """
+        p = (np.asarray(pts, np.float64).reshape(-1, 3) - self.C) @ self.R.T
+        inside = (p @ self.planes[:, :3].T - self.planes[:, 3] >= 0.0).all()
+        if not inside:
+            p = clip_polygon(p, self.planes)
+            if len(p) < 3:
+                return np.zeros((0, 2))
+        xy = p[:, :2] / p[:, 2:3]
+        if not inside and (self.k1 or self.k2):
+            xy = subdivide(xy, LENS_STEP)
+        return self._to_pixels(xy)
 
     def distance(self, pts: np.ndarray) -> np.ndarray:
         """Distance (mm) from the camera centre to each point."""

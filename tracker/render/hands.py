@@ -123,11 +123,6 @@ def _digits(hand: HandSprite, pts: np.ndarray, s: np.ndarray) -> list[np.ndarray
     return out
 
 
-def _clip(px: np.ndarray, size: tuple[int, int]) -> np.ndarray:
-    m = 4.0 * max(size)
-    return np.clip(px, -m, m)
-
-
 def _wide_blur(img: np.ndarray, sigma: float) -> np.ndarray:
     """A Gaussian blur; a wide one is done on a smaller copy and scaled back up.
 
@@ -159,9 +154,11 @@ def draw_hand(img: np.ndarray, proj: Projector, hand: HandSprite, look: Look, re
     side = np.array([-d[1], d[0], 0.0])
     lit = float(side @ light)  # > 0: the left flank faces the light
     eye = proj.C
-    outer = _clip(proj(np.concatenate([_outline(pts, s, widths, eye=eye)]
-                                      + _digits(hand, pts, s))),
-                  (w, h))
+    shapes = [proj.polygon(p) for p in [_outline(pts, s, widths, eye=eye)]
+              + _digits(hand, pts, s)]
+    outer = np.concatenate([q for q in shapes if len(q)] or [np.zeros((0, 2))])
+    if len(outer) == 0:
+        return
     x0, y0 = np.floor(outer.min(axis=0)).astype(int) - 4
     x1, y1 = np.ceil(outer.max(axis=0)).astype(int) + 4
     x0, y0 = max(x0, 0), max(y0, 0)
@@ -177,13 +174,19 @@ def draw_hand(img: np.ndarray, proj: Projector, hand: HandSprite, look: Look, re
         out = _outline(pts, s, widths, start, scale, shift, eye)
         if len(out) < 3:  # e.g. a forearm shorter than the sleeve's start: no sleeve
             return
-        p = np.round((_clip(proj(out), (w, h)) - off) * ONE).astype(np.int32)
+        px = proj.polygon(out)
+        if len(px) < 3:  # out of view
+            return
+        p = np.round((px - off) * ONE).astype(np.int32)
         cv2.fillPoly(target, [p], col, cv2.LINE_AA, SHIFT)
 
     fill(alpha, 0.0, 1.0, 0.0, 255)
     digits = _digits(hand, pts, s)
     for cap in digits:
-        q = np.round((_clip(proj(cap), (w, h)) - off) * ONE).astype(np.int32)
+        px = proj.polygon(cap)
+        if len(px) < 3:
+            continue
+        q = np.round((px - off) * ONE).astype(np.int32)
         cv2.fillPoly(alpha, [q], 255, cv2.LINE_AA, SHIFT)
         cv2.fillPoly(canvas, [q], tuple(c * 0.8 for c in skin), cv2.LINE_AA, SHIFT)
     for start, base, wid in ((0.0, skin, 1.0), (sleeve_start, sleeve, 1.12)):
@@ -194,7 +197,9 @@ def draw_hand(img: np.ndarray, proj: Projector, hand: HandSprite, look: Look, re
             fill(alpha, start, wid, 0.0, 255)
     # soften the bands into a rounded limb
     wrist = proj(np.array([pts[9], pts[9] + side * 27.0]))
-    sig = max(0.8, float(np.linalg.norm(wrist[1] - wrist[0])) / 5.0)
+    wrist_px = float(np.linalg.norm(wrist[1] - wrist[0]))  # NaN: the wrist is behind the lens
+    sig = float(np.clip(wrist_px / 5.0, 0.8, max(w, h) / 50.0)) if math.isfinite(wrist_px) \
+        else max(w, h) / 50.0
     canvas_f = cv2.GaussianBlur(canvas.astype(np.float32), (0, 0), sig)
     a = cv2.GaussianBlur(alpha.astype(np.float32), (0, 0), 0.6)[..., None] / 255.0
     roi = img[y0:y1, x0:x1].astype(np.float32)
@@ -204,7 +209,6 @@ def draw_hand(img: np.ndarray, proj: Projector, hand: HandSprite, look: Look, re
 def hand_shadow(mask: np.ndarray, proj: Projector, hand: HandSprite, reach: float,
                 light: np.ndarray) -> None:
     """The hand's outline pushed along the light onto the surface (z = 0), filled into ``mask``."""
-    h, w = mask.shape[:2]
     pts, s, _ = _centre_line(hand, reach)
     prof = np.array(PROFILES.get(hand.pose, PROFILES["flick"]), float)
     widths = np.interp(s, prof[:, 0], prof[:, 1])
@@ -214,7 +218,9 @@ def hand_shadow(mask: np.ndarray, proj: Projector, hand: HandSprite, reach: floa
     flat = np.column_stack([out[:, :2] - light[None, :2] * k[:, None], np.zeros(len(out))])
     polys = [flat] + [_flatten(c, light) for c in _digits(hand, pts, s)]
     for poly in polys:
-        px = _clip(proj(poly), (w, h))
+        px = proj.polygon(poly)
+        if len(px) < 3:
+            continue
         cv2.fillPoly(mask, [np.round(px * ONE).astype(np.int32)], 255, cv2.LINE_AA, SHIFT)
 
 
@@ -255,8 +261,10 @@ def draw_body(img: np.ndarray, proj: Projector, hand: HandSprite, look: Look, re
     for frac, k in ((1.0, 0.55), (0.6, 0.85)):
         c = head_c + tan * lit * (1 - frac) * 80.0
         layers.append((_ellipse(c, tan, out, 80.0 * frac, 95.0 * frac), hair, k))
-    polys = [_clip(proj(p), (w, h)) for p, _, _ in layers]
-    allp = np.concatenate(polys)
+    polys = [proj.polygon(p) for p, _, _ in layers]
+    if not any(len(px) for px in polys):
+        return
+    allp = np.concatenate([px for px in polys if len(px)])
     x0, y0 = np.floor(allp.min(axis=0)).astype(int) - 4
     x1, y1 = np.ceil(allp.max(axis=0)).astype(int) + 4
     x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
@@ -266,11 +274,14 @@ def draw_body(img: np.ndarray, proj: Projector, hand: HandSprite, look: Look, re
     canvas = np.zeros((y1 - y0, x1 - x0, 3), np.uint8)
     alpha = np.zeros((y1 - y0, x1 - x0), np.uint8)
     for i, (px, (_, base, k)) in enumerate(zip(polys, layers, strict=True)):
+        if len(px) < 3:
+            continue
         q = np.round((px - off) * ONE).astype(np.int32)
         if i in (0, 3):
             cv2.fillPoly(alpha, [q], 255, cv2.LINE_AA, SHIFT)
         cv2.fillPoly(canvas, [q], tuple(min(255.0, c * k) for c in base), cv2.LINE_AA, SHIFT)
-    size = float(np.linalg.norm(polys[0].max(axis=0) - polys[0].min(axis=0)))
+    torso = polys[0] if len(polys[0]) else allp
+    size = float(np.linalg.norm(torso.max(axis=0) - torso.min(axis=0)))
     canvas_f = _wide_blur(canvas.astype(np.float32), max(1.0, size / 25.0))
     al = cv2.GaussianBlur(alpha.astype(np.float32), (0, 0), 0.8)[..., None] / 255.0
     roi = img[y0:y1, x0:x1].astype(np.float32)

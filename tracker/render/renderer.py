@@ -214,6 +214,8 @@ class Renderer:
                           z] for a in np.linspace(0, 2 * math.pi, 16)
                          for z in (disc.z, disc.z + disc.thickness)])
         px = st.proj(ring)
+        if not np.all(np.isfinite(px)):  # behind the lens
+            return
         h, w = img.shape[:2]
         x0, y0 = (int(v) - 2 for v in np.floor(px.min(axis=0)))
         x1, y1 = (int(v) + 3 for v in np.ceil(px.max(axis=0)))

@@ -41,6 +41,11 @@ def fill(img: np.ndarray, pts: np.ndarray, color: Color | float) -> None:
     cv2.fillPoly(img, [p], tuple(float(c) for c in col), cv2.LINE_AA, SHIFT)
 
 
+def fill_3d(img: np.ndarray, proj: Projector, poly: np.ndarray, color: Color | float) -> None:
+    """Fill a closed 3D polygon (N, 3, board mm): its part in the camera's view, projected."""
+    fill(img, proj.polygon(poly), color)
+
+
 def shade(base: Color, normal: np.ndarray, light: np.ndarray, view: np.ndarray, gloss: float,
           ambient: float = 0.5) -> Color:
     """Lambert + Blinn-Phong shading of a base colour for a unit normal."""
@@ -218,10 +223,10 @@ def cylinder_shadow(mask: np.ndarray, proj: Projector, x: float, y: float, z0: f
                     height: float, radius: float, light: np.ndarray, z_ground: float) -> None:
     pts = np.concatenate([ring(x, y, z0, radius, 24), ring(x, y, z0 + height, radius, 24)])
     poly = shadow_polygon(pts, light, z_ground)
-    fill(mask, proj(poly), 255.0)
+    fill_3d(mask, proj, poly, 255.0)
     # contact shadow (ambient occlusion) all around the base when it stands on the ground
     if abs(z0 - z_ground) < 1.0:
-        fill(mask, proj(ring(x, y, z_ground, radius + 1.5, 24)), 255.0)
+        fill_3d(mask, proj, ring(x, y, z_ground, radius + 1.5, 24), 255.0)
 
 
 def tube_outline(p0: np.ndarray, p1: np.ndarray, r0: float, r1: float,
@@ -249,11 +254,11 @@ def draw_cue(img: np.ndarray, proj: Projector, x0: float, y0: float, x1: float, 
         off = (lit - 0.5) * (1.0 - frac) * 2.0
         left, right = tube_outline(p0, p1, 5.0 * frac, 8.0 * frac)
         shift = side * off * 4.0
-        poly = np.concatenate([proj(left + shift), proj(right[::-1] + shift)])
-        fill(img, poly, (color[0] * k, color[1] * k, color[2] * k))
+        poly = np.concatenate([left + shift, right[::-1] + shift])
+        fill_3d(img, proj, poly, (color[0] * k, color[1] * k, color[2] * k))
     tip_end = p0 + np.append(d, 0.0) * 12.0
     left, right = tube_outline(p0, tip_end, 5.0, 5.1, 2)
-    fill(img, np.concatenate([proj(left), proj(right[::-1])]), (60.0, 70.0, 80.0))
+    fill_3d(img, proj, np.concatenate([left, right[::-1]]), (60.0, 70.0, 80.0))
 
 
 def cue_shadow(mask: np.ndarray, proj: Projector, x0: float, y0: float, x1: float, y1: float,
@@ -265,4 +270,4 @@ def cue_shadow(mask: np.ndarray, proj: Projector, x0: float, y0: float, x1: floa
     lz = max(light[2], 0.05)
     k = pts[:, 2] / lz
     flat = np.column_stack([pts[:, :2] - light[None, :2] * k[:, None], np.zeros(len(pts))])
-    fill(mask, proj(flat), 255.0)
+    fill_3d(mask, proj, flat, 255.0)
