@@ -210,3 +210,26 @@ def test_partial_search_screen_keeps_the_guess_on_the_board() -> None:
     assert best.inliers["shooting"] > 0.9 and best.inliers["ten"] > 0.9
     got = apply_h(np.linalg.inv(best.G), apply_h(G, np.array([[0.0, 0.0]])))
     assert np.linalg.norm(got[0]) < 1.5
+
+
+def test_quick_floor_refuses_only_fits_far_from_followed() -> None:
+    """``check_followed`` with ``need=QUICK_FLOOR`` (a quick fit before its full-resolution
+    refinement) refuses rings seen far below the final limits and passes those near them."""
+    from tracker.calibration.crokinole_checks import QUICK_FLOOR, check_followed
+    from tracker.calibration.crokinole_rings import RingFit
+    from tracker.calibration.synthetic import camera_homography
+
+    size = (800, 450)
+    G = camera_homography(size, 20, 0, distance_mm=1400, focal_px=700)
+    radii = {"shooting": 304.8, "ten": 203.2, "fifteen": 101.6}
+
+    def fit(sh: float, ten: float, fif: float, rings: tuple[str, ...] = ("shooting", "ten", "fifteen")) -> RingFit:
+        return RingFit(G=G, radii=dict(radii), inliers={"shooting": sh, "ten": ten, "fifteen": fif}, rings=rings)
+
+    for f in (fit(0.5, 0.46, 0.9), fit(0.32, 0.9, 0.9), fit(0.46, 0.31, 0.0, ("shooting", "ten"))):
+        check_followed(f, size, need=QUICK_FLOOR)  # near the final limits: refined, not refused
+    for f in (fit(0.13, 0.30, 0.33), fit(0.9, 0.35, 0.2), fit(0.25, 0.9, 0.9), fit(0.6, 0.28, 0.0, ("shooting", "ten"))):
+        with pytest.raises(CalibrationError, match="not followed"):
+            check_followed(f, size, need=QUICK_FLOOR)
+    with pytest.raises(CalibrationError, match="not followed"):  # the final limits are stricter
+        check_followed(fit(0.5, 0.46, 0.5), size)

@@ -82,6 +82,7 @@ import numpy as np
 
 from tracker.boards import CrokinoleBoard
 from tracker.calibration.crokinole_checks import (
+    QUICK_FLOOR,
     check_followed,
     check_ratios,
     check_unpainted,
@@ -275,6 +276,11 @@ def _calibrate_at(image: np.ndarray, board: CrokinoleBoard | None, work_size: in
         raise CalibrationError("board rings found but every ring fit diverged; give --points or --markers")
     if len(best.rings) == len(RINGS) and sorted(best.inliers.values())[1] < 0.8:
         best = reseed(small, best, board)
+    if 0.5 < sc < 1:
+        # a reduced video frame whose best quick fit is far from following its rings: the
+        # full-resolution refinement (its line-ness map and up to 3 fits) did not make such a
+        # fit followed on any broadcast frame, and was ~0.25 s of each refusal
+        check_followed(best, small.shape[1::-1], need=QUICK_FLOOR)
     if sc < 1 or fit_lens:
         G_full = np.linalg.inv(S) @ best.G
         # a video frame is refined from close by; a large photo's reduced fit is several px
