@@ -44,7 +44,7 @@ if TYPE_CHECKING:
 
 EDGE_TOP = 4  # this many best-supported ellipses are each taken for the surface edge
 PARTIAL_RINGS = ("shooting", "ten")  # the lines fitted on a board with no 15 line
-SCREEN_KEEP = 8  # guesses kept after the one-pass screen (``screen``) of the ~36 edge guesses
+SCREEN_KEEP = 16  # guesses kept after the one-pass screen (``screen``) of the ~36 edge guesses (8 kept: OO-iiTEaz-w calibrated shifted by 1 of -1, 0, 1, 2 px; 16: 3 of 4)
 SCREEN_SCHEDULE = (20.0,)  # the screen: the quick fit's first, widest pass ...
 AFTER_SCREEN = (10.0, 5.0)  # ... and the rest of the quick fit, for the guesses kept
 
@@ -56,7 +56,7 @@ def screen(guesses: list[Guess], small: np.ndarray, S: np.ndarray, board: Crokin
     with ``AFTER_SCREEN``: the quick fit's passes, split). The edge guesses are ~36 (4
     ellipses, each face on and under 8 perspectives) and neighbouring perspectives lock onto
     the same lines: their full quick fits were 0.8 s of every refusal (GN3T9IrPbKE,
-    iMgYR7GklqE), the one pass of each and the rest of the 8 kept a third of that."""
+    iMgYR7GklqE), the one pass of each and the rest of the 16 kept half of that."""
     from tracker.calibration.crokinole_rings import fit_rings
     from tracker.errors import CalibrationError
 
