@@ -169,3 +169,67 @@ def test_fit_without_fifteen_line_needs_pegs_and_surface_edge() -> None:
             check_unpainted(fit, measured, extra)
     # a fit with all three lines is not asked for them
     check_unpainted(RingFit(G=np.eye(3), radii=fit.radii), board.with_measured(), {})
+
+
+def test_partial_search_screen_keeps_the_guess_on_the_board() -> None:
+    """The search for a board with no 15 line screens its ~36 edge guesses by one wide pass
+    of the quick fit and goes on with ``SCREEN_KEEP`` only: among guesses far off the board,
+    the one near it is kept, moved to where its pass left it, and the rest of the quick fit
+    (``AFTER_SCREEN``) from there finds the board's rings."""
+    from tracker.calibration.crokinole import _quality
+    from tracker.calibration.crokinole_partial import (
+        AFTER_SCREEN,
+        PARTIAL_RINGS,
+        SCREEN_KEEP,
+        screen,
+    )
+    from tracker.calibration.crokinole_rings import fit_rings
+    from tracker.calibration.geometry import rotation_h
+    from tracker.calibration.synthetic import (
+        camera_homography,
+        draw_crokinole_topdown,
+        synthetic_view,
+    )
+
+    board = CrokinoleBoard()
+    surface = (150, 195, 225)
+    top, M = draw_crokinole_topdown(board, 1.0, surface=surface, fifteen=surface)
+    size = (480, 270)
+    G = camera_homography(size, 25, 30, distance_mm=1400, focal_px=0.98 * size[0])
+    img = synthetic_view(top, M, G, size, noise=2.0, seed=4)
+    radii = {"shooting": 304.8, "ten": 203.2, "fifteen": 101.6}
+    near = G @ np.array([[1.0, 0.0, 12.0], [0.0, 1.0, -6.0], [0.0, 0.0, 1.0]]) @ rotation_h(0.03) @ np.diag([1.03, 1.03, 1.0])
+    rng = np.random.default_rng(0)
+    far = [G @ np.array([[1.0, 0.0, float(rng.uniform(-250, 250))], [0.0, 1.0, float(rng.uniform(-250, 250))],
+                         [0.0, 0.0, 1.0]]) @ np.diag([f, f, 1.0]) for f in rng.uniform(0.4, 0.7, 19)]
+    guesses = [(1.0, A, dict(radii)) for A in far[:9] + [near] + far[9:]]
+    kept = screen(guesses, img, np.eye(3), board, {}, _quality)
+    assert 1 <= len(kept) <= SCREEN_KEEP
+    fits = [fit_rings(img, A, board, r, schedule=AFTER_SCREEN, rings=PARTIAL_RINGS) for _s, A, r in kept]
+    best = max(fits, key=_quality)
+    assert best.inliers["shooting"] > 0.9 and best.inliers["ten"] > 0.9
+    got = apply_h(np.linalg.inv(best.G), apply_h(G, np.array([[0.0, 0.0]])))
+    assert np.linalg.norm(got[0]) < 1.5
+
+
+def test_quick_floor_refuses_only_fits_far_from_followed() -> None:
+    """``check_followed`` with ``need=QUICK_FLOOR`` (a quick fit before its full-resolution
+    refinement) refuses rings seen far below the final limits and passes those near them."""
+    from tracker.calibration.crokinole_checks import QUICK_FLOOR, check_followed
+    from tracker.calibration.crokinole_rings import RingFit
+    from tracker.calibration.synthetic import camera_homography
+
+    size = (800, 450)
+    G = camera_homography(size, 20, 0, distance_mm=1400, focal_px=700)
+    radii = {"shooting": 304.8, "ten": 203.2, "fifteen": 101.6}
+
+    def fit(sh: float, ten: float, fif: float, rings: tuple[str, ...] = ("shooting", "ten", "fifteen")) -> RingFit:
+        return RingFit(G=G, radii=dict(radii), inliers={"shooting": sh, "ten": ten, "fifteen": fif}, rings=rings)
+
+    for f in (fit(0.5, 0.46, 0.9), fit(0.32, 0.9, 0.9), fit(0.46, 0.31, 0.0, ("shooting", "ten"))):
+        check_followed(f, size, need=QUICK_FLOOR)  # near the final limits: refined, not refused
+    for f in (fit(0.13, 0.30, 0.33), fit(0.9, 0.35, 0.2), fit(0.25, 0.9, 0.9), fit(0.6, 0.28, 0.0, ("shooting", "ten"))):
+        with pytest.raises(CalibrationError, match="not followed"):
+            check_followed(f, size, need=QUICK_FLOOR)
+    with pytest.raises(CalibrationError, match="not followed"):  # the final limits are stricter
+        check_followed(fit(0.5, 0.46, 0.5), size)

@@ -72,6 +72,26 @@ def test_board_mostly_under_an_arm_is_refused() -> None:
         calibrate_image(_frame("GN3T9IrPbKE"), "crokinole")
 
 
+def test_rings_far_from_followed_are_refused_before_the_full_resolution_fit(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """GN3T9IrPbKE: in its three-line searches (the first and the joined arcs) the best quick
+    fit sees a third of its rings or less (``QUICK_FLOOR``): it is refused on the reduced image,
+    without the full-resolution refinement that never made such a fit followed."""
+    import tracker.calibration.crokinole as cr
+
+    full: list[tuple[str, ...]] = []
+    orig = cr.fit_rings
+
+    def counting(*a, **k):  # type: ignore[no-untyped-def]
+        if k.get("schedule") == cr.FULL_SCHEDULE:
+            full.append(k.get("rings", cr.RINGS))
+        return orig(*a, **k)
+
+    monkeypatch.setattr(cr, "fit_rings", counting)
+    with pytest.raises(CalibrationError, match="not followed"):
+        calibrate_image(_frame("GN3T9IrPbKE"), "crokinole")
+    assert cr.RINGS not in full, full
+
+
 def test_far_oblique_board_under_a_hand_calibrates_from_joined_arcs() -> None:
     """2X1Wzg85dT4 in the search among joined arcs: the best arc guess is the surface edge under
     perspective, whose quick fit follows it as the shooting line with the 10 line at 0.60 of it.

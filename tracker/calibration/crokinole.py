@@ -82,6 +82,7 @@ import numpy as np
 
 from tracker.boards import CrokinoleBoard
 from tracker.calibration.crokinole_checks import (
+    QUICK_FLOOR,
     check_followed,
     check_ratios,
     check_unpainted,
@@ -89,7 +90,7 @@ from tracker.calibration.crokinole_checks import (
 )
 from tracker.calibration.crokinole_figures import measure_board
 from tracker.calibration.crokinole_measure import fit_rotation, line_or_edge
-from tracker.calibration.crokinole_partial import PARTIAL_RINGS, edge_guesses
+from tracker.calibration.crokinole_partial import AFTER_SCREEN, PARTIAL_RINGS, edge_guesses, screen
 from tracker.calibration.crokinole_rings import RINGS, RingFit, fit_rings, reseed
 from tracker.calibration.crokinole_seed import (
     REF_MM,
@@ -108,6 +109,7 @@ __all__ = ["RingFit", "calibrate_crokinole", "fit_rings"]
 RETRY_SIZE = 1200  # the board is searched again at this size when thin lines vanished at WORK_SIZE
 ARCS_FIRST_SIDE = 1500  # images up to this long side try the joined arcs before RETRY_SIZE
 RING_MISMATCH_MM = 2.0  # fitted ring radii this far from the profile's: the board differs from it
+QUICK_SCHEDULE = (20.0, 10.0, 5.0)  # search half-widths (mm) of a quick fit on the reduced image
 FULL_SCHEDULE = (8.0, 5.0, 3.0, 2.5)  # search half-widths (mm) of the full-resolution passes
 GOOD_SEEN = (0.55, 0.7)  # a quick fit seeing this much of its worst and middle rings ...
 GOOD_RMS = 2.0  # ... within this rms (mm) ends the search among the guesses
@@ -120,6 +122,13 @@ class RingsFollowedRefusal(CalibrationError):
     board, and on a board whose pegs allow two rotations it would only draw the guess again
     (synthetic line-less boards: 3 wrong rotations in 100 before this rule, 0 after)."""
 
+
+
+def _quality(f: RingFit) -> float:
+    """A quick fit's quality: rings seen and lines sharp (the middle and the worst of three
+    lines; 1.5 times the worse of two), less 0.3 per mm of rms."""
+    seen = sorted(f.inliers[k] for k in f.rings)
+    return seen[-2] + 0.5 * seen[0] - 0.3 * f.rms_mm
 
 
 def _onto_ten(fit: RingFit, S: np.ndarray, board: CrokinoleBoard, score: float) -> tuple[float, np.ndarray, dict[str, float]]:
@@ -201,25 +210,27 @@ def _calibrate_at(image: np.ndarray, board: CrokinoleBoard | None, work_size: in
     best_q = -math.inf
     maps: dict = ctx.setdefault(("ring_maps", work_size), {})  # line-ness maps of ``small``, shared by the quick fits
     edge_err: CalibrationError | None = None
+    scheds: list[tuple[float, ...]]
     if partial:
-        guesses = edge_guesses(image, work_size, ctx, board)
+        guesses = screen(edge_guesses(image, work_size, ctx, board), small, S, board, maps, _quality)
+        scheds = [AFTER_SCREEN] * len(guesses)
     else:
         affine, tilted = find_board_split(image, work_size=work_size, arcs=arcs, ctx=ctx)
         guesses = with_rescaled(affine + tilted)
+        scheds = [QUICK_SCHEDULE] * len(guesses)
     n_found = len(guesses)
     rings: tuple[str, ...] = PARTIAL_RINGS if partial else RINGS
     i = 0
     while i < len(guesses):
         score, G0, radii0 = guesses[i]
+        sched = scheds[i] if i < len(scheds) else QUICK_SCHEDULE
         i += 1
         try:
-            f = fit_rings(small, S @ G0, board, radii0, schedule=(20.0, 10.0, 5.0), cache=maps, rings=rings)
+            f = fit_rings(small, S @ G0, board, radii0, schedule=sched, cache=maps, rings=rings)
         except CalibrationError:
             continue
-        # quality: rings seen, lines sharp, and the pattern score as a tie-break (the middle
-        # and the worst of three lines; 1.5 times the worse of two)
         seen = sorted(f.inliers[k] for k in f.rings)
-        q = seen[-2] + 0.5 * seen[0] - 0.3 * f.rms_mm + 0.001 * score
+        q = _quality(f) + 0.001 * score
         if q <= best_q:
             continue
         if partial and i <= n_found and not in_ratios(f):
@@ -265,6 +276,11 @@ def _calibrate_at(image: np.ndarray, board: CrokinoleBoard | None, work_size: in
         raise CalibrationError("board rings found but every ring fit diverged; give --points or --markers")
     if len(best.rings) == len(RINGS) and sorted(best.inliers.values())[1] < 0.8:
         best = reseed(small, best, board)
+    if 0.5 < sc < 1:
+        # a reduced video frame whose best quick fit is far from following its rings: the
+        # full-resolution refinement (its line-ness map and up to 3 fits) did not make such a
+        # fit followed on any broadcast frame, and was ~0.25 s of each refusal
+        check_followed(best, small.shape[1::-1], need=QUICK_FLOOR)
     if sc < 1 or fit_lens:
         G_full = np.linalg.inv(S) @ best.G
         # a video frame is refined from close by; a large photo's reduced fit is several px

@@ -16,25 +16,32 @@ if TYPE_CHECKING:
     from tracker.calibration.crokinole_rings import RingFit
 
 
-def check_followed(fit: RingFit, size: tuple[int, int]) -> tuple[float, str]:
+FOLLOWED = (0.55, 0.45)  # a fit is followed: its middle line seen this much, each of the shooting and 10 lines this
+# A quick fit (reduced video frame, after re-seeding) this far below is refused unrefined: on the
+# broadcast frames refining one at full resolution raised what it saw by 0.06 at most
+QUICK_FLOOR = (0.40, 0.30)
+
+
+def check_followed(fit: RingFit, size: tuple[int, int], need: tuple[float, float] = FOLLOWED) -> tuple[float, str]:
     """Refuse a fit whose rings are not seen: under 55% of the points of two rings, or under
     45% of the shooting or the 10 line, counted among the points inside the picture. Returns
     the part of its shooting line outside the picture and the image edge it lies beyond
     (``framing.outside``): the caller refuses a board that runs off the image once the fit is
     otherwise trusted (a fit that follows what shows of its rings says where the rest lies),
     and a fit that is not followed is refused as such, without naming a cut it may have got
-    wrong."""
+    wrong. ``need``: the fractions (middle line, each of the shooting and 10 lines; a board
+    with a line missing: each of its lines, the second) a fit must see."""
     frac, side = outside(fit.G, size, fit.lens, fit.radii["shooting"])
     shown = {k: max(1e-6, 1.0 - outside(fit.G, size, fit.lens, r)[0]) for k, r in fit.radii.items()}
     seen = {k: min(1.0, fit.inliers[k] / shown[k]) for k in fit.inliers}
     if len(fit.rings) < len(seen):
         # a board with a line missing (``partial_lines``): every line it has must be seen
-        if min(seen[k] for k in fit.rings) < 0.45:
+        if min(seen[k] for k in fit.rings) < need[1]:
             raise CalibrationError(
                 f"board rings found but not followed: only {100 * seen['shooting']:.0f}% of the "
                 f"shooting line and {100 * seen['ten']:.0f}% of the 10 line were seen, and no 15 line")
         return frac, side
-    if sorted(seen.values())[1] < 0.55 or min(seen["shooting"], seen["ten"]) < 0.45:
+    if sorted(seen.values())[1] < need[0] or min(seen["shooting"], seen["ten"]) < need[1]:
         raise CalibrationError(
             f"board rings found but not followed: only {100 * seen['shooting']:.0f}% of the "
             f"shooting line, {100 * seen['ten']:.0f}% of the 10 line and "

@@ -11,11 +11,15 @@ guess whose shooting and 10 lines lie where the model's proportions put them. Th
 fits the shooting and 10 lines only (``crokinole_rings.fit_rings``'s ``rings``, the 15 held at
 the model's radius), and a fit that is accepted must be confirmed by the pegs on the 15 circle
 and the surface edge where real boards have it (``crokinole_checks.check_unpainted``).
+The ~36 guesses are first screened by one wide pass of the quick fit each (``screen``), and
+only the best ``SCREEN_KEEP`` go on: that search had been the costliest part of a refusal.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -35,8 +39,37 @@ from tracker.calibration.features import (
     ellipse_conic,
 )
 
+if TYPE_CHECKING:
+    from tracker.calibration.crokinole_rings import RingFit
+
 EDGE_TOP = 4  # this many best-supported ellipses are each taken for the surface edge
 PARTIAL_RINGS = ("shooting", "ten")  # the lines fitted on a board with no 15 line
+SCREEN_KEEP = 16  # guesses kept after the one-pass screen (``screen``) of the ~36 edge guesses (8 kept: OO-iiTEaz-w calibrated shifted by 1 of -1, 0, 1, 2 px; 16: 3 of 4)
+SCREEN_SCHEDULE = (20.0,)  # the screen: the quick fit's first, widest pass ...
+AFTER_SCREEN = (10.0, 5.0)  # ... and the rest of the quick fit, for the guesses kept
+
+
+def screen(guesses: list[Guess], small: np.ndarray, S: np.ndarray, board: CrokinoleBoard,
+           maps: dict, quality: Callable[[RingFit], float]) -> list[Guess]:
+    """The ``SCREEN_KEEP`` guesses whose first, widest quick-fit pass (``SCREEN_SCHEDULE``)
+    scored best by ``quality``, each moved to where that pass left it (its fit then goes on
+    with ``AFTER_SCREEN``: the quick fit's passes, split). The edge guesses are ~36 (4
+    ellipses, each face on and under 8 perspectives) and neighbouring perspectives lock onto
+    the same lines: their full quick fits were 0.8 s of every refusal (GN3T9IrPbKE,
+    iMgYR7GklqE), the one pass of each and the rest of the 16 kept half of that."""
+    from tracker.calibration.crokinole_rings import fit_rings
+    from tracker.errors import CalibrationError
+
+    Sinv = np.linalg.inv(S)
+    scored: list[tuple[float, int, Guess]] = []
+    for j, (score, G0, radii0) in enumerate(guesses):
+        try:
+            f = fit_rings(small, S @ G0, board, radii0, schedule=SCREEN_SCHEDULE, cache=maps, rings=PARTIAL_RINGS)
+        except CalibrationError:
+            continue
+        scored.append((quality(f), j, (score, Sinv @ f.G, dict(f.radii))))
+    kept = sorted(scored, key=lambda t: -t[0])[:SCREEN_KEEP]
+    return [g for _q, _j, g in sorted(kept, key=lambda t: t[1])]  # in the guesses' own order
 
 
 def edge_guesses(image: np.ndarray, work_size: int, ctx: dict, board: CrokinoleBoard) -> list[Guess]:
