@@ -72,3 +72,29 @@ def test_a_korona_rim_disc_covered_since_before_the_shot_that_the_striker_reache
                      ends={1: (-70.0, -380.0), 27: (-316.0, -357.0)}, before={1: (0.0, -320.0)})
     assert reconcile(rec, tracks, names, korona=True) == [(27, 11)]
     assert reconcile(rec, tracks, names) == []  # crokinole: a disc covered before the shot stays out
+
+
+def test_a_nameless_korona_disc_sent_down_a_pocket_takes_the_name_of_an_unseen_disc_of_its_colour() -> None:
+    """korona_2p_game: rim discs the detector lost came back as nameless tracks between shots,
+    rested, and were later pocketed; their pockets were left out of the shot log (pockets 20%).
+    The pocketed nameless track is the unseen named disc of its colour class, wherever that lay;
+    never one of another class, one still seen, or when the nameless track has no class."""
+    def classed(tr: Track, cls: int) -> Track:
+        tr.cls = cls
+        return tr
+
+    tracks = {
+        1: _track(1, (0.0, -300.0), 0.0, last_seen=3.0),  # the striker
+        4: classed(_track(4, (350.0, 411.0), 0.0, occluded=True, last_seen=0.4), 0),  # s3: lost long ago
+        5: classed(_track(5, (-100.0, 411.0), 0.0, occluded=True, last_seen=0.4), 1),  # n2, other colour, nearer
+        6: classed(_track(6, (-300.0, 300.0), 0.0, last_seen=3.0), 0),  # s5, still seen
+        9: classed(_track(9, (-380.0, 380.0), 0.7, state="pocket"), 0),  # nameless since 0.7 s
+    }
+    names = {4: "s3", 5: "n2", 6: "s5"}
+    rec = ShotRecord(disc=1, start=(0.0, -320.0), t_start=1.0, t_end=2.0, frame_start=10, frame_end=20,
+                     ends={1: (0.0, 0.0), 9: "pocket:nw"}, before={1: (0.0, -320.0), 9: (-380.0, 380.0)})
+    assert reconcile(rec, tracks, names, korona=True) == [(9, 4)]
+    assert reconcile(rec, tracks, names, korona=False) == []  # crokinole has no pockets
+    unclassed = dict(tracks)
+    unclassed[9] = _track(9, (-380.0, 380.0), 0.7, state="pocket")
+    assert reconcile(rec, unclassed, names, korona=True) == []

@@ -36,6 +36,9 @@ def reconcile(rec: ShotRecord, tracks: dict[int, Track], names: dict[int, str],
     ``REACH_MM``."""
     found = [tracks[k] for k in rec.ends if k in tracks and k not in names and k not in rec.before
              and k != rec.disc and tracks[k].born >= rec.t_start - 0.05]
+    if korona:  # a nameless track sent down a pocket, whenever it was found (see _pocketed_by_class)
+        found += [tracks[k] for k in rec.ends if k in tracks and k not in names and k != rec.disc
+                  and tracks[k] not in found and str(rec.ends[k]).startswith("pocket:")]
     if not found:
         return []
     lost = [tr for tr in tracks.values() if tr.id in names and tr.id != rec.disc
@@ -47,11 +50,36 @@ def reconcile(rec: ShotRecord, tracks: dict[int, Track], names: dict[int, str],
                  and tr.state == "rest" and tr.occluded and tr.last_seen < rec.t_start - 0.05
                  and reached([m for m in movers if m.id != tr.id], tr.position(), tr.radius, rec.t_start, tr.radius)]
     pairs = sorted((float(np.hypot(n.path[0].x - o.position()[0], n.path[0].y - o.position()[1])), n.id, o.id)
-                   for n in found for o in lost if n.kind == o.kind and _same_class(n, o))
+                   for n in found for o in lost if n.kind == o.kind and _same_class(n, o) and n.born >= rec.t_start - 0.05)
     used: set[int] = set()
     out: list[tuple[int, int]] = []
     for d, new, old in pairs:
         if d > REACH_MM or new in used or old in used:
+            continue
+        used |= {new, old}
+        out.append((new, old))
+    if korona:
+        out += _pocketed_by_class(rec, [n for n in found if n.id not in used], tracks, names, used)
+    return out
+
+
+def _pocketed_by_class(rec: ShotRecord, found: Sequence[Track], tracks: dict[int, Track], names: dict[int, str],
+                       used: set[int]) -> list[tuple[int, int]]:
+    """Korona: a nameless track the shot sent down a pocket, left unpaired above (found during the
+    shot, or at rest since an earlier one), is a disc of its colour class that nobody sees now
+    (covered at rest or lifted), wherever it lay: a pocket is scored by its owner, and the
+    detector loses rim rows for seconds, so the disc's own track may have gone unseen well before
+    the shot, far from where the new track was found (korona_2p_game: 8 pocketed tracks left
+    nameless and out of the shot log). Only a classed
+    track, and only to a disc of that class, nearest to the new track's first place first."""
+    pocketed = [n for n in found if n.cls >= 0 and str(rec.ends.get(n.id, "")).startswith("pocket:")]
+    unseen = [tr for tr in tracks.values() if tr.id in names and tr.id not in used and tr.id != rec.disc
+              and tr.cls >= 0 and (tr.state == "lifted" or (tr.state == "rest" and tr.occluded))]
+    pairs = sorted((float(np.hypot(n.path[0].x - o.position()[0], n.path[0].y - o.position()[1])), n.id, o.id)
+                   for n in pocketed for o in unseen if n.kind == o.kind and n.cls == o.cls)
+    out: list[tuple[int, int]] = []
+    for _, new, old in pairs:
+        if new in used or old in used:
             continue
         used |= {new, old}
         out.append((new, old))
