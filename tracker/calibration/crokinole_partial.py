@@ -17,7 +17,6 @@ only the best ``SCREEN_KEEP`` go on: that search had been the costliest part of 
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -26,17 +25,15 @@ import numpy as np
 from tracker.boards import CrokinoleBoard
 from tracker.calibration.crokinole_seed import (
     NOMINAL_RADII,
-    PERSPECTIVE_SHIFTS,
     REF_MM,
     Guess,
     ellipses,
     reduced,
+    tilted_guesses,
 )
 from tracker.calibration.features import (
-    centred_homography,
     edge_contours,
     ellipse_affine,
-    ellipse_conic,
 )
 
 if TYPE_CHECKING:
@@ -92,13 +89,6 @@ def edge_guesses(image: np.ndarray, work_size: int, ctx: dict, board: CrokinoleB
     unit = np.diag([1 / edge, -1 / edge, 1.0])  # board mm -> unit circle
     out: list[Guess] = []
     for (cx, cy), (a, b), theta, support in ellipses(maps, True)[:EDGE_TOP]:
-        homs = [ellipse_affine((cx, cy), (a, b), theta)]
-        if b < 0.8 * a:
-            C = ellipse_conic((cx, cy), (a, b), theta)
-            nx, ny = -math.sin(theta), math.cos(theta)
-            for t in PERSPECTIVE_SHIFTS:
-                Gp = centred_homography(C, np.array([cx + t * b * nx, cy + t * b * ny, 1.0]))
-                if Gp is not None and np.all(np.isfinite(Gp)):
-                    homs.append(Gp)
+        homs = [ellipse_affine((cx, cy), (a, b), theta), *tilted_guesses((cx, cy), (a, b), theta)]
         out += [(float(support), to_full @ A @ unit, dict(NOMINAL_RADII)) for A in homs]
     return out

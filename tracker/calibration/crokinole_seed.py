@@ -75,6 +75,23 @@ def find_board(image: np.ndarray, keep: int = 8, work_size: int = WORK_SIZE, arc
     return affine + tilted
 
 
+
+def tilted_guesses(centre: tuple[float, float], axes: tuple[float, float], theta: float) -> list[np.ndarray]:
+    """Homographies of a circle seen as this ellipse under a tilted view (none for a near-circle):
+    the board centre's image is off the ellipse's centre along its minor axis (towards the far
+    side), by an amount the tilt sets; a few such shifts (``PERSPECTIVE_SHIFTS``) are tried."""
+    (cx, cy), (a, b) = centre, axes
+    if b >= 0.8 * a:
+        return []
+    C = ellipse_conic((cx, cy), (a, b), theta)
+    nx, ny = -math.sin(theta), math.cos(theta)
+    out: list[np.ndarray] = []
+    for t in PERSPECTIVE_SHIFTS:
+        Gp = centred_homography(C, np.array([cx + t * b * nx, cy + t * b * ny, 1.0]))
+        if Gp is not None and np.all(np.isfinite(Gp)):
+            out.append(Gp)
+    return out
+
 def find_board_split(image: np.ndarray, keep: int = 8, work_size: int = WORK_SIZE, arcs: bool = False,
                      ctx: dict | None = None) -> tuple[list[Guess], list[Guess]]:
     """:func:`find_board`'s guesses as (those from ellipses and pairs of them, those from single
@@ -106,15 +123,8 @@ def find_board_split(image: np.ndarray, keep: int = 8, work_size: int = WORK_SIZ
     tilted: list[np.ndarray] = []
     for k, ((cx, cy), (a, b), theta, _support) in enumerate(cands):
         hyps.append(ellipse_affine((cx, cy), (a, b), theta))
-        if k < PERSPECTIVE_TOP and b < 0.8 * a:
-            # a tilted view: the board centre's image is off the ellipse's centre along its
-            # minor axis (towards the far side), by an amount the tilt sets; try a few
-            C = ellipse_conic((cx, cy), (a, b), theta)
-            nx, ny = -math.sin(theta), math.cos(theta)
-            for t in PERSPECTIVE_SHIFTS:
-                Gp = centred_homography(C, np.array([cx + t * b * nx, cy + t * b * ny, 1.0]))
-                if Gp is not None and np.all(np.isfinite(Gp)):
-                    tilted.append(Gp)
+        if k < PERSPECTIVE_TOP:
+            tilted += tilted_guesses((cx, cy), (a, b), theta)
     # pairs of nested, nearly concentric ellipses fix the perspective too
     for i, e1 in enumerate(cands):
         for e2 in cands[i + 1:]:
