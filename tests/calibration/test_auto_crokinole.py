@@ -118,12 +118,9 @@ def test_video_frame_whose_rings_showed_skips_the_larger_search(monkeypatch) -> 
         assert order == want, (shape, order)
 
 
-def test_ring_fit_without_the_fifteen_line_holds_it_and_fits_the_others() -> None:
-    """``fit_rings`` with ``rings=("shooting", "ten")`` on a board with no 15 line painted: the
-    15 radius stays the model's, the homography comes from the two lines, and the board's
-    points land within a millimetre of the truth."""
-    from tracker.calibration.crokinole_rings import fit_rings
-    from tracker.calibration.geometry import apply_h, rotation_h
+def _no_fifteen_view(seed: int) -> tuple[CrokinoleBoard, np.ndarray, np.ndarray]:
+    """A rendered 480x270 view at 25 degrees of a board with no 15 line painted: the board, the
+    image and the true homography."""
     from tracker.calibration.synthetic import (
         camera_homography,
         draw_crokinole_topdown,
@@ -135,7 +132,17 @@ def test_ring_fit_without_the_fifteen_line_holds_it_and_fits_the_others() -> Non
     top, M = draw_crokinole_topdown(board, 1.0, surface=surface, fifteen=surface)
     size = (480, 270)
     G = camera_homography(size, 25, 30, distance_mm=1400, focal_px=0.98 * size[0])
-    img = synthetic_view(top, M, G, size, noise=2.0, seed=3)
+    return board, synthetic_view(top, M, G, size, noise=2.0, seed=seed), G
+
+
+def test_ring_fit_without_the_fifteen_line_holds_it_and_fits_the_others() -> None:
+    """``fit_rings`` with ``rings=("shooting", "ten")`` on a board with no 15 line painted: the
+    15 radius stays the model's, the homography comes from the two lines, and the board's
+    points land within a millimetre of the truth."""
+    from tracker.calibration.crokinole_rings import fit_rings
+    from tracker.calibration.geometry import apply_h, rotation_h
+
+    board, img, G = _no_fifteen_view(3)
     # a start 2 degrees, 2% and 10 mm off
     G0 = G @ np.array([[1.0, 0.0, 10.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]) @ rotation_h(0.035) @ np.diag([1.02, 1.02, 1.0])
     fit = fit_rings(img, G0, board, rings=("shooting", "ten"))
@@ -185,18 +192,8 @@ def test_partial_search_screen_keeps_the_guess_on_the_board() -> None:
     )
     from tracker.calibration.crokinole_rings import fit_rings
     from tracker.calibration.geometry import rotation_h
-    from tracker.calibration.synthetic import (
-        camera_homography,
-        draw_crokinole_topdown,
-        synthetic_view,
-    )
 
-    board = CrokinoleBoard()
-    surface = (150, 195, 225)
-    top, M = draw_crokinole_topdown(board, 1.0, surface=surface, fifteen=surface)
-    size = (480, 270)
-    G = camera_homography(size, 25, 30, distance_mm=1400, focal_px=0.98 * size[0])
-    img = synthetic_view(top, M, G, size, noise=2.0, seed=4)
+    board, img, G = _no_fifteen_view(4)
     radii = {"shooting": 304.8, "ten": 203.2, "fifteen": 101.6}
     near = G @ np.array([[1.0, 0.0, 12.0], [0.0, 1.0, -6.0], [0.0, 0.0, 1.0]]) @ rotation_h(0.03) @ np.diag([1.03, 1.03, 1.0])
     rng = np.random.default_rng(0)

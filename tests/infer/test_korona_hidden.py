@@ -60,6 +60,19 @@ def test_a_rim_disc_seen_again_displaced_after_a_shot_is_no_shot() -> None:
     assert [r.disc for r in records] == [2]
 
 
+
+def _strike_up_the_middle(s: Track, t: float) -> None:
+    """The striker placed at 1.0 s, struck at 1.6 s: it runs up the middle at 1800 mm/s, into
+    the north row, and rests from 2.0 s."""
+    if 1.0 <= t < 1.6:
+        _at(s, t, 0.0, -340.0)
+    elif 1.6 <= t < 2.0:
+        if s.state == "rest":
+            s.rest_xy = (0.0, -340.0)
+        _at(s, t, 0.0, -340.0 + 180.0 * (10 * t - 15), "moving")
+    elif t >= 2.0:
+        _at(s, t, 0.0, float(s.path[-1].y))
+
 def test_a_rim_disc_lost_while_nothing_came_near_it_is_not_off() -> None:
     """The detector loses a disc against the west rim during a shot that runs up the middle of
     the board, far from it, and does not find it again by the shot's end (rim rows are found
@@ -80,14 +93,7 @@ def test_a_rim_disc_lost_while_nothing_came_near_it_is_not_off() -> None:
                 _at(d, t, float(d.xy[0]), float(d.xy[1]))
             else:
                 d.occluded = True  # lost by the detector, never seen again
-        if 1.0 <= t < 1.6:
-            _at(s, t, 0.0, -340.0)
-        elif 1.6 <= t < 2.0:  # struck: runs up the middle at 1800 mm/s, into the north row
-            if s.state == "rest":
-                s.rest_xy = (0.0, -340.0)
-            _at(s, t, 0.0, -340.0 + 180.0 * (10 * t - 15), "moving")
-        elif t >= 2.0:
-            _at(s, t, 0.0, float(s.path[-1].y))
+        _strike_up_the_middle(s, t)
         got, _ = seg.update(tracks, t, k)
         records += got
     assert [r.disc for r in records] == [2]
@@ -112,14 +118,7 @@ def test_a_rim_disc_found_in_place_soon_after_the_shot_was_not_knocked_off() -> 
             _at(hit, t, 0.0, rim)
         else:
             hit.occluded = True
-        if 1.0 <= t < 1.6:
-            _at(s, t, 0.0, -340.0)
-        elif 1.6 <= t < 2.0:  # struck: runs up the middle at 1800 mm/s, into the north row
-            if s.state == "rest":
-                s.rest_xy = (0.0, -340.0)
-            _at(s, t, 0.0, -340.0 + 180.0 * (10 * t - 15), "moving")
-        elif t >= 2.0:
-            _at(s, t, 0.0, float(s.path[-1].y))
+        _strike_up_the_middle(s, t)
         got, _ = seg.update(tracks, t, k)
         records += got
     assert [r.disc for r in records] == [2]
