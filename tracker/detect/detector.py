@@ -287,12 +287,11 @@ class DiscDetector:
         at that level instead, the same face must lie in the hole (SPEC 2)."""
         b = self.board
         assert isinstance(b, CrokinoleBoard)
-        cz, h = float(self.pose.centre[2]), self.thickness
-        if cz <= h + 1.0 or float(np.hypot(x, y)) > b.hole_radius + 2 * r:
+        if float(np.hypot(x, y)) > b.hole_radius + 2 * r:
             return False
-        foot = self.pose.centre[:2]
-        p = foot + (np.array([x, y]) - foot) * cz / (cz - h)  # the face's place at the surface's level
-        return b.in_hole(float(p[0]), float(p[1]), r)
+        # where the face appears on the board plane: its place were it at the surface's level
+        s, _ = self.pose.top_shift(np.array([[x, y]]), self.thickness)
+        return b.in_hole(x + float(s[0, 0]), y + float(s[0, 1]), r)
 
     # ------------------------------------------------------------------ detection
     def candidates(self, view: np.ndarray, kind: int, radius: float,
