@@ -10,7 +10,8 @@ naming.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import math
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -36,53 +37,53 @@ def reconcile(rec: ShotRecord, tracks: dict[int, Track], names: dict[int, str],
     ``REACH_MM``."""
     found = [tracks[k] for k in rec.ends if k in tracks and k not in names and k not in rec.before
              and k != rec.disc and tracks[k].born >= rec.t_start - 0.05]
-    if korona:  # a nameless track sent down a pocket, whenever it was found (see _pocketed_by_class)
-        found += [tracks[k] for k in rec.ends if k in tracks and k not in names and k != rec.disc
-                  and tracks[k] not in found and str(rec.ends[k]).startswith("pocket:")]
-    if not found:
-        return []
-    lost = [tr for tr in tracks.values() if tr.id in names and tr.id != rec.disc
-            and rec.t_start - 0.05 <= tr.last_seen < rec.t_end
-            and (tr.state == "lifted" or (tr.state == "rest" and tr.occluded))]
-    if korona:
-        movers = [tracks[k] for k in rec.ends if k in tracks]
-        lost += [tr for tr in tracks.values() if tr.id in names and tr.id != rec.disc and tr not in lost
-                 and tr.state == "rest" and tr.occluded and tr.last_seen < rec.t_start - 0.05
-                 and reached([m for m in movers if m.id != tr.id], tr.position(), tr.radius, rec.t_start, tr.radius)]
-    pairs = sorted((float(np.hypot(n.path[0].x - o.position()[0], n.path[0].y - o.position()[1])), n.id, o.id)
-                   for n in found for o in lost if n.kind == o.kind and _same_class(n, o) and n.born >= rec.t_start - 0.05)
     used: set[int] = set()
     out: list[tuple[int, int]] = []
-    for d, new, old in pairs:
-        if d > REACH_MM or new in used or old in used:
-            continue
-        used |= {new, old}
-        out.append((new, old))
+    if found:
+        lost = [tr for tr in tracks.values() if tr.id in names and tr.id != rec.disc
+                and rec.t_start - 0.05 <= tr.last_seen < rec.t_end
+                and (tr.state == "lifted" or (tr.state == "rest" and tr.occluded))]
+        if korona:
+            movers = [tracks[k] for k in rec.ends if k in tracks]
+            lost += [tr for tr in tracks.values() if tr.id in names and tr.id != rec.disc and tr not in lost
+                     and tr.state == "rest" and tr.occluded and tr.last_seen < rec.t_start - 0.05
+                     and reached([m for m in movers if m.id != tr.id], tr.position(), tr.radius, rec.t_start,
+                                 tr.radius)]
+        out = _nearest_first(found, lost, _same_class, used, REACH_MM)
     if korona:
-        out += _pocketed_by_class(rec, [n for n in found if n.id not in used], tracks, names, used)
+        out += _pocketed_by_class(rec, tracks, names, used)
     return out
 
 
-def _pocketed_by_class(rec: ShotRecord, found: Sequence[Track], tracks: dict[int, Track], names: dict[int, str],
+def _pocketed_by_class(rec: ShotRecord, tracks: dict[int, Track], names: dict[int, str],
                        used: set[int]) -> list[tuple[int, int]]:
-    """Korona: a nameless track the shot sent down a pocket, left unpaired above (found during the
-    shot, or at rest since an earlier one), is a disc of its colour class that nobody sees now
-    (covered at rest or lifted), wherever it lay: a pocket is scored by its owner, and the
-    detector loses rim rows for seconds, so the disc's own track may have gone unseen well before
-    the shot, far from where the new track was found (korona_2p_game: 8 pocketed tracks left
-    nameless and out of the shot log). Only a classed
+    """Korona: a nameless track the shot sent down a pocket, left unpaired by ``reconcile``'s first
+    pass (``used``; found during the shot, or at rest since an earlier one), is a disc of its
+    colour class that nobody sees now (covered at rest or lifted), wherever it lay: a pocket is
+    scored by its owner, and the detector loses rim rows for seconds, so the disc's own track may
+    have gone unseen well before the shot, far from where the new track was found
+    (korona_2p_game: 8 pocketed tracks left nameless and out of the shot log). Only a classed
     track, and only to a disc of that class, nearest to the new track's first place first."""
-    pocketed = [n for n in found if n.cls >= 0 and str(rec.ends.get(n.id, "")).startswith("pocket:")]
+    pocketed = [tracks[k] for k, end in rec.ends.items() if k in tracks and k not in names and k != rec.disc
+                and k not in used and tracks[k].cls >= 0 and str(end).startswith("pocket:")]
     unseen = [tr for tr in tracks.values() if tr.id in names and tr.id not in used and tr.id != rec.disc
               and tr.cls >= 0 and (tr.state == "lifted" or (tr.state == "rest" and tr.occluded))]
+    return _nearest_first(pocketed, unseen, lambda n, o: n.cls == o.cls, used)
+
+
+def _nearest_first(new: Sequence[Track], old: Sequence[Track], alike: Callable[[Track, Track], bool],
+                   used: set[int], reach: float = math.inf) -> list[tuple[int, int]]:
+    """(new, old) track id pairs of the same kind and ``alike``, nearest first (the new track's
+    first sample against the old one's last place), within ``reach`` mm, neither already
+    ``used`` (which the pairs taken join)."""
     pairs = sorted((float(np.hypot(n.path[0].x - o.position()[0], n.path[0].y - o.position()[1])), n.id, o.id)
-                   for n in pocketed for o in unseen if n.kind == o.kind and n.cls == o.cls)
+                   for n in new for o in old if n.kind == o.kind and alike(n, o))
     out: list[tuple[int, int]] = []
-    for _, new, old in pairs:
-        if new in used or old in used:
+    for d, a, b in pairs:
+        if d > reach or a in used or b in used:
             continue
-        used |= {new, old}
-        out.append((new, old))
+        used |= {a, b}
+        out.append((a, b))
     return out
 
 
