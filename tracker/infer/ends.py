@@ -53,14 +53,20 @@ def stayed_out(ends: dict[int, End], before: dict[int, tuple[float, float]], rad
     return out
 
 
+def path_since(tr: Track, since: float) -> list[np.ndarray]:
+    """The places (mm) of ``tr``'s path from the last sample before ``since`` on (seen or
+    forecast): where it ran from then, the run into its first sample since included."""
+    first = next((k for k, s in enumerate(tr.path) if s.t >= since), len(tr.path))
+    return [np.array([s.x, s.y]) for s in tr.path[max(first - 1, 0):]]
+
+
 def reached(movers: Sequence[Track], at: tuple[float, float], radius: float, since: float, margin: float) -> bool:
     """Whether one of ``movers`` came, along its path since ``since`` (seen or forecast, and
     between samples), within the two radii and ``margin`` of ``at``, where a disc of
     ``radius`` rested: the one thing that can knock a resting disc away."""
     q = np.asarray(at, float)
     for tr in movers:
-        first = next((k for k, s in enumerate(tr.path) if s.t >= since), len(tr.path))
-        pts = [np.array([s.x, s.y]) for s in tr.path[max(first - 1, 0):]]
+        pts = path_since(tr, since)
         reach = radius + tr.radius + margin
         if len(pts) == 1 and float(np.hypot(*(pts[0] - q))) <= reach:
             return True

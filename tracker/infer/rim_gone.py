@@ -21,7 +21,8 @@ import numpy as np
 from tracker.boards import CrokinoleBoard, KoronaBoard
 from tracker.detect.datatypes import STRIKER
 from tracker.infer.datatypes import End
-from tracker.infer.ends import reached
+from tracker.infer.ends import path_since, reached
+from tracker.track.blows import closest_on_segment
 from tracker.track.datatypes import Track
 from tracker.track.fate import off_unseen
 
@@ -103,13 +104,9 @@ def along_rim(board: KoronaBoard, tr: Track, tracks: Sequence[Track], at: tuple[
     for o in tracks:
         if o.id not in moved or o.id == tr.id:
             continue
-        first = next((k for k, s in enumerate(o.path) if s.t >= t0), len(o.path))
-        pts = [np.array([s.x, s.y]) for s in o.path[max(first - 1, 0):]]
+        pts = path_since(o, t0)
         for a, b in zip(pts, pts[1:] or pts, strict=False):
-            ab = b - a
-            L = float(ab @ ab)
-            f = 0.0 if L < 1e-12 else min(max(float((q - a) @ ab) / L, 0.0), 1.0)
-            p = a + f * ab
+            p = closest_on_segment(q, a, b)
             d = float(np.hypot(*(q - p)))
             if d <= tr.radius + o.radius + tr.radius and (best is None or d < best[0]):
                 best = (d, q - p)

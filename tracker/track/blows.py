@@ -269,11 +269,16 @@ def reach_v(tk: Tracker, m: Track) -> np.ndarray:
     return m.v * max(1.0, tk.cfg.chain_speed / sp)
 
 
-def segment_distance(q: np.ndarray, a: np.ndarray, b: np.ndarray) -> float:
+def closest_on_segment(q: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The point of the segment a-b nearest ``q`` (a when the segment is a point)."""
     ab = b - a
     L = float(ab @ ab)
     s = 0.0 if L < 1e-12 else min(max(float((q - a) @ ab) / L, 0.0), 1.0)
-    return float(np.hypot(*(q - (a + s * ab))))
+    return a + s * ab
+
+
+def segment_distance(q: np.ndarray, a: np.ndarray, b: np.ndarray) -> float:
+    return float(np.hypot(*(q - closest_on_segment(q, a, b))))
 
 
 def least_displacement(tk: Tracker, rows: Sequence[Track], dets: Detections, pairs: list[tuple[int, int]]) -> None:
