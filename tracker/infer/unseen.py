@@ -95,14 +95,23 @@ def unseen_shot(seg: ShotSegmenter, tracks: Sequence[Track], movers: list[Track]
         end = ends.get(shooter.id)
         xy = end if isinstance(end, tuple) else (0.0, 0.0)
         paths[shooter.id] = np.array([[seg._t0, start[0], start[1]], [t - seg.settle, xy[0], xy[1]]])
+    why = f"shot inferred from rest states: track {shooter.id} left {start[0]:.0f}, {start[1]:.0f} unseen"
+    return inferred_record(seg, tracks, shooter.id, start, seg._t0, paths, ends, t, frame, why, links)
+
+
+def inferred_record(seg: ShotSegmenter, tracks: Sequence[Track], shooter: int, start: tuple[float, float],
+                    t_start: float, paths: dict[int, np.ndarray], ends: dict[int, End], t: float, frame: int,
+                    why: str, links: Sequence[tuple[int, int]] = ()) -> ShotRecord:
+    """The record of a shot read from rest states: its contacts from the paths (the shot disc's
+    own made up), the ends of discs that stayed out, and ``why`` noted in ``seg.rejected``."""
     radius = {tr.id: tr.radius for tr in tracks}
     before = {i: xy for i, xy in seg._before.items() if i in radius}
-    contacts = infer_contacts(paths, before, radius, shooter.id, seg.board)
-    ends = stayed_out(ends, seg._before, radius, contacts, shooter.id)
+    contacts = infer_contacts(paths, before, radius, shooter, seg.board)
+    ends = stayed_out(ends, seg._before, radius, contacts, shooter)
     peak = max((peak_speed(q) for q in paths.values()), default=0.0)
-    seg.rejected.append((t, f"shot inferred from rest states: track {shooter.id} left {start[0]:.0f}, {start[1]:.0f} unseen"))
+    seg.rejected.append((t, why))
     return ShotRecord(
-        disc=shooter.id, start=start, t_start=seg._t0, t_end=t - seg.settle, frame_start=seg._f0,
+        disc=shooter, start=start, t_start=t_start, t_end=t - seg.settle, frame_start=seg._f0,
         frame_end=frame, contacts=tuple(contacts), ends=ends, before=dict(seg._before), peak_speed=peak,
         links=tuple(links), inferred=True,
     )
@@ -220,15 +229,5 @@ def arrived_unseen(seg: ShotSegmenter, tracks: Sequence[Track], movers: list[Tra
     flight = s / max(peak_speed(paths[struck.id]), seg.shot_speed)
     paths[shooter.id] = np.vstack([[[t0 - flight, *start], [t0, *rest]], own])
     ends: dict[int, End] = {tr.id: end_of(tr) for tr in movers if tr.id in seg._before or tr.born >= seg._t0 - 1e-6}
-    radius = {tr.id: tr.radius for tr in tracks}
-    before = {i: xy for i, xy in seg._before.items() if i in radius}
-    contacts = infer_contacts(paths, before, radius, shooter.id, b)
-    ends = stayed_out(ends, seg._before, radius, contacts, shooter.id)
-    peak = max((peak_speed(q) for q in paths.values()), default=0.0)
-    seg.rejected.append((t, f"shot inferred from the disc it struck: track {shooter.id} from {start[0]:.0f}, "
-                            f"{start[1]:.0f} unseen"))
-    return ShotRecord(
-        disc=shooter.id, start=start, t_start=t0, t_end=t - seg.settle, frame_start=seg._f0,
-        frame_end=frame, contacts=tuple(contacts), ends=ends, before=dict(seg._before), peak_speed=peak,
-        inferred=True,
-    )
+    why = f"shot inferred from the disc it struck: track {shooter.id} from {start[0]:.0f}, {start[1]:.0f} unseen"
+    return inferred_record(seg, tracks, shooter.id, start, t0, paths, ends, t, frame, why)
