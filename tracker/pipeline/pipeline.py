@@ -340,7 +340,7 @@ class Pipeline:
                 self._need_setup = False
         if self.game == "korona":  # colour classes: the setup's discs by owner, the rest by colour
             owners = {tid: setup_owner for tid, name in self.namer.names.items()
-                      if (setup_owner := self._setup_owner(name)) is not None}
+                      if (setup_owner := self._name_owner(name)) is not None}
             colour_classes(self.namer.seats, self._seat_colours, owners, tracks)
         self._reconcile(rec, tracks)
         expected = self.outcomes[-1].next_seat if self.outcomes else None
@@ -411,9 +411,8 @@ class Pipeline:
                                  "(its motion was not seen)")
 
     def _owner(self, name: str, shot: Shot) -> str:
-        if name in self.namer.strikers.values():
-            return shot.seat
-        return {"s": "south", "w": "west", "n": "north", "e": "east"}.get(name[:1], shot.seat)
+        """Whose the disc ``name`` is: its name's seat, the shooter's for a striker."""
+        return self._name_owner(name) or shot.seat
 
     def _classify_colours(self, tracks: dict[int, Track], before: dict[int, tuple[float, float]]) -> None:
         """Korona: the owners of the discs at rest before the first shot and the players' disc
@@ -421,8 +420,9 @@ class Pipeline:
         self.namer.owners, self._seat_colours = korona_owners(self.board, self.namer.seats, self.players, tracks,
                                                               before)
 
-    def _setup_owner(self, name: str) -> str | None:
-        """Korona: the owner of a target disc named at the setup (its name's seat initial)."""
+    def _name_owner(self, name: str) -> str | None:
+        """The seat a target disc's name gives (its initial; names are given for the seats that
+        play), None for a striker."""
         if name in self.namer.strikers.values():
             return None
         return next((str(s) for s in self.namer.seats if name[:1] == str(s)[0]), None)
