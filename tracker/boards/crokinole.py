@@ -16,6 +16,11 @@ Zone = Literal[20, 15, 10, 5, 0]
 OuterShape = Literal["round", "octagon"]
 
 
+# mm beyond a disc's radius off the shooting line where a disc still waits to be shot
+# (``CrokinoleBoard.waits_on_shooting_line``)
+SHOT_PLACE_SLACK = 12.0
+
+
 @dataclass(frozen=True)
 class CrokinoleBoard:
     """A crokinole board. Defaults are the tournament board of SPEC section 2.
@@ -98,6 +103,12 @@ class CrokinoleBoard:
         """A disc lies in the 20-hole when d + r <= hole radius + tolerance (SPEC section 2)."""
         r = self.disc_radius if radius is None else radius
         return math.hypot(x, y) + r <= self.hole_radius + self.hole_tolerance
+
+    def waits_on_shooting_line(self, x: float, y: float, radius: float | None = None) -> bool:
+        """Whether a disc there waits to be shot: players set discs on the shooting line or just
+        inside it, so its centre is within its radius and ``SHOT_PLACE_SLACK`` mm of the line."""
+        r = self.disc_radius if radius is None else radius
+        return abs(math.hypot(x, y) - self.shooting_line_radius) <= r + SHOT_PLACE_SLACK
 
     def touches_shooting_line(self, x: float, y: float, radius: float | None = None) -> bool:
         r = self.disc_radius if radius is None else radius

@@ -43,7 +43,6 @@ from tracker.infer.ends import end_of, peak_speed, reached, stayed_out
 from tracker.infer.rim_gone import knocked_out_unseen, rim_unseen
 from tracker.infer.unseen import arrived_unseen, flicked_unseen, unseen_shot
 from tracker.track.datatypes import Track
-from tracker.track.lifecycle import SHOOTING_LINE_SLACK
 from tracker.track.merge import DONOR_WINDOW
 
 
@@ -361,7 +360,7 @@ class ShotSegmenter:
         b = self.board
         r = tr.radius if tr is not None else b.disc_radius
         if isinstance(b, CrokinoleBoard):
-            return abs(float(np.hypot(*at)) - b.shooting_line_radius) <= r + SHOOTING_LINE_SLACK
+            return b.waits_on_shooting_line(float(at[0]), float(at[1]), r)
         return (tr is None or tr.kind == STRIKER) and b.rim_zone_of(*at) is not None
 
     def _vanished(self, tracks: Sequence[Track], since: float, until: float) -> list[Track]:

@@ -39,10 +39,6 @@ if TYPE_CHECKING:
 # 7301: three false 20s).
 HOLE_UNCOVERED_S = 2.0
 
-# mm beyond a radius off the shooting line where a disc still waits to be shot (players set
-# discs on or just inside it: the segmenter's start places, ``ShotSegmenter._at_start_place``)
-SHOOTING_LINE_SLACK = 12.0
-
 
 # ---------------------------------------------------------------------- matched tracks
 def observe(tk: Tracker, tr: Track, dets: Detections, j: int, t: float) -> None:
@@ -329,7 +325,7 @@ def knock_or_flick(tk: Tracker, tr: Track) -> Callable[[Track], bool]:
 
     def on_line(d: Track) -> bool:
         q = d.anchor if d.anchor_n else d.xy
-        return abs(float(np.hypot(*q)) - b.shooting_line_radius) <= d.radius + SHOOTING_LINE_SLACK
+        return b.waits_on_shooting_line(float(q[0]), float(q[1]), d.radius)
 
     waiting = any(d.state == "rest" and d.occluded and d.kind == tr.kind and on_line(d)
                   and 0 < first.t - d.last_seen <= DONOR_WINDOW for d in tk.tracks)
