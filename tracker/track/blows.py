@@ -39,7 +39,7 @@ def backwards(tk: Tracker, rows: Sequence[Track], cand: list[int], dets: Detecti
         tr = rows[i]
         if tr.state != "moving" or tr.speed < 1e-6:
             continue
-        last = next((s for s in reversed(tr.path) if s.measured), None)
+        last = tr.last_sighting()
         if last is None:
             continue
         p0 = np.array([last.x, last.y])

@@ -71,6 +71,10 @@ class Track:
     def speed(self) -> float:
         return float(np.hypot(self.v[0], self.v[1]))
 
+    def last_sighting(self) -> Sample | None:
+        """The latest sample measured from a detection (not forecast), or None."""
+        return next((s for s in reversed(self.path) if s.measured), None)
+
     def position(self) -> tuple[float, float]:
         """Where the disc is: the rest anchor at rest, the latest estimate otherwise."""
         p = self.anchor if self.state == "rest" and self.anchor_n else self.xy

@@ -61,7 +61,7 @@ def _over_hole(b: CrokinoleBoard, x: float, y: float) -> bool:
 def resolve_lost(board: CrokinoleBoard | KoronaBoard, tr: Track, decel: float) -> None:
     """A moving disc vanished: into the hole, a pocket, off the board, or under a hand.
     ``decel``: the friction the tracker coasts unseen discs with (``TrackerConfig.decel``)."""
-    last = next((s for s in reversed(tr.path) if s.measured), None)
+    last = tr.last_sighting()
     lx, ly = (last.x, last.y) if last else (float(tr.xy[0]), float(tr.xy[1]))
     px, py = float(tr.xy[0]), float(tr.xy[1])
     b = board
@@ -106,7 +106,7 @@ def off_unseen(tr: Track) -> bool:
     fraction of a millimetre)."""
     if tr.state != "off" or tr.rest_xy is None:
         return False
-    last = next((s for s in reversed(tr.path) if s.measured), None)
+    last = tr.last_sighting()
     return last is not None and float(np.hypot(last.x - tr.rest_xy[0], last.y - tr.rest_xy[1])) <= 0.25 * tr.radius
 
 

@@ -337,7 +337,8 @@ def take_back(tk: Tracker, d: Track, tr: Track, t: float) -> None:
     seen (:func:`tracker.track.merge.mover_robbed`); the tentative's earlier ones, a false
     find, are dropped. ``d``'s coasting samples over that stretch give way to them."""
     mine = [sm for sm in tr.path if sm.t > d.last_seen + 1e-6]
-    seen = next(sm for sm in reversed(d.path) if sm.measured)
+    seen = d.last_sighting()
+    assert seen is not None  # a moving disc seen at the new track's birth (mover_robbed)
     d.path = [sm for sm in d.path if sm.measured or sm.t < mine[0].t - 1e-6] + mine
     z = np.array([mine[-1].x, mine[-1].y])
     d.v = (z - np.array([seen.x, seen.y])) / max(mine[-1].t - seen.t, 1e-3)

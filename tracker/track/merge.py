@@ -78,7 +78,7 @@ def left_its_place(tracks: Sequence[Track], d: Track, tr: Track, gap: float, dec
         return True
     s0, s1 = tr.path[0], tr.path[1]
     step = max(s1.t - s0.t, 1e-3)
-    seen = next((sm for sm in reversed(d.path) if sm.measured), None)  # where it was last seen
+    seen = d.last_sighting()  # where it was last seen
     a = np.array([seen.x, seen.y]) if seen is not None else np.asarray(d.anchor if d.anchor_n else d.xy, float)
     z0, z1 = np.array([s0.x, s0.y]), np.array([s1.x, s1.y])
     speed = float(np.hypot(*(z1 - z0))) / step
@@ -108,7 +108,7 @@ def mover_robbed(tracks: Sequence[Track], tr: Track, t: float, dt: float, v_max:
     for d in tracks:
         if d.kind != tr.kind or d.state != "moving" or not (first.t - 1e-6 <= d.last_seen < last.t - 1e-6):
             continue
-        seen = next((sm for sm in reversed(d.path) if sm.measured), None)
+        seen = d.last_sighting()
         if seen is None:
             continue
         gap = max(t - seen.t, dt)

@@ -126,7 +126,7 @@ def predict(tk: Tracker, rows: Sequence[Track], dt: float, t: float) -> tuple[li
 def ditch_crossing(board: CrokinoleBoard, tr: Track) -> np.ndarray | None:
     """Where the line from a lost disc's last sighting through where it coasted to meets the
     middle of the ditch (a disc knocked off rests in the ditch about there), or None."""
-    last = next((sm for sm in reversed(tr.path) if sm.measured), None)
+    last = tr.last_sighting()
     if last is None:
         return None
     a = np.array([last.x, last.y], float)
