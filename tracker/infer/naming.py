@@ -45,6 +45,8 @@ class Namer:
         self.left_out: list[str] = []  # unknown discs left out of the last shot's entry
         self.dropped: list[int] = []  # tracks left out of the last korona setup (uneven counts)
         self.owners: dict[int, str] = {}  # korona: owner seat per track from the disc colours
+        # korona: discs of the last setup that no track stands for (a row nobody saw), by name
+        self.assumed: dict[str, tuple[float, float]] = {}
         # crokinole: the mean colour (Lab) of the discs each seat was seen shooting, and how many
         self._seat_colour: dict[str, tuple[np.ndarray, int]] = {}
 
@@ -154,7 +156,47 @@ class Namer:
             if tid in owners:
                 owner = owners[tid]
                 discs[self._new_name(owner, tid)] = (owner, (round(xy[0], 2), round(xy[1], 2)))
+        self.assumed = self._assume_unseen_rows(discs)
         return Setup(discs=discs, strikers=dict(self.strikers))
+
+    def _assume_unseen_rows(self, discs: dict[str, tuple[str, tuple[float, float]]]
+                            ) -> dict[str, tuple[float, float]]:
+        """Korona: a playing seat of which no disc was seen at the start still has its discs
+        (its row hidden under a hand while the first shot was set up, or discs about the
+        board's colour that the detector missed: k4h_9306 under the hard preset's light, white
+        discs on a cream board). Every game starts from the standard setup (Finnish rulebook
+        2.2), so they are put where it says, as many as each other seat has, and added to
+        ``discs``; the rules then referee the other seats' play instead of refusing the whole
+        game for uneven counts. A disc later found at rest in one of those places takes its name
+        (:meth:`claim_assumed`). Returns the assumed places by name."""
+        b = self.board
+        counts = Counter(o for o, _ in discs.values())
+        k = max(counts.values(), default=0)
+        missing = [s for s in self.seats if counts[s] == 0]
+        if not isinstance(b, KoronaBoard) or not k or not missing:
+            return {}
+        from tracker.rules.korona.setup import standard_setup
+
+        out: dict[str, tuple[float, float]] = {}
+        for owner, at in standard_setup(len(self.seats), k, b).discs.values():
+            if owner in missing:
+                self._count[owner] += 1
+                name = f"{owner[0]}{self._count[owner]}"
+                discs[name] = (owner, at)
+                out[name] = at
+        return out
+
+    def claim_assumed(self, rec: ShotRecord) -> None:
+        """Korona: a disc of no name that the shot moved from where the setup assumed an unseen
+        disc (within a disc's radius of the place) is that disc."""
+        r = self.board.disc_radius if isinstance(self.board, KoronaBoard) else 0.0
+        for tid, xy in rec.before.items():
+            if tid in self.names or tid == rec.disc or tid not in rec.ends or not self.assumed:
+                continue
+            name = min(self.assumed, key=lambda n: math.dist(self.assumed[n], xy))
+            if math.dist(self.assumed[name], xy) <= r:
+                self.names[tid] = name
+                del self.assumed[name]
 
     def shot(self, rec: ShotRecord, tracks: dict[int, Track], expected: str | None = None) -> Shot:
         seat = self.seat_of_start(rec.start, expected)
@@ -166,6 +208,7 @@ class Namer:
         if self.game == "korona":
             disc = self.strikers[seat]
             local = {rec.disc: disc}
+            self.claim_assumed(rec)
         else:
             disc = self.names.get(rec.disc) or self._new_name(seat, rec.disc)
             local = {}

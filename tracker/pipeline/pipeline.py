@@ -93,6 +93,7 @@ class Pipeline:
         rules: dict[str, Any] | None = None,
         calib_frames: int = 9,
         drift_every: float = 1.0,
+        drift_in_shot: float = 0.25,
         fps: float = 30.0,
         on_frame: Callable[[np.ndarray, FrameResult], None] | None = None,
     ) -> None:
@@ -105,6 +106,7 @@ class Pipeline:
         self.fps = fps
         self.calib_frames = calib_frames
         self.drift_every = drift_every
+        self.drift_in_shot = drift_in_shot
         self.on_frame = on_frame
         self.engine = engine_for(game, players, **(rules or {}))
         self.events: list[ev.Event] = []
@@ -336,6 +338,9 @@ class Pipeline:
             if self.namer.dropped:
                 self.warnings.append(f"t = {rec.t_start:.2f} s: {len(self.namer.dropped)} disc(s) left out of the setup "
                                      "to give every player the same number")
+            for seat in sorted({o for n, (o, _) in setup.discs.items() if n in self.namer.assumed}):
+                self.warnings.append(f"t = {rec.t_start:.2f} s: no disc of {seat}'s was seen at the start; "
+                                     "they are assumed in the standard setup")
             if self._apply(setup, res, rec.t_start, rec.frame_start) is not None:
                 self._need_setup = False
         if self.game == "korona":  # colour classes: the setup's discs by owner, the rest by colour
