@@ -298,6 +298,9 @@ class ShotSegmenter:
         # judge the flick by the fastest disc of the episode
         peak = max(peak_speed(q) for q in paths.values())
         start = self._before[shooter.id]
+        links = self._striker_put_down(tracks, shooter, start, t)
+        if links:
+            start = self._before[links[0][1]]
         if peak < self.shot_speed:
             self.rejected.append((t, f"slow motion ({peak:.0f} mm/s): a hand, not a shot"))
             return None
@@ -322,8 +325,29 @@ class ShotSegmenter:
         return ShotRecord(
             disc=shooter.id, start=start, t_start=min(starts.get(shooter.id, self._t0), t), t_end=self._end_time(t),
             frame_start=self._f0, frame_end=frame, contacts=tuple(contacts), ends=ends,
-            before=dict(self._before), peak_speed=peak,
+            before=dict(self._before), peak_speed=peak, links=links,
         )
+
+    def _striker_put_down(self, tracks: Sequence[Track], shooter: Track, start: tuple[float, float],
+                          t: float) -> tuple[tuple[int, int], ...]:
+        """Korona: ((shooter, disc),) when the striker seen flicked "rested" clear of every rim zone
+        (where no shot starts: it was lifted after the last shot and put down unseen) and a
+        "disc" that rested where a striker waits vanished as the shot began: that was the
+        striker, read as its groove's disc-sized ring (k2e_9205 at 17.1 s: south's striker read
+        as a disc at (100, -321), the flicked striker taken for the one left at (50, 278) by the
+        last shot, and the shot logged as north's). Its place is the shot's start, and its track
+        is retired (``Pipeline._link``). () otherwise."""
+        b = self.board
+        if not isinstance(b, KoronaBoard) or shooter.kind != STRIKER:
+            return ()
+        # a striker set against its striking line may stand up to its radius in front of it
+        if max(abs(start[0]), abs(start[1])) >= b.half - b.striking_line_offset - b.striker_radius:
+            return ()
+        waiting = [tr for tr in self._vanished(tracks, self._t0 - self.unseen_window, t, as_disc=True)
+                   if tr.id in self._before and tr.born < self._t0 - 1e-6 and b.striker_waits(*self._before[tr.id])]
+        if not waiting:
+            return ()
+        return ((shooter.id, max(waiting, key=lambda tr: tr.last_seen).id),)
 
     def _end_time(self, t: float) -> float:
         """When the shot ended: ``settle`` before it would have closed but for the wait for rim
@@ -363,7 +387,7 @@ class ShotSegmenter:
             return b.waits_on_shooting_line(float(at[0]), float(at[1]), r)
         return (tr is None or tr.kind == STRIKER) and b.rim_zone_of(*at) is not None
 
-    def _vanished(self, tracks: Sequence[Track], since: float, until: float) -> list[Track]:
+    def _vanished(self, tracks: Sequence[Track], since: float, until: float, as_disc: bool = False) -> list[Track]:
         """Discs that rested where shots start and stopped being seen between ``since`` and
         ``until`` (covered or lifted since): shot discs whose flight nobody saw."""
         out = []
@@ -377,7 +401,13 @@ class ShotSegmenter:
                 at = (float(tr.anchor[0]), float(tr.anchor[1]))
             # seen at rest for 3 detections over 0.1 s: a disc held under the player's fingers is
             # seen only in the moment they shift (triple.mp4: 4 frames at 25 fps, 0.12 s)
-            if self._at_start_place(at, tr) and tr.last_seen - tr.born >= 0.1 and tr.hits >= 3:
+            # korona, ``as_disc``: a "disc" resting where a striker waits instead (the striker
+            # read as its groove, whose ring is disc-sized)
+            if as_disc:
+                waits = isinstance(self.board, KoronaBoard) and tr.kind != STRIKER and self.board.striker_waits(*at)
+            else:
+                waits = self._at_start_place(at, tr)
+            if waits and tr.last_seen - tr.born >= 0.1 and tr.hits >= 3:
                 out.append(tr)
         return out
 

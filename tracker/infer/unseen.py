@@ -52,7 +52,17 @@ def unseen_shot(seg: ShotSegmenter, tracks: Sequence[Track], movers: list[Track]
     # korona: the striker is the shot disc; crokinole: the disc that vanished last (the one
     # flicked; one vanishing earlier was more likely lifted by its player)
     if isinstance(seg.board, KoronaBoard):
-        gone = [tr for tr in gone if tr.kind == STRIKER] or gone
+        # ... that rested before the episode where a striker waits: a striker first seen in
+        # flight has no rest place (its first sighting is no start), and a resting striker
+        # the detector reads as a disc (its groove's ring is disc-sized) is a disc track at a
+        # striker's place (k2e_9205 at 3.1 s: south's striker, a "disc" at (50, -320), lost
+        # at the flick; the striker first seen at (72, 373) was taken to have left from there,
+        # and the shot was logged as north's)
+        rested = [tr for tr in gone if tr.kind == STRIKER and tr.born < seg._t0 - 1e-6]
+        if not rested and any(tr.kind == STRIKER for tr in gone):
+            rested = [tr for tr in seg._vanished(tracks, seg._t0 - seg.unseen_window, t, as_disc=True)
+                      if tr.id in seg._before and tr.born < seg._t0 - 1e-6]
+        gone = rested or [tr for tr in gone if tr.kind == STRIKER] or gone
     shooter = max(gone, key=lambda tr: tr.last_seen)
     start = seg._before[shooter.id]
     seg._shot_before.add(shooter.id)
