@@ -41,7 +41,7 @@ from tracker.infer.contacts import infer_contacts, motion_start
 from tracker.infer.datatypes import End, HandEvent, ShotRecord
 from tracker.infer.ends import end_of, peak_speed, reached, stayed_out
 from tracker.infer.rim_gone import knocked_out_unseen, rim_unseen
-from tracker.infer.unseen import arrived_unseen, flicked_unseen, unseen_shot
+from tracker.infer.unseen import arrived_unseen, flicked_unseen, striker_put_down, unseen_shot
 from tracker.track.datatypes import Track
 from tracker.track.merge import DONOR_WINDOW
 
@@ -298,7 +298,7 @@ class ShotSegmenter:
         # judge the flick by the fastest disc of the episode
         peak = max(peak_speed(q) for q in paths.values())
         start = self._before[shooter.id]
-        links = self._striker_put_down(tracks, shooter, start, t)
+        links = striker_put_down(self, tracks, shooter, start, t)
         if links:
             start = self._before[links[0][1]]
         if peak < self.shot_speed:
@@ -327,27 +327,6 @@ class ShotSegmenter:
             frame_start=self._f0, frame_end=frame, contacts=tuple(contacts), ends=ends,
             before=dict(self._before), peak_speed=peak, links=links,
         )
-
-    def _striker_put_down(self, tracks: Sequence[Track], shooter: Track, start: tuple[float, float],
-                          t: float) -> tuple[tuple[int, int], ...]:
-        """Korona: ((shooter, disc),) when the striker seen flicked "rested" clear of every rim zone
-        (where no shot starts: it was lifted after the last shot and put down unseen) and a
-        "disc" that rested where a striker waits vanished as the shot began: that was the
-        striker, read as its groove's disc-sized ring (k2e_9205 at 17.1 s: south's striker read
-        as a disc at (100, -321), the flicked striker taken for the one left at (50, 278) by the
-        last shot, and the shot logged as north's). Its place is the shot's start, and its track
-        is retired (``Pipeline._link``). () otherwise."""
-        b = self.board
-        if not isinstance(b, KoronaBoard) or shooter.kind != STRIKER:
-            return ()
-        # a striker set against its striking line may stand up to its radius in front of it
-        if max(abs(start[0]), abs(start[1])) >= b.half - b.striking_line_offset - b.striker_radius:
-            return ()
-        waiting = [tr for tr in self._vanished(tracks, self._t0 - self.unseen_window, t, as_disc=True)
-                   if tr.id in self._before and tr.born < self._t0 - 1e-6 and b.striker_waits(*self._before[tr.id])]
-        if not waiting:
-            return ()
-        return ((shooter.id, max(waiting, key=lambda tr: tr.last_seen).id),)
 
     def _end_time(self, t: float) -> float:
         """When the shot ended: ``settle`` before it would have closed but for the wait for rim
