@@ -42,6 +42,7 @@ sys.path.insert(0, str(ROOT))
 from tracker.boards import board_for  # noqa: E402
 from tracker.pipeline import Pipeline, review_video  # noqa: E402
 from tracker.pipeline.compare import Match, match_events, round_rows, rounds_exact  # noqa: E402
+from tracker.pipeline.withdraw import standing  # noqa: E402
 from tracker.shotlog import Shot, parse_shot_log  # noqa: E402
 from tracker.track.synthetic import detections_from_truth  # noqa: E402
 
@@ -83,6 +84,7 @@ EXPLAIN = False  # --explain: print where a match not scored exactly went wrong
 def evaluate(folder: Path, summary: dict[str, Any], events: list[dict[str, Any]], shots: list[Shot]) -> dict[str, Any]:
     truth = json.loads((folder / "truth.json").read_text())
     ok, n = rounds_exact(summary, truth)
+    events = standing(events)  # calls a later ``corrected`` event withdrew are not counted
     tev = read_jsonl(folder / "events.jsonl")
     ev = {k: match_events(events, tev, k, key=key) for k, key in EVENT_KEYS.items()}
     true_shots = shots_of(folder / "shots.jsonl")

@@ -153,3 +153,27 @@ def test_a_stream_camera_that_disappears_is_waited_for_and_resumed():
         src.stop()
     assert src.read >= 40  # more than two connections' worth of frames
     assert any("disappeared" in m for m in messages) and "camera connected" in messages
+
+
+class CorrectingProcessor(ScriptedProcessor):
+    """Logs a shot that calls s1 pocketed, then withdraws the call (``pipeline.withdraw``)."""
+
+    def process(self, image, t, index):
+        if index == 5:
+            return [], [{"seat": "south", "disc": "S", "end": {"s1": "pocket:ne"}}]
+        if index == 20:
+            return [{"type": "corrected", "t": t, "frame": index, "line": 0, "disc": "s1", "was": "pocket:ne",
+                     "end": [-87.5, 412.5], "t_call": 0.2}], []
+        return [], []
+
+
+def test_a_withdrawn_call_is_stored_as_a_correction_of_its_line(tmp_path):
+    video = write_video(tmp_path / "v.mp4", frames=30)
+    store = Store(tmp_path / "m.db")
+    s = LiveSession(store, str(video), "korona", 2, CorrectingProcessor({}), realtime=False).start()
+    wait_until(lambda: s.finished)
+    s.stop()
+    assert s.match_id is not None
+    assert store.shots(s.match_id) == [{"seat": "south", "disc": "S", "end": {"s1": "pocket:ne"}}]  # as seen
+    fixes = store.corrections(s.match_id)
+    assert [(c["shot"], c["patch"]) for c in fixes] == [(0, {"end": {"s1": [-87.5, 412.5]}})]

@@ -47,6 +47,21 @@ def test_a_disc_lost_mid_board_is_no_pocket() -> None:
     assert tr.state == "rest" and tr.occluded
 
 
+def test_a_disc_seen_fast_towards_a_pocket_and_coasted_to_a_stop_went_down_it() -> None:
+    """korona_2p_game at 115.4 s: a struck disc seen once on its way, 710 mm/s between its rest
+    place and that sighting, 180 mm out of the se pocket and heading for it; the tracker's
+    smoothed coasting stopped it 70 mm further on, so its course from the coasting speed (none
+    left) fell short and it was left covered there. It went down the pocket 0.2 s later."""
+    tr = Track(id=1, kind=DISC, radius=B.disc_radius, xy=np.zeros(2), state="moving")
+    tr.path = [Sample(115.1, 180.0, -157.0), Sample(115.2, 180.0, -157.0), Sample(115.3, 204.0, -183.0, False),
+               Sample(115.4, 267.0, -269.0), Sample(115.5, 289.0, -300.0, False),
+               Sample(115.6, 303.0, -319.0, False), Sample(115.7, 308.0, -326.0, False),
+               Sample(115.8, 308.0, -326.0, False)]
+    tr.xy, tr.v = np.array([308.0, -326.0]), np.zeros(2)
+    resolve_lost(B, tr, TrackerConfig.decel)
+    assert (tr.state, tr.pocket) == ("pocket", "se")
+
+
 def test_a_blurred_disc_named_a_striker_keeps_its_track() -> None:
     """A disc knocked fast blurs into a ring between a disc's size and a striker's, and the
     detector names it a striker (korona_2p_game at 18.6 s: 21 mm against a disc's 12.5 and a

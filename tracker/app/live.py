@@ -273,10 +273,14 @@ class LiveSession:
                 self._publish({"type": "event", "match": self.match_id, "event": ev})
             for line in shots:
                 self.store.append_shot(self.match_id, line)
+            for ev in events:  # a call the pipeline withdrew (``pipeline.withdraw``): the stored
+                if ev.get("type") == "corrected":  # line is patched beside the log, as a referee's is
+                    self.store.add_correction(self.match_id, int(ev["line"]), {"end": {ev["disc"]: ev["end"]}},
+                                              note=f"{ev['disc']} seen on the board again (was {ev['was']})")
             if shots and self.source.is_file:
                 # All discs are at rest after a shot: a restart resumes the file from here.
                 self.store.save_state(self.match_id, {"resume_frame": frame.index + 1})
-            if shots or any(ev.get("type") in ("round_end", "game_end") for ev in events):
+            if shots or any(ev.get("type") in ("round_end", "game_end", "corrected") for ev in events):
                 self._publish_score()
             self.processed += 1
             self.last_latency_ms = (time.monotonic() - started) * 1000.0

@@ -41,7 +41,7 @@ from tracker.infer.contacts import infer_contacts, motion_start
 from tracker.infer.datatypes import End, HandEvent, ShotRecord
 from tracker.infer.ends import end_of, peak_speed, reached, stayed_out
 from tracker.infer.rim_gone import knocked_out_unseen, rim_unseen
-from tracker.infer.unseen import arrived_unseen, flicked_unseen, unseen_shot
+from tracker.infer.unseen import arrived_unseen, flicked_unseen, striker_put_down, unseen_shot
 from tracker.track.datatypes import Track
 from tracker.track.merge import DONOR_WINDOW
 
@@ -298,6 +298,9 @@ class ShotSegmenter:
         # judge the flick by the fastest disc of the episode
         peak = max(peak_speed(q) for q in paths.values())
         start = self._before[shooter.id]
+        links = striker_put_down(self, tracks, shooter, start, t)
+        if links:
+            start = self._before[links[0][1]]
         if peak < self.shot_speed:
             self.rejected.append((t, f"slow motion ({peak:.0f} mm/s): a hand, not a shot"))
             return None
@@ -322,7 +325,7 @@ class ShotSegmenter:
         return ShotRecord(
             disc=shooter.id, start=start, t_start=min(starts.get(shooter.id, self._t0), t), t_end=self._end_time(t),
             frame_start=self._f0, frame_end=frame, contacts=tuple(contacts), ends=ends,
-            before=dict(self._before), peak_speed=peak,
+            before=dict(self._before), peak_speed=peak, links=links,
         )
 
     def _end_time(self, t: float) -> float:
@@ -363,7 +366,7 @@ class ShotSegmenter:
             return b.waits_on_shooting_line(float(at[0]), float(at[1]), r)
         return (tr is None or tr.kind == STRIKER) and b.rim_zone_of(*at) is not None
 
-    def _vanished(self, tracks: Sequence[Track], since: float, until: float) -> list[Track]:
+    def _vanished(self, tracks: Sequence[Track], since: float, until: float, as_disc: bool = False) -> list[Track]:
         """Discs that rested where shots start and stopped being seen between ``since`` and
         ``until`` (covered or lifted since): shot discs whose flight nobody saw."""
         out = []
@@ -377,7 +380,13 @@ class ShotSegmenter:
                 at = (float(tr.anchor[0]), float(tr.anchor[1]))
             # seen at rest for 3 detections over 0.1 s: a disc held under the player's fingers is
             # seen only in the moment they shift (triple.mp4: 4 frames at 25 fps, 0.12 s)
-            if self._at_start_place(at, tr) and tr.last_seen - tr.born >= 0.1 and tr.hits >= 3:
+            # korona, ``as_disc``: a "disc" resting where a striker waits instead (the striker
+            # read as its groove, whose ring is disc-sized)
+            if as_disc:
+                waits = isinstance(self.board, KoronaBoard) and tr.kind != STRIKER and self.board.striker_waits(*at)
+            else:
+                waits = self._at_start_place(at, tr)
+            if waits and tr.last_seen - tr.born >= 0.1 and tr.hits >= 3:
                 out.append(tr)
         return out
 

@@ -52,7 +52,17 @@ def unseen_shot(seg: ShotSegmenter, tracks: Sequence[Track], movers: list[Track]
     # korona: the striker is the shot disc; crokinole: the disc that vanished last (the one
     # flicked; one vanishing earlier was more likely lifted by its player)
     if isinstance(seg.board, KoronaBoard):
-        gone = [tr for tr in gone if tr.kind == STRIKER] or gone
+        # ... that rested before the episode where a striker waits: a striker first seen in
+        # flight has no rest place (its first sighting is no start), and a resting striker
+        # the detector reads as a disc (its groove's ring is disc-sized) is a disc track at a
+        # striker's place (k2e_9205 at 3.1 s: south's striker, a "disc" at (50, -320), lost
+        # at the flick; the striker first seen at (72, 373) was taken to have left from there,
+        # and the shot was logged as north's)
+        rested = [tr for tr in gone if tr.kind == STRIKER and tr.born < seg._t0 - 1e-6]
+        if not rested and any(tr.kind == STRIKER for tr in gone):
+            rested = [tr for tr in seg._vanished(tracks, seg._t0 - seg.unseen_window, t, as_disc=True)
+                      if tr.id in seg._before and tr.born < seg._t0 - 1e-6]
+        gone = rested or [tr for tr in gone if tr.kind == STRIKER] or gone
     shooter = max(gone, key=lambda tr: tr.last_seen)
     start = seg._before[shooter.id]
     seg._shot_before.add(shooter.id)
@@ -231,3 +241,25 @@ def arrived_unseen(seg: ShotSegmenter, tracks: Sequence[Track], movers: list[Tra
     ends: dict[int, End] = {tr.id: end_of(tr) for tr in movers if tr.id in seg._before or tr.born >= seg._t0 - 1e-6}
     why = f"shot inferred from the disc it struck: track {shooter.id} from {start[0]:.0f}, {start[1]:.0f} unseen"
     return inferred_record(seg, tracks, shooter.id, start, t0, paths, ends, t, frame, why)
+
+
+def striker_put_down(seg: ShotSegmenter, tracks: Sequence[Track], shooter: Track, start: tuple[float, float],
+                     t: float) -> tuple[tuple[int, int], ...]:
+    """Korona: ((shooter, disc),) when the striker seen flicked "rested" clear of every rim zone
+    (where no shot starts: it was lifted after the last shot and put down unseen) and a
+    "disc" that rested where a striker waits vanished as the shot began: that was the
+    striker, read as its groove's disc-sized ring (k2e_9205 at 17.1 s: south's striker read
+    as a disc at (100, -321), the flicked striker taken for the one left at (50, 278) by the
+    last shot, and the shot logged as north's). Its place is the shot's start, and its track
+    is retired (``Pipeline._link``). () otherwise."""
+    b = seg.board
+    if not isinstance(b, KoronaBoard) or shooter.kind != STRIKER:
+        return ()
+    # a striker set against its striking line may stand up to its radius in front of it
+    if max(abs(start[0]), abs(start[1])) >= b.half - b.striking_line_offset - b.striker_radius:
+        return ()
+    waiting = [tr for tr in seg._vanished(tracks, seg._t0 - seg.unseen_window, t, as_disc=True)
+               if tr.id in seg._before and tr.born < seg._t0 - 1e-6 and b.striker_waits(*seg._before[tr.id])]
+    if not waiting:
+        return ()
+    return ((shooter.id, max(waiting, key=lambda tr: tr.last_seen).id),)

@@ -50,6 +50,7 @@ from tracker.pipeline.identity import reconcile
 from tracker.pipeline.korona_rows import colour_classes, late_row_discs
 from tracker.pipeline.stillness import Settling, StillnessGate
 from tracker.pipeline.stride import StrideGate
+from tracker.pipeline.withdraw import withdraw
 from tracker.rules import engine_for, outcome_events, shot_flags
 from tracker.rules.datatypes import Outcome
 from tracker.shotlog import Entry, Setup, Shot
@@ -108,10 +109,12 @@ class Pipeline:
         self.drift_every = drift_every
         self.drift_in_shot = drift_in_shot
         self.on_frame = on_frame
+        self.rules = rules
         self.engine = engine_for(game, players, **(rules or {}))
         self.events: list[ev.Event] = []
         self.entries: list[Entry] = []
         self.outcomes: list[Outcome] = []
+        self.entry_t: list[float] = []  # when each entry was logged (the shot's end), s
         self.warnings: list[str] = []
         self.calib: Calibration | None = None
         self.calibration_error: str | None = None
@@ -180,6 +183,7 @@ class Pipeline:
         for entry in entries:
             self.outcomes.append(self.engine.apply(entry))
             self.entries.append(entry)
+            self.entry_t.append(0.0)
         if self.game == "korona" and any(isinstance(e, Setup) for e in entries):
             self._need_setup = bool(self.outcomes and (self.outcomes[-1].round_over or self.outcomes[-1].game_over))
         self._resume_at = known_positions(self.engine)
@@ -295,6 +299,8 @@ class Pipeline:
             self._hand(h, res)
         for rec in shots:
             self._shot(rec, res)
+        if not self.segmenter.in_shot:  # a disc called pocketed or off seen on the board again
+            withdraw(self, res, t, index)
         return res
 
     # ------------------------------------------------------------------ events and rules
@@ -313,6 +319,7 @@ class Pipeline:
             self._emit(ev.Event("unscored", t, frame, {"why": str(e)}), res)
             return None
         self.entries.append(entry)
+        self.entry_t.append(t)
         self.outcomes.append(out)
         res.entries.append(entry)
         res.outcomes.append(out)

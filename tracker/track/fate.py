@@ -81,7 +81,7 @@ def resolve_lost(board: CrokinoleBoard | KoronaBoard, tr: Track, decel: float) -
             pocket = _near_pocket(b, lx, ly, tr.radius)
         if pocket is None:
             pocket = _course_pocket(b, tr, np.array([lx, ly]), np.array([px, py]), coast, last.t if last else None,
-                                    decel)
+                                    decel, seen_speed=float(np.hypot(*v)))
         if pocket is not None:
             tr.state, tr.pocket = "pocket", pocket
             return
@@ -146,7 +146,8 @@ def _near_pocket(b: KoronaBoard, x: float, y: float, radius: float) -> Pocket | 
 
 
 def _course_pocket(b: KoronaBoard, tr: Track, at: np.ndarray, now: np.ndarray, coast: float, seen: float | None,
-                   decel: float, restitution: float = 0.9, step: float = 0.005) -> Pocket | None:
+                   decel: float, restitution: float = 0.9, step: float = 0.005,
+                   seen_speed: float = 0.0) -> Pocket | None:
     """The pocket a disc lost while moving slid into, on the course it was on: from where it was
     last seen (``at``, at time ``seen``) towards where it has coasted since (``now``, at ``coast``
     mm/s), at the speed it had then, slowed by friction (``decel``, the tracker's) and glancing off the rims
@@ -165,7 +166,11 @@ def _course_pocket(b: KoronaBoard, tr: Track, at: np.ndarray, now: np.ndarray, c
         return None
     u = d / dist
     elapsed = max(tr.path[-1].t - seen, 0.0)
-    speed = coast + decel * elapsed  # the coasting speed, taken back to the sighting
+    # the coasting speed, taken back to the sighting; or the speed it was seen going at between
+    # its last two sightings, when more: the coasting (a smoothed velocity) may have stopped it
+    # short (korona_2p_game at 115.4 s: seen at 710 mm/s 180 mm out of the se pocket, coasted
+    # to a stop in 70 mm, and left "covered" there though it went down 0.2 s later)
+    speed = max(coast + decel * elapsed, seen_speed)
     lim = b.half - tr.radius
     c = b.pocket_centres()
     reach = b.pocket_radius + tr.radius

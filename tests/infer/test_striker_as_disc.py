@@ -1,0 +1,79 @@
+"""Korona: a resting striker the detector reads as a disc (its groove's ring is disc-sized) is
+still the shot's start, so the shot is its seat's (hand-made detections, board mm).
+
+k2e_9205: south's striker waits at (50, -320) read as a disc; it is not seen on its way, and is
+first seen as a striker near the north rim. The shot was taken to start where the striker was
+first seen, and logged as north's (3.1 s); later (17.1 s) the striker left by the last shot at
+(50, 278) was lifted unseen, south's striker was put down at (100, -321) read as a disc, and the
+flicked striker, first seen passing (50, 278), was taken for the one left there."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tracker.boards import KoronaBoard
+from tracker.detect.datatypes import DISC, STRIKER, Detections
+from tracker.pipeline import Pipeline
+from tracker.rules.korona.setup import standard_setup
+from tracker.shotlog import Shot
+
+KB = KoronaBoard()
+FPS = 30.0
+LAB = {"south": (59.0, 10.0, 28.0), "north": (77.0, 4.0, 8.0), "striker": (40.0, 0.0, 0.0)}
+GROOVE = 13.4  # mm: the ring in a striker's top, as the detector fits it at rest
+Row = tuple[tuple[float, float], str, int]  # (where, colour, kind)
+
+
+def _frame(rows: list[Row]) -> Detections:
+    return Detections(xy=np.array([xy for xy, _, _ in rows], float).reshape(-1, 2),
+                      radius=np.array([KB.striker_radius if k == STRIKER else (GROOVE if c == "striker" else
+                                                                              KB.disc_radius) for _, c, k in rows]),
+                      kind=np.array([k for _, _, k in rows], int),
+                      color=np.array([LAB[c] for _, c, _ in rows], float).reshape(-1, 3))
+
+
+def _line(a: tuple[float, float], b: tuple[float, float], n: int) -> list[tuple[float, float]]:
+    return [(a[0] + (b[0] - a[0]) * i / (n - 1), a[1] + (b[1] - a[1]) * i / (n - 1)) for i in range(n)]
+
+
+def _review(striker: list[Row | None]) -> list[Shot]:
+    """The setup's rows all along, and per frame the striker's detection (or none)."""
+    discs = [(xy, owner, DISC) for owner, xy in standard_setup(2, 8, KB).discs.values()]
+    p = Pipeline("korona", 2)
+    p.start_tracking(KB)
+    for k, s in enumerate(striker):
+        p.process_detections(_frame(discs + ([s] if s is not None else [])), k / FPS, k)
+    p.finish()
+    return [e for e in p.entries if isinstance(e, Shot)]
+
+
+def _seq(kind: int, pts: list[tuple[float, float]]) -> list[Row | None]:
+    return [(xy, "striker", kind) for xy in pts]
+
+
+def test_a_striker_read_as_a_disc_and_first_seen_in_flight_is_shot_from_where_it_waited() -> None:
+    """k2e_9205 at 3.1 s, its striker's detections frame by frame (30 fps). (Here the tracker
+    joins the flight to the waiting "disc", so this passes on the old code too; on k2e_9205 the
+    flight was a new track, and the shot was read from rest states: ``unseen.unseen_shot``.)"""
+    frames = ([None] * 63 + _seq(DISC, [(50.0, -321.0)] * 30)  # put down; at rest, its groove
+              + [None] * 14  # flicked, and unseen on its way up
+              + _seq(STRIKER, [(72.0, 373.0), (64.0, 363.0), (56.0, 354.0), (49.0, 346.0), (43.0, 339.0),
+                               (37.0, 333.0)])  # back off the north rim
+              + _seq(DISC, [(32.0, 329.0), (29.0, 325.0), (29.0, 325.0)] + [(24.0, 320.0)] * 90))
+    shots = _review(frames)
+    assert [s.seat for s in shots] == ["south"]
+    assert shots[0].start is not None and abs(shots[0].start[1] + 320.0) < 5.0, shots[0].start
+
+
+def test_a_striker_put_down_unseen_as_a_disc_is_the_shot_not_the_one_lifted_before() -> None:
+    """k2e_9205 at 17.1 s, its striker's detections frame by frame (30 fps)."""
+    frames = (_seq(STRIKER, [(50.0, 278.0)] * 30)  # where the last shot left it
+              + _seq(DISC, [(53.0, 293.0)] * 30) + [None] * 7  # read as a disc, then lifted
+              + _seq(DISC, [(100.0, -321.0)] * 30)  # put down behind south's line, read as a disc
+              + _seq(STRIKER, [(101.0, -316.0)]) + [None] * 10  # flicked, unseen on its way up
+              + _seq(STRIKER, [(60.0, 218.0), (60.0, 262.0), (56.0, 298.0), (53.0, 337.0), (49.0, 376.0),
+                               (49.0, 366.0), (49.0, 354.0), (49.0, 343.0), (49.0, 333.0), (49.0, 325.0),
+                               (49.0, 318.0)])
+              + _seq(DISC, [(50.0, 314.0), (50.0, 310.0)] + [(50.0, 306.0)] * 90))
+    shots = _review(frames)
+    assert [s.seat for s in shots] == ["south"], [(s.seat, s.start) for s in shots]
