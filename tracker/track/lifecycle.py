@@ -24,7 +24,7 @@ import numpy as np
 
 from tracker.boards import CrokinoleBoard, KoronaBoard
 from tracker.detect.datatypes import DISC, STRIKER, Detections
-from tracker.track.association import BIG, bounce
+from tracker.track.association import BIG, bounce, collision, first_contact
 from tracker.track.datatypes import Sample, Track
 from tracker.track.fate import off_unseen, resolve_lost, where_verdict
 from tracker.track.merge import DONOR_WINDOW, donor_of, left_its_place, mover_robbed, nudged_from
@@ -139,13 +139,54 @@ def miss(tk: Tracker, tr: Track, t: float, dt: float) -> None:
         # from where the bounce took it, and its next detections started a phantom disc)
         hit = bounce(tr.xy, tr.v, tk._pegs, tr.radius + tk._peg_r, None, dt, cfg.restitution) \
             if isinstance(tk.board, CrokinoleBoard) and len(tk._pegs) else None
-        if hit is not None:
+        blow = coast_into_disc(tk, tr, t, dt)
+        if blow is not None:
+            tr.xy, tr.v = blow
+        elif hit is not None:
             tr.xy, tr.v = hit
         else:
             tr.xy = tr.xy + tr.v * dt
         tr.path.append(Sample(t, float(tr.xy[0]), float(tr.xy[1]), False))
         if t - tr.last_seen > cfg.lost_after:
             resolve_lost(tk.board, tr, tk.cfg.decel)
+
+
+def coast_into_disc(tk: Tracker, tr: Track, t: float, dt: float) -> tuple[np.ndarray, np.ndarray] | None:
+    """Crokinole: (position, velocity) after ``dt`` of an unseen moving disc whose coast runs
+    into a disc resting in its path, before any peg: it strikes it and keeps the part of its
+    motion across the line of centres (equal masses), as the tracker's collision forecast
+    has it, instead of coasting on through it. The struck disc's course is kept for the next
+    frames (``tk._blown``, a forecast of :func:`tracker.track.prediction.predict`): the mover
+    has left it by then, so no collision forecast of theirs gives it one. None when its coast
+    meets no resting disc. c4h_9203 at 23.0 s: e2, unseen for two frames as it struck s2,
+    coasted on through s2's place and took s2's next detection (the two swapped names)."""
+    if not isinstance(tk.board, CrokinoleBoard) or tr.kind != DISC:
+        return None
+    best: tuple[float, tuple[np.ndarray, np.ndarray], int, tuple[np.ndarray, np.ndarray]] | None = None
+    for o in tk.tracks:
+        if o is tr or o.state != "rest" or o.kind != DISC:
+            continue
+        q = o.anchor if o.anchor_n else o.xy
+        reach = tr.radius + o.radius
+        if float(np.hypot(*(tr.xy - q))) > tr.speed * dt + reach:
+            continue
+        s = first_contact(tr.xy, tr.v, q, reach, dt)
+        hit = collision(tr.xy, tr.v, q, reach, dt, tk.cfg.restitution) if s is not None else None
+        if s is not None and hit is not None and (best is None or s < best[0]):
+            best = (s, (hit[0], hit[1]), o.id, (hit[2], hit[3]))
+    if best is None:
+        return None
+    peg = first_peg_contact(tk, tr, dt)
+    if peg is not None and peg < best[0]:
+        return None
+    tk._blown[best[2]] = (best[3][0], best[3][1], t)
+    return best[1]
+
+
+def first_peg_contact(tk: Tracker, tr: Track, dt: float) -> float | None:
+    """When (s in [0, dt]) an unseen mover first touches a peg, or None."""
+    times = [s for q in tk._pegs if (s := first_contact(tr.xy, tr.v, q, tr.radius + tk._peg_r, dt)) is not None]
+    return min(times) if times else None
 
 
 def uncover_hole(tk: Tracker, tr: Track, t: float) -> None:
