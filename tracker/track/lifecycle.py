@@ -27,7 +27,7 @@ from tracker.detect.datatypes import DISC, STRIKER, Detections
 from tracker.track.association import BIG, bounce, collision, first_contact
 from tracker.track.datatypes import Sample, Track
 from tracker.track.fate import off_unseen, resolve_lost, where_verdict
-from tracker.track.merge import DONOR_WINDOW, donor_of, left_its_place, mover_robbed, nudged_from
+from tracker.track.merge import donor_of, left_its_place, mover_robbed, nudged_from
 
 if TYPE_CHECKING:
     from tracker.track.tracker import Tracker
@@ -351,15 +351,17 @@ def confirm(tk: Tracker, tr: Track, t: float, dt: float) -> None:
 def knock_or_flick(tk: Tracker, tr: Track) -> Callable[[Track], bool]:
     """Crokinole: which resting discs may be where the track born moving ``tr`` came from.
 
-    When a disc waiting on the shooting line vanished too (a flick nobody saw), a disc resting
-    elsewhere is the new track only if it left its place at the speed the new track shows
-    (:func:`tracker.track.merge.left_its_place`): it does not start by itself, only when the
-    unseen shot strikes it, and then it flies off as fast as the shot came, while the shot disc
-    is the one that stops beside its place. c4h_9903 at 11.2 s: e1, unseen from the east
+    A disc waiting on the shooting line always may (a flicked disc's first detection may fall
+    beyond its rest gate). A disc resting elsewhere only if it left its place at the speed the
+    new track shows (:func:`tracker.track.merge.left_its_place`): it does not start by itself,
+    only when a shot strikes it, and then it flies off as fast as the shot came, while the shot
+    disc is the one that stops beside its place. c4h_9903 at 11.2 s: e1, unseen from the east
     shooting line, hit w1 and stopped 18 mm from its place; the new track, slow, was taken for
     w1 knocked 18 mm in one frame, and w1, seen again flying into the west ditch, was a new
-    disc. A disc on the line is always a candidate (a flicked disc's first detection may fall
-    beyond its rest gate), and with none vanished there every resting disc is."""
+    disc. This held only while a disc on the line had vanished too; with none, every resting
+    disc was a candidate: c4h_8803 at 21.5 s, north's n2, hidden by the arm of the east player
+    bringing east's disc in from beside the board at 700 mm/s, took that disc 300 mm away (the
+    only disc vanished); east's shot became n2's, and n2, seen again in place, a new disc."""
     b = tk.board
     first = tr.path[0]
     assert isinstance(b, CrokinoleBoard)
@@ -368,9 +370,7 @@ def knock_or_flick(tk: Tracker, tr: Track) -> Callable[[Track], bool]:
         q = d.anchor if d.anchor_n else d.xy
         return b.waits_on_shooting_line(float(q[0]), float(q[1]), d.radius)
 
-    waiting = any(d.state == "rest" and d.occluded and d.kind == tr.kind and on_line(d)
-                  and 0 < first.t - d.last_seen <= DONOR_WINDOW for d in tk.tracks)
-    return lambda d: not waiting or on_line(d) or left_its_place(tk.tracks, d, tr, first.t - d.last_seen, tk.cfg.decel)
+    return lambda d: on_line(d) or left_its_place(tk.tracks, d, tr, first.t - d.last_seen, tk.cfg.decel)
 
 
 def take_back(tk: Tracker, d: Track, tr: Track, t: float) -> None:
