@@ -1,6 +1,6 @@
 """A moving disc unseen as it strikes a resting one (known-truth physics of
 ``tracker.track.synthetic``): its coast strikes the resting disc instead of running on through
-it (``lifecycle.coast_into_disc``)."""
+it (``hidden_blows.coast_into_disc``)."""
 
 from __future__ import annotations
 

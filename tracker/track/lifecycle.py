@@ -24,10 +24,11 @@ import numpy as np
 
 from tracker.boards import CrokinoleBoard, KoronaBoard
 from tracker.detect.datatypes import DISC, STRIKER, Detections
-from tracker.track.association import BIG, bounce, collision, first_contact
+from tracker.track.association import BIG, bounce
 from tracker.track.datatypes import Sample, Track
 from tracker.track.fate import off_unseen, resolve_lost, where_verdict
-from tracker.track.merge import donor_of, left_its_place, mover_robbed, nudged_from
+from tracker.track.hidden_blows import coast_into_disc, split_blow
+from tracker.track.merge import blow_split, donor_of, left_its_place, mover_robbed, nudged_from
 
 if TYPE_CHECKING:
     from tracker.track.tracker import Tracker
@@ -151,44 +152,6 @@ def miss(tk: Tracker, tr: Track, t: float, dt: float) -> None:
             resolve_lost(tk.board, tr, tk.cfg.decel)
 
 
-def coast_into_disc(tk: Tracker, tr: Track, t: float, dt: float) -> tuple[np.ndarray, np.ndarray] | None:
-    """Crokinole: (position, velocity) after ``dt`` of an unseen moving disc whose coast runs
-    into a disc resting in its path, before any peg: it strikes it and keeps the part of its
-    motion across the line of centres (equal masses), as the tracker's collision forecast
-    has it, instead of coasting on through it. The struck disc's course is kept for the next
-    frames (``tk._blown``, a forecast of :func:`tracker.track.prediction.predict`): the mover
-    has left it by then, so no collision forecast of theirs gives it one. None when its coast
-    meets no resting disc. c4h_9203 at 23.0 s: e2, unseen for two frames as it struck s2,
-    coasted on through s2's place and took s2's next detection (the two swapped names)."""
-    if not isinstance(tk.board, CrokinoleBoard) or tr.kind != DISC:
-        return None
-    best: tuple[float, tuple[np.ndarray, np.ndarray], int, tuple[np.ndarray, np.ndarray]] | None = None
-    for o in tk.tracks:
-        if o is tr or o.state != "rest" or o.kind != DISC:
-            continue
-        q = o.anchor if o.anchor_n else o.xy
-        reach = tr.radius + o.radius
-        if float(np.hypot(*(tr.xy - q))) > tr.speed * dt + reach:
-            continue
-        s = first_contact(tr.xy, tr.v, q, reach, dt)
-        hit = collision(tr.xy, tr.v, q, reach, dt, tk.cfg.restitution) if s is not None else None
-        if s is not None and hit is not None and (best is None or s < best[0]):
-            best = (s, (hit[0], hit[1]), o.id, (hit[2], hit[3]))
-    if best is None:
-        return None
-    peg = first_peg_contact(tk, tr, dt)
-    if peg is not None and peg < best[0]:
-        return None
-    tk._blown[best[2]] = (best[3][0], best[3][1], t)
-    return best[1]
-
-
-def first_peg_contact(tk: Tracker, tr: Track, dt: float) -> float | None:
-    """When (s in [0, dt]) an unseen mover first touches a peg, or None."""
-    times = [s for q in tk._pegs if (s := first_contact(tr.xy, tr.v, q, tr.radius + tk._peg_r, dt)) is not None]
-    return min(times) if times else None
-
-
 def uncover_hole(tk: Tracker, tr: Track, t: float) -> None:
     """A resting disc that lay over the edge of the 20-hole moved or stopped being seen: note
     when (``tk._hole_uncovered``, see :func:`confirm`)."""
@@ -289,11 +252,15 @@ def promote(tk: Tracker, t: float, dt: float) -> None:
     keep: list[Track] = []
     ready = [tr for tr in tk._tentative if tr.hits >= tk.cfg.confirm_hits]
     # born-moving tracks claim their donors first: their line back is the better evidence
-    ready.sort(key=lambda tr: not born_moving(tk, tr))
+    # (and two discs of one blow taken for one track first of all: ``blow_split``)
+    crok = isinstance(tk.board, CrokinoleBoard)
+    ready.sort(key=lambda tr: (not (crok and blow_split(tk.tracks, tr, dt) is not None), not born_moving(tk, tr)))
+    tk._consumed = set()
     for tr in ready:
-        confirm(tk, tr, t, dt)
+        if id(tr) not in tk._consumed:
+            confirm(tk, tr, t, dt)
     for tr in tk._tentative:
-        if tr.hits < tk.cfg.confirm_hits and t - tr.born <= 2.5 * dt:
+        if tr.hits < tk.cfg.confirm_hits and t - tr.born <= 2.5 * dt and id(tr) not in tk._consumed:
             keep.append(tr)
     tk._tentative = keep
 
@@ -310,6 +277,10 @@ def confirm(tk: Tracker, tr: Track, t: float, dt: float) -> None:
     first, last = tr.path[0], tr.path[-1]
     if tr.state == "hole" and t - tk._hole_uncovered < HOLE_UNCOVERED_S:
         return  # the empty hole a disc just uncovered, not a disc in it
+    split = blow_split(tk.tracks, tr, dt) if isinstance(tk.board, CrokinoleBoard) else None
+    if split is not None:
+        split_blow(tk, tr, *split, t)
+        return
     if not born_moving(tk, tr) and tr.state == "rest":
         nudged = nudged_disc(tk, tr, first, dt)
         if nudged is not None:  # a disc knocked a short way within one frame
