@@ -41,6 +41,9 @@ class Shot:
     # Korona: discs put back on the board by hand before this shot (carrying out the rules
     # engine's actions: centre circle, penalty pawn), with where they were put.
     placed: dict[str, tuple[float, float]] = field(default_factory=dict)
+    # Crokinole: a shot the vision side did not see, logged from where its disc was later found
+    # at rest (it struck nothing the log knows; the rules do not judge its must-hit).
+    unseen: bool = False
 
     def to_json(self) -> dict:
         out: dict = {"seat": self.seat, "disc": self.disc}
@@ -56,6 +59,8 @@ class Shot:
             out["referee"] = list(self.referee)
         if self.placed:
             out["placed"] = {k: [v[0], v[1]] for k, v in self.placed.items()}
+        if self.unseen:
+            out["unseen"] = True
         return out
 
 
@@ -189,6 +194,9 @@ def parse_entry(obj: object, line: int) -> Entry:
     referee_raw = obj.get("referee", [])
     if not isinstance(referee_raw, list) or not all(isinstance(r, str) for r in referee_raw):
         raise _fail(line, "field 'referee' must be a list of strings")
+    unseen = obj.get("unseen", False)
+    if not isinstance(unseen, bool):
+        raise _fail(line, "field 'unseen' must be true or false")
     return Shot(
         seat=seat,
         disc=disc,
@@ -199,6 +207,7 @@ def parse_entry(obj: object, line: int) -> Entry:
         referee=tuple(referee_raw),
         line=line,
         placed=placed,
+        unseen=unseen,
     )
 
 

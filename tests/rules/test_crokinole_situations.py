@@ -69,6 +69,12 @@ CASES = [
                [["s1", "n1"], ["n1", "w1"]])],
          removed={"w1": "off_board"}, points={"A": 30, "B": 0}, players=4,
          reason="s1 hit w1 by carom off partner's disc n1"),
+    # a shot the vision side missed, logged from where its disc was later found (``unseen``):
+    # nothing of it was seen to judge, so the disc is played where it lies (c2h_9202)
+    Case("unseen-shot/must-hit-not-judged", {"n1": ("north", Z10)},
+         [{**shot("south", "s1", {"s1": Z15}), "unseen": True},
+          shot("north", "n2", {"n2": Z5, "s1": "off"}, [["n2", "s1"]])],
+         removed={"s1": "off_board"}, points={"A": 0, "B": 15}, reason="must-hit not judged"),
     Case("NL-opponent-on-board/contact-listed-opponent-first", {"n1": ("north", Z10)},
          [shot("south", "s1", {"s1": Z15}, [["n1", "s1"]])], points={"A": 15, "B": 10}),
     Case("NL-opponent-on-board/chain-opponent-knocks-opponent",

@@ -43,6 +43,9 @@ class Namer:
         self.cls_seat: dict[int, Counter[str]] = {}
         self.strikers: dict[str, str] = {str(s): s[0].upper() for s in self.seats}
         self.left_out: list[str] = []  # unknown discs left out of the last shot's entry
+        # crokinole: (track, name) of the discs the last shot struck that no shot was seen
+        # bringing on (``_adopt``): their own shots were missed
+        self.adopted: list[tuple[int, str]] = []
         self.dropped: list[int] = []  # tracks left out of the last korona setup (uneven counts)
         self.owners: dict[int, str] = {}  # korona: owner seat per track from the disc colours
         # korona: discs of the last setup that no track stands for (a row nobody saw), by name
@@ -73,8 +76,8 @@ class Namer:
     def _adopt(self, track: int, tr: Track | None, at: tuple[float, float]) -> str:
         """Name a crokinole disc found at rest on the surface that was never seen shot (its shot
         was missed, or it was put down by hand): the seat of its colour when known, else the seat
-        whose side it lies on. The rules ignore its moves (it is not on their board), but the log
-        keeps its path under a name it will keep if it is shot later."""
+        whose side it lies on. The pipeline logs the shot that brought it there, unseen, before
+        the shot that struck it (``adopted``), so the rules know it where it lay."""
         seat = self.seat_by_colour(tr) if tr is not None else None
         if seat is None:  # crokinole: its colour against the shot disc's (``pipeline.colours``)
             seat = self.owners.get(track)
@@ -218,11 +221,12 @@ class Namer:
                 return t
             return local.get(t) or self.name(t)
 
+        self.adopted = []
         if self.game == "crokinole":  # discs first seen at rest on the surface, never shot
             for tid in rec.ends:
                 if tid not in self.names and tid != rec.disc and tid in rec.before \
                         and not self.looks_like_board(tracks.get(tid)):
-                    self._adopt(tid, tracks.get(tid), rec.before[tid])
+                    self.adopted.append((tid, self._adopt(tid, tracks.get(tid), rec.before[tid])))
         contacts = tuple((nm(c.a), nm(c.b)) for c in rec.contacts)
         end: dict[str, tuple[float, float] | str] = {}
         for tid, e in rec.ends.items():

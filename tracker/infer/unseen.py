@@ -162,22 +162,22 @@ def flicked_unseen(board: CrokinoleBoard | KoronaBoard, p: np.ndarray,
     third carries on along that line at about that speed (false finds in a blur, or the picture
     shifting as the camera is knocked, jump about: seed 7500), and the line back meets the
     shooting line within ``FLIGHT_UNSEEN_S``, friction allowed for (``FLIGHT_DECEL``: it was
-    faster before it was first seen): it left from there. A struck disc driven on, or
-    one rebounding, is first seen nearer the centre than that, or heading out; a disc carried by
-    hand is slow."""
+    faster before it was first seen): it left from there. A blurred disc's centre may be found
+    well along or short of its streak: when the second sample breaks that test, the first and
+    third are taken instead, if the second lies between them within a disc radius of their line
+    and the fourth carries on (c2h_9202 at 8.8 s: red on a red board, the second sight 16 mm
+    ahead of the disc, the third 13 mm behind, 0.13 s later; the shot was lost). A struck disc
+    driven on, or one rebounding, is first seen nearer the centre than that, or heading out; a
+    disc carried by hand is slow."""
     if not isinstance(board, CrokinoleBoard) or len(p) < 3:
         return None
-    dt, dt2 = float(p[1, 0] - p[0, 0]), float(p[2, 0] - p[1, 0])
-    if dt <= 0 or dt2 <= 0:
+    v = _carries_on(p, 1, shot_speed)
+    if v is None and len(p) >= 4 and _across(p, 2) <= board.disc_radius:
+        v = _carries_on(p, 2, shot_speed)  # the second sight displaced along the blur
+    if v is None:
         return None
     p0 = p[0, 1:].astype(float)
-    v = (p[1, 1:] - p[0, 1:]) / dt
-    v2 = (p[2, 1:] - p[1, 1:]) / dt2
-    speed, speed2 = float(np.hypot(*v)), float(np.hypot(*v2))
-    if speed < shot_speed or float(p0 @ v) >= 0:  # slow, or not heading inward
-        return None
-    if not 0.5 * speed <= speed2 <= 1.5 * speed or float(v @ v2) < 0.85 * speed * speed2:
-        return None  # not carrying on along its line
+    speed = float(np.hypot(*v))
     if float(np.hypot(*p0)) > board.shooting_line_radius:  # first seen outside the line: it came from there
         return None
     # back along its line (p0 - v s) to the shooting line: ``d`` mm, run at a speed rising by
@@ -192,6 +192,42 @@ def flicked_unseen(board: CrokinoleBoard | KoronaBoard, p: np.ndarray,
         return None
     at = p0 - v * s
     return (float(at[0]), float(at[1])), float(p[0, 0] - back)
+
+
+def _carries_on(p: np.ndarray, k: int, shot_speed: float) -> np.ndarray | None:
+    """The velocity (mm/s) of a disc first seen in flight, from its first sample to sample
+    ``k``, when that is a flick's speed heading inward and the next sample carries on along the
+    same line at about that speed; else None."""
+    dt, dt2 = float(p[k, 0] - p[0, 0]), float(p[k + 1, 0] - p[k, 0])
+    if dt <= 0 or dt2 <= 0:
+        return None
+    v = (p[k, 1:] - p[0, 1:]) / dt
+    v2 = (p[k + 1, 1:] - p[k, 1:]) / dt2
+    speed, speed2 = float(np.hypot(*v)), float(np.hypot(*v2))
+    if speed < shot_speed or float(p[0, 1:] @ v) >= 0:  # slow, or not heading inward
+        return None
+    if not 0.5 * speed <= speed2 <= 1.5 * speed or float(v @ v2) < 0.85 * speed * speed2:
+        return None  # not carrying on along its line
+    return np.asarray(v, float)
+
+
+def _across(p: np.ndarray, k: int) -> float:
+    """How far (mm) the samples between the first and sample ``k`` lie off the straight line
+    joining those two, across it (a blurred disc's centre is found too far or too short along
+    its streak, not beside it); inf when they do not lie between the two along it."""
+    a, b = p[0, 1:].astype(float), p[k, 1:].astype(float)
+    d = float(np.hypot(*(b - a)))
+    if d <= 0:
+        return float("inf")
+    u = (b - a) / d
+    worst = 0.0
+    for q in p[1:k, 1:]:
+        w = np.asarray(q, float) - a
+        along = float(w @ u)
+        if not 0.0 < along < d:
+            return float("inf")
+        worst = max(worst, abs(float(w[0] * u[1] - w[1] * u[0])))
+    return worst
 
 
 def arrived_unseen(seg: ShotSegmenter, tracks: Sequence[Track], movers: list[Track], paths: dict[int, np.ndarray],

@@ -44,7 +44,7 @@ from tracker.calibration import Calibration, DriftMonitor
 from tracker.detect.datatypes import Detections
 from tracker.errors import CalibrationError, TrackerError
 from tracker.infer import HandEvent, Namer, ShotRecord, ShotSegmenter
-from tracker.pipeline import camera, hands
+from tracker.pipeline import camera, hands, missed
 from tracker.pipeline.colours import crokinole_owners, korona_owners
 from tracker.pipeline.identity import reconcile
 from tracker.pipeline.korona_rows import colour_classes, late_row_discs
@@ -361,6 +361,8 @@ class Pipeline:
             self.namer.owners = crokinole_owners(self.namer.seats, tracks, rec,
                                                  self.namer.seat_of_start(rec.start, expected))
         shot = self.namer.shot(rec, tracks, expected)
+        for tid, name in self.namer.adopted:
+            missed.missed_shot(self, tid, name, rec, tracks, res)
         if self.namer.left_out:
             self.warnings.append(f"t = {rec.t_end:.2f} s: {len(self.namer.left_out)} disc(s) moved that were "
                                  "never seen shot; left out of the shot log")

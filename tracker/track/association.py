@@ -58,6 +58,16 @@ def collision_hypotheses(
 
     Returns (mover position, struck position) or None when the mover's path misses q.
     """
+    hit = collision(p, v, q, reach, dt, e)
+    return None if hit is None else (hit[0], hit[2])
+
+
+def collision(
+    p: np.ndarray, v: np.ndarray, q: np.ndarray, reach: float, dt: float, e: float = 0.9
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
+    """(mover position, mover velocity, struck position, struck velocity) after ``dt`` of a
+    mover (at p, velocity v) that collides with a resting disc at q (equal masses, restitution
+    ``e``), or None when its path misses q (see :func:`collision_hypotheses`)."""
     s = first_contact(p, v, q, reach, dt)
     if s is None:
         return None
@@ -71,7 +81,7 @@ def collision_hypotheses(
     va = v - vn + 0.5 * (1 - e) * vn
     vb = 0.5 * (1 + e) * vn
     rem = dt - s
-    return c + va * rem, q + vb * rem
+    return c + va * rem, va, q + vb * rem, vb
 
 
 def bounce_hypothesis(

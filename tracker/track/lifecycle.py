@@ -27,7 +27,8 @@ from tracker.detect.datatypes import DISC, STRIKER, Detections
 from tracker.track.association import BIG, bounce
 from tracker.track.datatypes import Sample, Track
 from tracker.track.fate import off_unseen, resolve_lost, where_verdict
-from tracker.track.merge import DONOR_WINDOW, donor_of, left_its_place, mover_robbed, nudged_from
+from tracker.track.hidden_blows import coast_into_disc, split_blow
+from tracker.track.merge import blow_split, donor_of, left_its_place, mover_robbed, nudged_from
 
 if TYPE_CHECKING:
     from tracker.track.tracker import Tracker
@@ -139,7 +140,10 @@ def miss(tk: Tracker, tr: Track, t: float, dt: float) -> None:
         # from where the bounce took it, and its next detections started a phantom disc)
         hit = bounce(tr.xy, tr.v, tk._pegs, tr.radius + tk._peg_r, None, dt, cfg.restitution) \
             if isinstance(tk.board, CrokinoleBoard) and len(tk._pegs) else None
-        if hit is not None:
+        blow = coast_into_disc(tk, tr, t, dt)
+        if blow is not None:
+            tr.xy, tr.v = blow
+        elif hit is not None:
             tr.xy, tr.v = hit
         else:
             tr.xy = tr.xy + tr.v * dt
@@ -248,11 +252,15 @@ def promote(tk: Tracker, t: float, dt: float) -> None:
     keep: list[Track] = []
     ready = [tr for tr in tk._tentative if tr.hits >= tk.cfg.confirm_hits]
     # born-moving tracks claim their donors first: their line back is the better evidence
-    ready.sort(key=lambda tr: not born_moving(tk, tr))
+    # (and two discs of one blow taken for one track first of all: ``blow_split``)
+    crok = isinstance(tk.board, CrokinoleBoard)
+    ready.sort(key=lambda tr: (not (crok and blow_split(tk.tracks, tr, dt) is not None), not born_moving(tk, tr)))
+    tk._consumed = set()
     for tr in ready:
-        confirm(tk, tr, t, dt)
+        if id(tr) not in tk._consumed:
+            confirm(tk, tr, t, dt)
     for tr in tk._tentative:
-        if tr.hits < tk.cfg.confirm_hits and t - tr.born <= 2.5 * dt:
+        if tr.hits < tk.cfg.confirm_hits and t - tr.born <= 2.5 * dt and id(tr) not in tk._consumed:
             keep.append(tr)
     tk._tentative = keep
 
@@ -269,6 +277,10 @@ def confirm(tk: Tracker, tr: Track, t: float, dt: float) -> None:
     first, last = tr.path[0], tr.path[-1]
     if tr.state == "hole" and t - tk._hole_uncovered < HOLE_UNCOVERED_S:
         return  # the empty hole a disc just uncovered, not a disc in it
+    split = blow_split(tk.tracks, tr, dt) if isinstance(tk.board, CrokinoleBoard) else None
+    if split is not None:
+        split_blow(tk, tr, *split, t)
+        return
     if not born_moving(tk, tr) and tr.state == "rest":
         nudged = nudged_disc(tk, tr, first, dt)
         if nudged is not None:  # a disc knocked a short way within one frame
@@ -310,15 +322,17 @@ def confirm(tk: Tracker, tr: Track, t: float, dt: float) -> None:
 def knock_or_flick(tk: Tracker, tr: Track) -> Callable[[Track], bool]:
     """Crokinole: which resting discs may be where the track born moving ``tr`` came from.
 
-    When a disc waiting on the shooting line vanished too (a flick nobody saw), a disc resting
-    elsewhere is the new track only if it left its place at the speed the new track shows
-    (:func:`tracker.track.merge.left_its_place`): it does not start by itself, only when the
-    unseen shot strikes it, and then it flies off as fast as the shot came, while the shot disc
-    is the one that stops beside its place. c4h_9903 at 11.2 s: e1, unseen from the east
+    A disc waiting on the shooting line always may (a flicked disc's first detection may fall
+    beyond its rest gate). A disc resting elsewhere only if it left its place at the speed the
+    new track shows (:func:`tracker.track.merge.left_its_place`): it does not start by itself,
+    only when a shot strikes it, and then it flies off as fast as the shot came, while the shot
+    disc is the one that stops beside its place. c4h_9903 at 11.2 s: e1, unseen from the east
     shooting line, hit w1 and stopped 18 mm from its place; the new track, slow, was taken for
     w1 knocked 18 mm in one frame, and w1, seen again flying into the west ditch, was a new
-    disc. A disc on the line is always a candidate (a flicked disc's first detection may fall
-    beyond its rest gate), and with none vanished there every resting disc is."""
+    disc. This held only while a disc on the line had vanished too; with none, every resting
+    disc was a candidate: c4h_8803 at 21.5 s, north's n2, hidden by the arm of the east player
+    bringing east's disc in from beside the board at 700 mm/s, took that disc 300 mm away (the
+    only disc vanished); east's shot became n2's, and n2, seen again in place, a new disc."""
     b = tk.board
     first = tr.path[0]
     assert isinstance(b, CrokinoleBoard)
@@ -327,9 +341,7 @@ def knock_or_flick(tk: Tracker, tr: Track) -> Callable[[Track], bool]:
         q = d.anchor if d.anchor_n else d.xy
         return b.waits_on_shooting_line(float(q[0]), float(q[1]), d.radius)
 
-    waiting = any(d.state == "rest" and d.occluded and d.kind == tr.kind and on_line(d)
-                  and 0 < first.t - d.last_seen <= DONOR_WINDOW for d in tk.tracks)
-    return lambda d: not waiting or on_line(d) or left_its_place(tk.tracks, d, tr, first.t - d.last_seen, tk.cfg.decel)
+    return lambda d: on_line(d) or left_its_place(tk.tracks, d, tr, first.t - d.last_seen, tk.cfg.decel)
 
 
 def take_back(tk: Tracker, d: Track, tr: Track, t: float) -> None:

@@ -117,3 +117,37 @@ def mover_robbed(tracks: Sequence[Track], tr: Track, t: float, dt: float, v_max:
         if dist <= reach and dist < best_d:
             best, best_d = d, dist
     return best
+
+
+def blow_split(tracks: Sequence[Track], tr: Track, dt: float) -> tuple[Track, Track] | None:
+    """(shooter, struck) when the track ``tr``, born moving, is two discs: its first step runs
+    straight through the place of a disc that rested there until just before ``tr`` was first
+    seen (the struck disc), and ``tr``'s first sight lies beside the place of another disc that
+    vanished then too (the shooter). One disc cannot: a mover that reaches a resting disc
+    head-on passes its motion on to it (equal masses) and stops about where it struck, so the
+    first sight is the shooter, stopped, and the second the struck disc, carried on along the
+    line. None otherwise. crokinole_4p_part at 23.8 s (10 fps): e2, flicked from its line, struck
+    s2 within the frame and stopped between the two places; the track first seen there took s2's
+    next sight 150 mm on, and e2's name went with s2 (the two swapped)."""
+    if len(tr.path) < 2:
+        return None
+    s0, s1 = tr.path[0], tr.path[-1]
+    z0, z1 = np.array([s0.x, s0.y]), np.array([s1.x, s1.y])
+    length = float(np.hypot(*(z1 - z0)))
+    if length < 2 * tr.radius:
+        return None
+    u = (z1 - z0) / length
+    gone = [d for d in tracks if d.kind == tr.kind and d.state == "rest" and d.occluded
+            and 0 < s0.t - d.last_seen <= 1.5 * dt]
+    struck, shooters = [], []
+    for d in gone:
+        q = np.asarray(d.anchor if d.anchor_n else d.xy, float)
+        w = q - z0
+        along, across = float(w @ u), abs(float(w[0] * u[1] - w[1] * u[0]))
+        if 0 < along < length and across < d.radius:
+            struck.append(d)
+        elif float(np.hypot(*w)) <= 3 * d.radius and along < 0.5 * d.radius:
+            shooters.append((float(np.hypot(*w)), d))
+    if len(struck) != 1 or not shooters:
+        return None
+    return min(shooters, key=lambda c: c[0])[1], struck[0]

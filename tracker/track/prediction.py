@@ -53,6 +53,7 @@ def predict(tk: Tracker, rows: Sequence[Track], dt: float, t: float) -> tuple[li
     hyps: list[list[np.ndarray]] = []
     gates = np.zeros(len(rows))
     tk._struck = {}
+    tk._blown = {k: b for k, b in tk._blown.items() if t - b[2] <= 3 * dt}
     for i, tr in enumerate(rows):
         if tr.hits < cfg.confirm_hits and tr in tk._tentative:
             hyps.append([tr.xy.copy()])
@@ -73,6 +74,12 @@ def predict(tk: Tracker, rows: Sequence[Track], dt: float, t: float) -> tuple[li
         elif tr.state == "rest":
             hyps.append([tr.anchor.copy() if tr.anchor_n else tr.xy.copy()])
             gates[i] = tr.radius
+            blown = tk._blown.get(tr.id)
+            if blown is not None and t - blown[2] <= 3 * dt:  # struck by an unseen mover's coast
+                ahead = blown[0] + blown[1] * (t - blown[2])
+                hyps[-1].append(ahead)
+                gates[i] = 2 * tr.radius
+                tk._struck[tr.id] = (ahead, blown[1])
         elif tr.state == "hole":  # down in the hole: it stays there (a disc sliding past does not)
             hyps.append([tr.xy.copy()])
             gates[i] = 0.6 * tr.radius

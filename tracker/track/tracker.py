@@ -90,8 +90,11 @@ class Tracker:
         self._leaving: set[int] = set()
         self._struck: dict[int, tuple[np.ndarray, np.ndarray]] = {}  # rest track id -> (where, velocity) if hit now
         self._striking: dict[int, tuple[np.ndarray, np.ndarray]] = {}  # mover id -> (struck rest place, normal)
+        # rest track id -> (where, velocity, when) an unseen mover's coast struck it (``hidden_blows.coast_into_disc``)
+        self._blown: dict[int, tuple[np.ndarray, np.ndarray, float]] = {}
         self._ghosts: set[int] = set()  # knocked away unseen: found again only near their course
         self._tent_det: dict[int, int] = {}  # id(tentative track) -> its detection this frame
+        self._consumed: set[int] = set()  # id(tentative tracks) another's confirmation took this frame
         self._hole_uncovered = float("-inf")  # when a disc over the 20-hole's edge last left it
         self.det_track: np.ndarray = np.zeros(0, int)  # track id per detection of the last frame
         if isinstance(board, CrokinoleBoard):

@@ -5,7 +5,9 @@ delegated to a predicate of :mod:`tracker.rules.crokinole.predicates`; this clas
 state (discs on the board, ditch, 20s, turn, round, totals) and orders the rulings of one shot:
 
 1. must-hit: with an opponent disc on the board, the shot must strike one, else the shot disc and
-   every own/partner disc it struck go to the ditch (and a 20 they made does not count);
+   every own/partner disc it struck go to the ditch (and a 20 they made does not count); a line
+   marked ``unseen`` (a shot the vision side missed, logged from where its disc was later found
+   at rest) is not judged on it;
 2. resting places: into the hole -> a 20 for the disc's owner; off the surface -> ditch;
 3. no-opponent rule (optional): with no opponent disc on the board, the shot disc must stop in the
    15 zone or touching the 15 line, else it is removed;
@@ -206,7 +208,10 @@ class CrokinoleEngine:
 
         # 1. must-hit rule
         fouled: list[str] = []
-        if opponents_on_board:
+        judged, why = P.judged_on_must_hit(shot)
+        if opponents_on_board and not judged:
+            dec.append(Decision("note", why, discs=(shot.disc,), seat=seat))
+        elif opponents_on_board:
             ok, why = P.opponent_hit(shot, is_own, before, self.owner.get)
             if ok:
                 dec.append(Decision("hit", why, discs=(shot.disc,), seat=seat))

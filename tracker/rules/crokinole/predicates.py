@@ -90,6 +90,15 @@ def opponent_hit(
     return False, "no opponent disc hit"
 
 
+def judged_on_must_hit(shot: Shot) -> Verdict:
+    """A line marked ``unseen`` is a shot the vision side missed, logged from where its disc
+    was later found at rest (a later shot struck it): nothing of its motion was seen, so the
+    must-hit rule has nothing to judge, and the disc is played where it lies."""
+    if shot.unseen:
+        return False, f"shot of {shot.disc} not seen, only where it rests: must-hit not judged"
+    return True, "shot seen"
+
+
 def fouled_discs(
     shot: Shot,
     is_own: Callable[[str], bool],

@@ -1,0 +1,95 @@
+"""Crokinole blows no frame showed: an unseen mover's coast into a resting disc
+(``coast_into_disc``), and a new track that was two discs of one blow (``split_blow``, with
+:func:`tracker.track.merge.blow_split`). Functions of the :class:`tracker.track.tracker.Tracker`
+(``tk``), called from :mod:`tracker.track.lifecycle`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from tracker.boards import CrokinoleBoard
+from tracker.detect.datatypes import DISC
+from tracker.track.association import collision, first_contact
+from tracker.track.datatypes import Track
+
+if TYPE_CHECKING:
+    from tracker.track.tracker import Tracker
+
+
+def coast_into_disc(tk: Tracker, tr: Track, t: float, dt: float) -> tuple[np.ndarray, np.ndarray] | None:
+    """Crokinole: (position, velocity) after ``dt`` of an unseen moving disc whose coast runs
+    into a disc resting in its path, before any peg: it strikes it and keeps the part of its
+    motion across the line of centres (equal masses), as the tracker's collision forecast
+    has it, instead of coasting on through it. The struck disc's course is kept for the next
+    frames (``tk._blown``, a forecast of :func:`tracker.track.prediction.predict`): the mover
+    has left it by then, so no collision forecast of theirs gives it one. None when its coast
+    meets no resting disc. c4h_9203 at 23.0 s: e2, unseen for two frames as it struck s2,
+    coasted on through s2's place and took s2's next detection (the two swapped names)."""
+    if not isinstance(tk.board, CrokinoleBoard) or tr.kind != DISC:
+        return None
+    best: tuple[float, tuple[np.ndarray, np.ndarray], int, tuple[np.ndarray, np.ndarray]] | None = None
+    for o in tk.tracks:
+        if o is tr or o.state != "rest" or o.kind != DISC:
+            continue
+        q = o.anchor if o.anchor_n else o.xy
+        reach = tr.radius + o.radius
+        if float(np.hypot(*(tr.xy - q))) > tr.speed * dt + reach:
+            continue
+        s = first_contact(tr.xy, tr.v, q, reach, dt)
+        hit = collision(tr.xy, tr.v, q, reach, dt, tk.cfg.restitution) if s is not None else None
+        if s is not None and hit is not None and (best is None or s < best[0]):
+            best = (s, (hit[0], hit[1]), o.id, (hit[2], hit[3]))
+    if best is None:
+        return None
+    peg = first_peg_contact(tk, tr, dt)
+    if peg is not None and peg < best[0]:
+        return None
+    tk._blown[best[2]] = (best[3][0], best[3][1], t)
+    return best[1]
+
+
+def first_peg_contact(tk: Tracker, tr: Track, dt: float) -> float | None:
+    """When (s in [0, dt]) an unseen mover first touches a peg, or None."""
+    times = [s for q in tk._pegs if (s := first_contact(tr.xy, tr.v, q, tr.radius + tk._peg_r, dt)) is not None]
+    return min(times) if times else None
+
+
+def split_blow(tk: Tracker, tr: Track, shooter: Track, struck: Track, t: float) -> None:
+    """The tentative track ``tr`` was two discs of one blow (:func:`tracker.track.merge.blow_split`):
+    the shooter takes its first sight (stopped where it struck, moving until it settles), the
+    struck disc the latest sight that lies furthest on along the blow's line, ``tr``'s or that
+    of another tentative track first seen with it (the struck disc leads its blur: a find on
+    the blur lies behind it), with that track's sights."""
+    s0 = tr.path[0]
+    q = np.asarray(struck.anchor if struck.anchor_n else struck.xy, float)
+    w = np.asarray(shooter.anchor if shooter.anchor_n else shooter.xy, float)
+    u = (q - w) / max(float(np.hypot(*(q - w))), 1e-9)
+
+    def on(o: Track) -> float:
+        return float((np.array([o.path[-1].x, o.path[-1].y]) - q) @ u)
+
+    same = [o for o in tk._tentative if o is not tr and len(o.path) >= 2 and abs(o.path[0].t - s0.t) < 1e-6
+            and abs(o.path[-1].t - tr.path[-1].t) < 1e-6 and o.kind == tr.kind]
+    lead = max([tr, *same], key=on)
+    sights = [tr.path[-1]] if lead is tr else list(lead.path)
+    if lead is not tr:
+        tk._consumed.add(id(lead))
+    z1 = np.array([sights[-1].x, sights[-1].y])
+    struck.rest_xy = (float(q[0]), float(q[1]))
+    struck.state, struck.xy = "moving", z1
+    struck.v = (z1 - q) / max(sights[-1].t - struck.last_seen, 1e-3) if len(sights) < 2 else \
+        (z1 - np.array([sights[0].x, sights[0].y])) / max(sights[-1].t - sights[0].t, 1e-3)
+    struck.anchor_n, struck.occluded, struck.displaced_frames = 0, False, 0
+    struck.last_seen, struck.hits = t, struck.hits + len(sights)
+    struck.path.extend(sights)
+    shooter.rest_xy = shooter.position()
+    shooter.state, shooter.v, shooter.xy = "moving", np.zeros(2), np.array([s0.x, s0.y])
+    shooter.anchor_n, shooter.occluded, shooter.displaced_frames = 0, False, 0
+    shooter.last_seen, shooter.hits = s0.t, shooter.hits + 1
+    shooter.path.append(s0)
+    j = tk._tent_det.get(id(lead))  # the frame's detection the tentative took is the struck disc's
+    if j is not None:
+        tk.det_track[j] = struck.id
