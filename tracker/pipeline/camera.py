@@ -166,14 +166,17 @@ def board_turn(p: Pipeline, calib: Calibration, image: np.ndarray) -> int:
     board 90 degrees; the two black discs left became new discs). The turn that puts the most
     resting discs on a disc found in the new view wins; the fit is kept as it is unless a turn
     matches more of them than none does, and at least half of them."""
-    if p.game != "crokinole" or p.detector is None:
+    if p.game != "crokinole":
         return 0
     from tracker.detect.detector import DiscDetector
 
     rest = np.array([tr.position() for tr in p.tracker.tracks if tr.state == "rest"], float).reshape(-1, 2)
     if len(rest) < 2:
         return 0
-    found = DiscDetector(calib, p.game).detect(image).xy
+    try:
+        found = DiscDetector(calib, p.game).detect(image).xy
+    except TrackerError:  # a look at the new view is a nicety: never fail the refit for it
+        return 0
     return best_turn(rest, found, calib.board.disc_radius)
 
 
