@@ -17,7 +17,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-REAL = ROOT.parent / "shared" / "real" / "crokinole" / "photos"
+# ../shared/real next to the repository, or next to any folder above it (a worktree of it)
+REAL = next((p / "shared" / "real" for p in ROOT.parents if (p / "shared" / "real").is_dir()),
+            ROOT.parent / "shared" / "real") / "crokinole" / "photos"
 
 
 def main() -> int:

@@ -250,7 +250,8 @@ def speed(video: Path, game: str, players: int) -> None:
 def real(out: Path) -> None:
     import cv2
 
-    clips = sorted((ROOT.parent / "shared" / "real" / "crokinole" / "video").glob("*.mp4"))
+    shared = next((p / "shared" for p in ROOT.parents if (p / "shared" / "real").is_dir()), ROOT.parent / "shared")
+    clips = sorted((shared / "real" / "crokinole" / "video").glob("*.mp4"))
     if not clips:
         print("\nreal clips: ../shared/real/crokinole/video/ not found, skipped")
         return

@@ -57,12 +57,75 @@ def test_scores_a_drawn_round_finding_the_board(photo: tuple[Path, Path], tmp_pa
     assert 0.0 < data["calibration"]["rms_mm"] < 2.0
 
 
-def test_empty_board_says_so(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_empty_board_is_refused_and_nothing_is_written(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # A finished round always leaves discs somewhere (on the board, in the hole or the ditch):
+    # a photo with none is not one, and a 0 - 0 would be a silent wrong answer.
     shot = render([], (640, 480), tilt_deg=10.0, seed=12)
     img = tmp_path / "empty.png"
     cv2.imwrite(str(img), shot.image)
-    assert main(["photo", str(img), "--game", "crokinole", "--out", str(tmp_path / "o")]) == 0
+    assert main(["photo", str(img), "--game", "crokinole", "--out", str(tmp_path / "o")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("tracker photo: no discs found in") and err.count("\n") == 1
+    assert not (tmp_path / "o").exists()
+
+
+def test_discs_only_in_the_ditch_score_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    shot = render([DrawnDisc(-355.0, 30.0, LIGHT), DrawnDisc(350.0, -60.0, DARK)], (640, 480), tilt_deg=10.0, seed=12)
+    img = tmp_path / "ditch.png"
+    cv2.imwrite(str(img), shot.image)
+    calib = tmp_path / "calib.json"
+    calib.write_text(json.dumps(shot.calib.to_json()))
+    out = tmp_path / "o"
+    assert main(["photo", str(img), "--game", "crokinole", "--calib", str(calib), "--out", str(out)]) == 0
     assert "no discs on the playing surface" in capsys.readouterr().out
+    data = json.loads((out / "photo.json").read_text())
+    assert [t["points"] for t in data["teams"]] == [0, 0] and data["ditch_discs"] == 2
+
+
+@pytest.mark.parametrize("ext", ["jpg", "png"])
+def test_truncated_photo_is_refused_before_decoding(photo: tuple[Path, Path], tmp_path: Path, ext: str,
+                                                    capfd: pytest.CaptureFixture[str]) -> None:
+    # OpenCV decodes a JPEG cut off half-way without an error (grey rows below the cut, and
+    # libjpeg's own warning on stderr): it must be refused, in one line, before that.
+    img, calib = photo
+    original = cv2.imread(str(img))
+    full = tmp_path / f"whole.{ext}"
+    cv2.imwrite(str(full), original)
+    data = full.read_bytes()
+    cut = tmp_path / f"cut.{ext}"
+    cut.write_bytes(data[: len(data) * 6 // 10])
+    out = tmp_path / "o"
+    assert main(["photo", str(cut), "--game", "crokinole", "--calib", str(calib), "--out", str(out)]) == 2
+    err = capfd.readouterr().err
+    assert err.startswith("tracker photo: image") and "truncated" in err and err.count("\n") == 1
+    assert not out.exists()
+    # the whole file is read and scored as the PNG it came from
+    assert main(["photo", str(full), "--game", "crokinole", "--calib", str(calib), "--out", str(out)]) == 0
+    _check(out)
+
+
+def test_no_board_leaves_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    rng = np.random.default_rng(3)
+    noise = tmp_path / "noise.png"
+    cv2.imwrite(str(noise), (rng.random((240, 320, 3)) * 255).astype(np.uint8))
+    out = tmp_path / "o"
+    assert main(["photo", str(noise), "--game", "crokinole", "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"tracker photo: {noise}:") and err.count("\n") == 1
+    assert not out.exists()
+
+
+def test_outputs_are_written_together_or_not_at_all(tmp_path: Path) -> None:
+    from tracker.cli.photo import write_together
+    from tracker.errors import InputError
+
+    (tmp_path / "photo.json").write_text("old")
+    write_together(tmp_path, {"photo.json": b"new", "overlay.png": b"png"})
+    assert (tmp_path / "photo.json").read_text() == "new" and (tmp_path / "overlay.png").read_bytes() == b"png"
+    with pytest.raises(InputError, match="cannot write"):  # the second cannot be written
+        write_together(tmp_path, {"photo.json": b"newer", "no/such/overlay.png": b"x"})
+    assert (tmp_path / "photo.json").read_text() == "new"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["overlay.png", "photo.json"]
 
 
 def test_bad_input_is_one_line_and_status_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

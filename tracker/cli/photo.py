@@ -4,6 +4,11 @@ Finds the board (or takes ``--calib calib.json`` from ``tracker calibrate``), fi
 learns the two sides' colours from the discs, and scores them with the board as measured. Writes
 ``photo.json`` (SPEC section 4) and ``overlay.png`` (every disc marked with its points, close calls
 in magenta with their gap), and prints the score with each close call.
+
+Bad input is one line on stderr and exit status 2, with nothing written: a missing, empty,
+truncated (``imagefile``) or unreadable image, no board found, or no disc found anywhere (a
+finished round leaves its discs on the board, in the hole or in the ditch; a round whose discs
+are all in the ditch scores 0 - 0). Both files are written together or not at all.
 """
 
 from __future__ import annotations
@@ -30,16 +35,17 @@ def run(args: argparse.Namespace) -> int:
 
     import cv2
 
+    from tracker.calibration import calibrate_image
     from tracker.calibration.datatypes import Calibration
+    from tracker.calibration.io import check_frame
+    from tracker.cli.imagefile import read_photo
     from tracker.detect.photo import draw_overlay, score_photo
-    from tracker.errors import InputError
+    from tracker.errors import CalibrationError, InputError
 
     if args.game != "crokinole":
         raise InputError("photo scoring is for crokinole (korona is scored from video by `tracker review`)")
     path = existing_file(args.image, "image")
-    image = cv2.imread(str(path), cv2.IMREAD_COLOR)
-    if image is None:
-        raise InputError(f"image {path} cannot be read (not an image, or an unsupported format)")
+    image = read_photo(path)
     calib = None
     if args.calib:
         cpath = existing_file(args.calib, "calibration")
@@ -52,11 +58,23 @@ def run(args: argparse.Namespace) -> int:
             raise InputError(f"calibration {cpath} is for {w}x{h} images, {path} is {image.shape[1]}x{image.shape[0]}")
         if calib.board.game != "crokinole":
             raise InputError(f"calibration {cpath} is for a {calib.board.game} board")
-    out = output_dir(args.out or Path("tracker-out") / path.stem)
+    # Everything is worked out before the output folder is touched: a photo that cannot be
+    # scored leaves nothing behind (no empty folder, no photo.json without its overlay).
+    if calib is None:  # find the board; its errors name the photo
+        try:
+            calib = calibrate_image(check_frame(image, str(path)), args.game)
+        except CalibrationError as e:
+            raise CalibrationError(f"{path}: {e}") from None
     result = score_photo(image, args.game, calib=calib, sides=args.sides)
-    (out / "photo.json").write_text(json.dumps(result.to_json(), indent=2) + "\n")
-    if not cv2.imwrite(str(out / "overlay.png"), draw_overlay(image, result)):
-        raise InputError(f"cannot write {out / 'overlay.png'}")
+    if not result.discs:
+        raise InputError(f"no discs found in {path} (on the board, in the hole or in the ditch): "
+                         "nothing to score; is it a photo of a finished round?")
+    ok, overlay = cv2.imencode(".png", draw_overlay(image, result))
+    if not ok:
+        raise InputError(f"cannot encode the overlay of {path}")
+    out = output_dir(args.out or Path("tracker-out") / path.stem)
+    write_together(out, {"photo.json": (json.dumps(result.to_json(), indent=2) + "\n").encode(),
+                         "overlay.png": overlay.tobytes()})
     on_board = [d for d in result.discs if d.where != "ditch"]
     if not on_board:
         print(f"no discs on the playing surface in {path.name}: 0 - 0 "
@@ -73,3 +91,22 @@ def run(args: argparse.Namespace) -> int:
         print(f"note: {note}")
     print(f"wrote {out / 'photo.json'} and {out / 'overlay.png'}")
     return 0
+
+
+def write_together(out: Path, files: dict[str, bytes]) -> None:
+    """Write every file or none: each goes to a temporary name first, and only once all are
+    written are they renamed into place (an earlier run's files are replaced whole)."""
+    import os
+
+    from tracker.errors import InputError
+
+    temps = [(out / f".{name}.part", out / name, data) for name, data in files.items()]
+    try:
+        for tmp, _, data in temps:
+            tmp.write_bytes(data)
+    except OSError as e:
+        for tmp, _, _ in temps:
+            tmp.unlink(missing_ok=True)
+        raise InputError(f"cannot write into {out}: {e.strerror}") from None
+    for tmp, final, _ in temps:
+        os.replace(tmp, final)

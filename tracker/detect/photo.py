@@ -37,7 +37,13 @@ LOCAL_LINE_MM = 3.0  # discs this near a line are judged against the line measur
 # beside it; any camera height whose disc outlines fit best), and the label calls it touching.
 # The camera, about 0.9 m up and well to the south, sees that disc's top face about 3 mm further
 # out than where it stands, right over the line, so the photo shows no board between them either
-# way: a genuine close call, listed as one with its gap.
+# way: a genuine close call, listed as one with its gap. Measured again (h-real): the call
+# turns on the camera height the focal solve gives, 0.92 m (0.91-1.05 m on the other nine
+# photos of the board): with the camera taken 1.2x as high the gap is +0.17 mm, 1.5x (1.37 m)
+# -0.43 mm (touching, 55 as labelled), 0.7x +1.05 mm. The 10 line's inner edge measured beside
+# the disc lies 0.1 mm further out than the fitted line width says (no help), and no other
+# labelled disc is within 1.9 mm of a line, so nothing else pins the height or the scale (the
+# shooting line is assumed 304.8 mm on this non-standard board).
 # Real discs have a rounded or chamfered top edge of about this size (mm). At an oblique view it
 # pulls the far side's outline toward the camera (see ``Refiner._bevel_drop``); on the labelled
 # photos it moves the two sam_board6 discs that sat 0.4-0.6 mm clear of the 10 line toward it (one

@@ -43,6 +43,7 @@ from tracker.calibration.io import median_frame
 from tracker.errors import TrackerError
 
 if TYPE_CHECKING:
+    from tracker.calibration.datatypes import Calibration
     from tracker.pipeline.pipeline import Pipeline
 
 
@@ -150,7 +151,59 @@ def check_drift(p: Pipeline, frame: np.ndarray, t: float, index: int) -> None:
             p._last_drift_t = t
             p.warnings.append(f"board not found again after the camera moved; kept the old fit from t = {t:.2f} s")
         return
+    k = board_turn(p, calib, img)
+    if k:
+        calib = turned(calib, k)
+        p.warnings.append(f"t = {t:.2f} s: the new view shows the board turned {90 * k} degrees; "
+                          "the seats follow the discs at rest, not the picture")
     p._start(calib, t, index)
     set_drift(p, frame)
     p._bumped = False
     p.warnings.append(f"board fitted again at t = {t:.2f} s")
+
+
+def board_turn(p: Pipeline, calib: Calibration, image: np.ndarray) -> int:
+    """Quarter turns (0-3, counter-clockwise) that carry the new fit's board frame onto the old
+    one: a crokinole board looks the same turned by a quarter, so a fit from a camera on another
+    side (a broadcast cutting to its second camera) names the seats by the new picture's bottom
+    edge and every disc at rest lands elsewhere (triple.mp4: the cut after the shot turned the
+    board 90 degrees; the two black discs left became new discs). The turn that puts the most
+    resting discs on a disc found in the new view wins; the fit is kept as it is unless a turn
+    matches more of them than none does, and at least half of them."""
+    if p.game != "crokinole":
+        return 0
+    from tracker.detect.detector import DiscDetector
+
+    rest = np.array([tr.position() for tr in p.tracker.tracks if tr.state == "rest"], float).reshape(-1, 2)
+    if len(rest) < 2:
+        return 0
+    try:
+        found = DiscDetector(calib, p.game).detect(image).xy
+    except TrackerError:  # a look at the new view is a nicety: never fail the refit for it
+        return 0
+    return best_turn(rest, found, calib.board.disc_radius)
+
+
+def best_turn(rest: np.ndarray, found: np.ndarray, radius: float) -> int:
+    """Quarter turns of ``found`` (board mm) that put the most of ``rest`` within a radius of a
+    found disc; 0 unless a turn beats no turn and matches at least half of ``rest``."""
+    if not len(found) or not len(rest):
+        return 0
+    counts = []
+    for k in range(4):
+        c, s = np.cos(k * np.pi / 2), np.sin(k * np.pi / 2)
+        q = found @ np.array([[c, s], [-s, c]])  # each row turned by k quarters
+        d = np.hypot(rest[:, None, 0] - q[None, :, 0], rest[:, None, 1] - q[None, :, 1])
+        counts.append(int((d.min(axis=1) < radius).sum()))
+    k = int(np.argmax(counts))
+    return k if counts[k] > counts[0] and 2 * counts[k] >= len(rest) else 0
+
+
+def turned(calib: Calibration, k: int) -> Calibration:
+    """``calib`` with its board frame turned ``k`` quarters counter-clockwise (image -> board mm
+    followed by the turn)."""
+    from dataclasses import replace
+
+    c, s = np.cos(k * np.pi / 2), np.sin(k * np.pi / 2)
+    R = np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]])
+    return replace(calib, homography=R @ np.asarray(calib.homography, float))

@@ -315,3 +315,60 @@ def least_displacement(tk: Tracker, rows: Sequence[Track], dets: Detections, pai
             for pr in g:
                 pairs.remove(pr)
             pairs.extend((ti[a], dj[b]) for a, b in new)
+
+
+def struck_by_newcomer(tk: Tracker, rows: Sequence[Track], dets: Detections, pairs: list[tuple[int, int]],
+                       used_t: set[int], used_d: set[int], dt: float) -> None:
+    """After stage 2: a resting disc struck by a shot disc first seen in flight. The shot disc
+    is then a tentative track, no mover yet, so no resting disc may jump for it (``may_jump``),
+    and the struck disc's first detection away from its rest place became a tentative track of
+    its own: a frame later the struck disc, unseen on its rest place, took the next struck
+    disc's detection, and that disc stayed "at rest" after it flew off (real clip, 25 fps: a
+    north flick first seen two frames before it met three red discs, all knocked off; the
+    shot log had one of them new and one still on the board). So a resting disc unmatched so
+    far takes a free detection when a tentative track the first stage carried more than a
+    radius this frame came at it (heading towards it, its path this frame within 1.5 touching
+    distances, its detection not on the resting disc's place, which may be that disc's own), the
+    detection lies within what half the newcomer's speed allows in one frame (as stage 2's gate
+    for a struck disc), and it lies
+    away from where the newcomer passed (a struck disc moves off along the line of centres,
+    away from the striker). Nearest first; ``pairs``, ``used_t``, ``used_d`` change in place."""
+    if not isinstance(tk.board, CrokinoleBoard):
+        return
+    free = [j for j in range(len(dets)) if j not in used_d]
+    if not free:
+        return
+    flying = []
+    for i, j in pairs:
+        tr = rows[i]
+        if tr in tk._tentative:
+            a, b = tr.xy.astype(float), dets.xy[j].astype(float)
+            if float(np.hypot(*(b - a))) > tr.radius:
+                flying.append((a, b, tr.radius, float(np.hypot(*(b - a))) / dt))
+    if not flying:
+        return
+    options: list[tuple[float, int, int]] = []
+    for i, tr in enumerate(rows):
+        if i in used_t or tr.state != "rest" or tr in tk._tentative or tr.id in tk._ghosts:
+            continue
+        q = tr.anchor if tr.anchor_n else tr.xy
+        for a, b, r, speed in flying:
+            if float((q - a) @ (b - a)) <= 0.0:
+                continue  # moving away from it (the shot disc leaving its own place)
+            c = closest_on_segment(q, a, b)
+            if float(np.hypot(*(q - c))) >= 1.5 * (r + tr.radius):
+                continue
+            if float(np.hypot(*(b - q))) < 0.8 * (r + tr.radius):
+                continue  # it stands on the resting disc now: that detection may be the disc's own
+            reach = 2 * tr.radius + dt * 0.5 * speed  # struck this frame
+            for j in free:
+                step = dets.xy[j] - q
+                dist = float(np.hypot(*step))
+                if dist <= reach and float(step @ (q - c)) > 0.0:
+                    options.append((dist, i, j))
+    for _, i, j in sorted(options):
+        if i in used_t or j in used_d:
+            continue
+        pairs.append((i, j))
+        used_t.add(i)
+        used_d.add(j)

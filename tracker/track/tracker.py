@@ -237,6 +237,7 @@ class Tracker:
                 pairs.append((cand[a], dcols[b]))
                 used_t.add(cand[a])
                 used_d.add(dcols[b])
+        blows.struck_by_newcomer(self, rows, dets, pairs, used_t, used_d, dt)
         blows.chain(self, rows, dets, cost, pairs, used_t, used_d, dt)
         blows.rows_shifted(self, rows, dets, cost, pairs, used_t, used_d)
         blows.least_displacement(self, rows, dets, pairs)
