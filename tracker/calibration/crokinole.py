@@ -275,7 +275,7 @@ def _calibrate_at(image: np.ndarray, board: CrokinoleBoard | None, work_size: in
             raise edge_err
         raise CalibrationError("board rings found but every ring fit diverged; give --points or --markers")
     if len(best.rings) == len(RINGS) and sorted(best.inliers.values())[1] < 0.8:
-        best = reseed(small, best, board)
+        best = reseed(small, best, board, cache=maps)
     if 0.5 < sc < 1:
         # a reduced video frame whose best quick fit is far from following its rings: the
         # full-resolution refinement (its line-ness map and up to 3 fits) did not make such a

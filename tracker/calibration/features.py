@@ -19,18 +19,22 @@ def odd(k: float) -> int:
 
 
 def lineness(image: np.ndarray, kernel: int) -> np.ndarray:
-    """Float32 map of thin-line strength (black-hat + top-hat, max over colour channels)."""
+    """Float32 map of thin-line strength (black-hat + top-hat, max over colour channels).
+
+    Black-hat plus top-hat is ``(close - c) + (c - open) = close - open``, each term of it
+    non-negative in uint8: computed so, with OpenCV's own per-channel maximum, it is the same
+    map at about half the cost of the two transforms and their float sum (the ring fits build
+    one map per kernel size, a large part of a refused frame's time)."""
     import cv2
 
     k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (odd(kernel), odd(kernel)))
-    chans = [image] if image.ndim == 2 else [image[:, :, i] for i in range(image.shape[2])]
+    chans = [image] if image.ndim == 2 else cv2.split(image)
     out: np.ndarray | None = None
     for c in chans:
-        r = (cv2.morphologyEx(c, cv2.MORPH_BLACKHAT, k).astype(np.float32)
-             + cv2.morphologyEx(c, cv2.MORPH_TOPHAT, k).astype(np.float32))
-        out = r if out is None else np.maximum(out, r)
+        r = cv2.subtract(cv2.morphologyEx(c, cv2.MORPH_CLOSE, k), cv2.morphologyEx(c, cv2.MORPH_OPEN, k))
+        out = r if out is None else cv2.max(out, r)
     assert out is not None
-    return out
+    return out.astype(np.float32)
 
 
 def edge_contours(grey: np.ndarray) -> list[np.ndarray]:
