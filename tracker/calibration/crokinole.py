@@ -280,7 +280,7 @@ def _calibrate_at(image: np.ndarray, board: CrokinoleBoard | None, work_size: in
         # a reduced video frame whose best quick fit is far from following its rings: the
         # full-resolution refinement (its line-ness map and up to 3 fits) did not make such a
         # fit followed on any broadcast frame, and was ~0.25 s of each refusal
-        check_followed(best, small.shape[1::-1], need=QUICK_FLOOR)
+        check_followed(best, small.shape[1::-1], need=QUICK_FLOOR, partial_need=(QUICK_FLOOR[1], QUICK_FLOOR[1]))
     if sc < 1 or fit_lens:
         G_full = np.linalg.inv(S) @ best.G
         # a video frame is refined from close by; a large photo's reduced fit is several px
