@@ -230,3 +230,27 @@ def test_quick_floor_refuses_only_fits_far_from_followed() -> None:
             check_followed(f, size, need=QUICK_FLOOR)
     with pytest.raises(CalibrationError, match="not followed"):  # the final limits are stricter
         check_followed(fit(0.5, 0.46, 0.5), size)
+
+
+def test_board_without_fifteen_line_is_followed_on_its_better_line() -> None:
+    """A fit without the 15 line (``rings`` shooting and 10) is followed when its better line is
+    seen as a whole board's lines must be (45%) and its worse at least 35% (OO-iiTEaz-w's faint
+    shooting line, 38-46% on the frame moved by a pixel); both lines under 45%, or one under
+    35% (the non-boards' partial fits), are refused."""
+    from tracker.calibration.crokinole_checks import check_followed
+    from tracker.calibration.crokinole_rings import RingFit
+    from tracker.calibration.synthetic import camera_homography
+
+    size = (800, 450)
+    G = camera_homography(size, 20, 0, distance_mm=1400, focal_px=700)
+    radii = {"shooting": 304.8, "ten": 203.2, "fifteen": 101.6}
+
+    def fit(sh: float, ten: float) -> RingFit:
+        return RingFit(G=G, radii=dict(radii), inliers={"shooting": sh, "ten": ten, "fifteen": 0.2},
+                       rings=("shooting", "ten"))
+
+    for f in (fit(0.38, 0.66), fit(0.42, 0.53), fit(0.52, 0.36)):
+        check_followed(f, size)
+    for f in (fit(0.44, 0.30), fit(0.30, 0.33), fit(0.44, 0.44), fit(0.34, 0.9)):
+        with pytest.raises(CalibrationError, match="not followed"):
+            check_followed(f, size)

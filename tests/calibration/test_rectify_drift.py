@@ -56,3 +56,31 @@ def test_drift_quiet_then_bumped() -> None:
     moved = cv2.warpAffine(img, np.array([[1, 0, 6], [0, 1, 3]], np.float32), (640, 480), borderMode=cv2.BORDER_REPLICATE)
     rep = mon.check(moved)
     assert rep.bumped and rep.misalignment_mm > 3.0
+
+
+def test_drift_shifts_are_the_loop_over_shifts() -> None:
+    """The check's shifts and scores, taken for every shift at once, are those of the plain loop
+    over shifts (first best shift kept) on a frame moved by a few px."""
+    import cv2
+
+    img, calib = _true_calib()
+    mon = DriftMonitor(calib, img)
+    moved = cv2.warpAffine(img, np.array([[1, 0, 2], [0, 1, -1]], np.float32), (640, 480),
+                           borderMode=cv2.BORDER_REPLICATE)
+    prof = mon._profiles(moved)
+    s = mon.search_px
+    m = len(mon.offsets) - 2 * s
+    best = np.full(len(prof), -2.0)
+    shift = np.zeros(len(prof))
+    for k in range(-s, s + 1):
+        win = prof[:, s + k:s + k + m]
+        win = win - win.mean(axis=1, keepdims=True)
+        ncc = (win * mon._ref_core).sum(axis=1) / (np.linalg.norm(win, axis=1) + 1e-9) / mon._ref_norm
+        better = ncc > best
+        best[better] = ncc[better]
+        shift[better] = k
+    valid = best > 0.6
+    want = float(np.median(np.abs(shift[valid]) * mon.mm_per_px[valid]))
+    rep = mon.check(moved)
+    assert rep.valid_fraction == pytest.approx(float(valid.mean()))
+    assert rep.misalignment_mm == pytest.approx(want)

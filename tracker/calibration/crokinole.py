@@ -59,8 +59,9 @@ A board with no 15 line painted (OO-iiTEaz-w) shows no 1:2:3 pattern; when every
 fails but one of them found rings, the last one (``crokinole_partial``) takes each of the best
 ellipses joined from arcs for the playing-surface edge at the board model's radius and fits the
 shooting and 10 lines only (the 15 held at the model's radius); its fit must see both of its
-lines, be in a board's proportions and be confirmed by the pegs on the 15 circle and the
-surface edge (``crokinole_checks.check_unpainted``). A video frame whose ring pattern showed at
+lines (the better 45%, the worse 35%: ``crokinole_checks.PARTIAL_WORSE``), be in a board's
+proportions and be confirmed by the pegs on the 15 circle and the surface edge
+(``crokinole_checks.check_unpainted``). A video frame whose ring pattern showed at
 the working size is not searched again at ``RETRY_SIZE`` (its lines did not vanish there; that
 search only made refusals slow).
 
@@ -275,7 +276,7 @@ def _calibrate_at(image: np.ndarray, board: CrokinoleBoard | None, work_size: in
             raise edge_err
         raise CalibrationError("board rings found but every ring fit diverged; give --points or --markers")
     if len(best.rings) == len(RINGS) and sorted(best.inliers.values())[1] < 0.8:
-        best = reseed(small, best, board)
+        best = reseed(small, best, board, cache=maps)
     if 0.5 < sc < 1:
         # a reduced video frame whose best quick fit is far from following its rings: the
         # full-resolution refinement (its line-ness map and up to 3 fits) did not make such a
