@@ -41,7 +41,7 @@ sys.path.insert(0, str(ROOT))
 
 from tracker.boards import board_for  # noqa: E402
 from tracker.pipeline import Pipeline, review_video  # noqa: E402
-from tracker.pipeline.compare import Match, match_events, round_rows, rounds_exact  # noqa: E402
+from tracker.pipeline.compare import Match, match_events, pair_events, round_rows, rounds_exact  # noqa: E402
 from tracker.pipeline.withdraw import standing  # noqa: E402
 from tracker.shotlog import Shot, parse_shot_log  # noqa: E402
 from tracker.track.synthetic import detections_from_truth  # noqa: E402
@@ -57,12 +57,18 @@ def shots_of(path: Path) -> list[Shot]:
     return [e for e in parse_shot_log(path.read_text().splitlines()) if isinstance(e, Shot)] if path.exists() else []
 
 
-def end_errors_and_switches(mine: list[Shot], truth: list[Shot]) -> tuple[list[float], int]:
-    """Position errors of matched end points, and identity switches, shot by shot in order."""
+def end_errors_and_switches(mine: list[Shot], truth: list[Shot],
+                            pairs: list[tuple[int, int]] | None = None) -> tuple[list[float], int]:
+    """Position errors of matched end points, and identity switches, over the shots ``pairs``
+    pairs (review's index, truth's index: the shot events matched in time), in order. Without
+    ``pairs``, shot by shot in order (a missed or a false shot then compares every later end
+    with another shot's: discs moved since, up to 15 mm "off")."""
     errors: list[float] = []
     m2t: dict[str, str] = {}
     switches = 0
-    for a, b in zip(mine, truth, strict=False):
+    if pairs is None:
+        pairs = list(zip(range(len(mine)), range(len(truth)), strict=False))
+    for a, b in ((mine[i], truth[j]) for i, j in pairs if i < len(mine) and j < len(truth)):
         tp = {k: v for k, v in b.end.items() if isinstance(v, tuple)}
         for name, v in a.end.items():
             if not isinstance(v, tuple) or not tp:
@@ -88,7 +94,8 @@ def evaluate(folder: Path, summary: dict[str, Any], events: list[dict[str, Any]]
     tev = read_jsonl(folder / "events.jsonl")
     ev = {k: match_events(events, tev, k, key=key) for k, key in EVENT_KEYS.items()}
     true_shots = shots_of(folder / "shots.jsonl")
-    errors, switches = end_errors_and_switches(shots, true_shots)
+    # (the i-th shot event is the i-th shot of its log)
+    errors, switches = end_errors_and_switches(shots, true_shots, pair_events(events, tev, "shot", key=EVENT_KEYS["shot"]))
     bad = ok < n or any(m.fp or m.fn for m in ev.values()) or switches
     if EXPLAIN and bad:
         explain(folder.name, summary, truth, events, tev, shots, true_shots)

@@ -54,14 +54,16 @@ class Match:
         return self
 
 
-def match_events(mine: Iterable[dict[str, Any]], truth: Iterable[dict[str, Any]], etype: str,
-                 window: float = 1.5, key: str | None = None) -> Match:
-    """Greedy one-to-one matching of events of ``etype`` by time (and ``key`` field if given)."""
+def pair_events(mine: Iterable[dict[str, Any]], truth: Iterable[dict[str, Any]], etype: str,
+                window: float = 1.5, key: str | None = None) -> list[tuple[int, int]]:
+    """Greedy one-to-one pairs (index among ``mine``'s events of ``etype``, index among the
+    truth's), nearest in time within ``window`` (and the same ``key`` field if given), in the
+    truth's order."""
     a = [e for e in mine if e.get("type") == etype]
     b = [e for e in truth if e.get("type") == etype]
     used: set[int] = set()
-    m = Match()
-    for e in b:
+    pairs: list[tuple[int, int]] = []
+    for j, e in enumerate(b):
         best, best_dt = None, window
         for i, f in enumerate(a):
             if i in used:
@@ -71,10 +73,16 @@ def match_events(mine: Iterable[dict[str, Any]], truth: Iterable[dict[str, Any]]
             dt = abs(float(f["t"]) - float(e["t"]))
             if dt <= best_dt:
                 best, best_dt = i, dt
-        if best is None:
-            m.fn += 1
-        else:
+        if best is not None:
             used.add(best)
-            m.tp += 1
-    m.fp = len(a) - len(used)
-    return m
+            pairs.append((best, j))
+    return pairs
+
+
+def match_events(mine: Iterable[dict[str, Any]], truth: Iterable[dict[str, Any]], etype: str,
+                 window: float = 1.5, key: str | None = None) -> Match:
+    """Greedy one-to-one matching of events of ``etype`` by time (and ``key`` field if given)."""
+    a = [e for e in mine if e.get("type") == etype]
+    b = [e for e in truth if e.get("type") == etype]
+    n = len(pair_events(a, b, etype, window, key))
+    return Match(tp=n, fp=len(a) - n, fn=len(b) - n)
