@@ -15,10 +15,9 @@ area shrink. The thumbnail of the frame just tested is kept until the next call,
 after ``still`` on the same frame costs nothing.
 
 With ``adaptive`` (opt-in, ``Pipeline.adaptive_gate``), the threshold follows the picture's own
-noise. Between two frames of a still board every
-thumbnail pixel differs a little (sensor noise, compression); the largest of those differences
+noise. Between two frames of a still board every thumbnail pixel differs a little (sensor noise, compression); the largest of those differences
 is what the fixed threshold is compared with, and on a noisy camera (the renderer's hard preset)
-it is 7-11 grey levels, so a fixed 6 called almost no frame still (the detector ran on 723 of
+it is 7-11 grey levels, so a fixed 6 called almost no frame still (the detector ran on 733 of
 735 frames of a 1280x720 match, some 285 of them on a still board). The noise is measured as
 the mean absolute difference of the thumbnail's pixels, on tests where nothing moved much (the
 largest difference within twice the threshold), as a running median of the last
@@ -32,7 +31,7 @@ sometimes reaches the given threshold keeps it: korona's hard preset (largest no
 with it the rim rows it completed (k4h_8806: pockets 80%/67% -> 80%/50%). It is off by default
 because korona's reviews still move with the detector's schedule: on k4h_9906 (hard, noise
 estimate up to 9.6, so raised) shots went 75%/75% -> 50%/67% while crokinole's hard c4h_8803
-kept its table with 11% less CPU (see the commit that added it).
+kept its table with the detector on 477 frames instead of 733 (45.0 -> 36.2 ms a frame).
 """
 
 from __future__ import annotations
