@@ -23,7 +23,9 @@ truth.json beside it, else from ``--game``/``--players``):
   wrappers (a profiler's own cost distorts the many small calls of a fit);
 * ``--skip off,safe``: run the review once per mode of skipping moving frames at >= 30 fps
   (``Pipeline.skip_moving``: off, safe, blind, odd, even; default: the pipeline's own), to
-  compare their speed on the same video (the decode-only figure is measured once).
+  compare their speed on the same video (the decode-only figure is measured once);
+* ``--adaptive-gate``: the stillness gate's threshold follows the picture's noise
+  (``Pipeline.adaptive_gate``, off by default).
 
 CPU time, not wall time: the machine is shared, and wall time would measure the neighbours.
 OpenCV is limited to ``--threads`` threads (default 1: the target is one core).
@@ -100,7 +102,9 @@ def main() -> int:
     ap.add_argument("--profile", type=int, default=0, metavar="N", help="print the N costliest functions")
     ap.add_argument("--stages", action="store_true", help="CPU time of the detector's stages")
     ap.add_argument("--skip", default=None, metavar="MODES", help="comma-separated Pipeline.skip_moving modes")
+    ap.add_argument("--adaptive-gate", action="store_true", help="Pipeline.adaptive_gate on (stillness.py)")
     args = ap.parse_args()
+    Pipeline.adaptive_gate = args.adaptive_gate or Pipeline.adaptive_gate
     import cv2
 
     cv2.setNumThreads(args.threads)

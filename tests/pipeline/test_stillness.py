@@ -106,3 +106,37 @@ def test_a_re_detection_of_an_unchanged_view_is_not_motion() -> None:
     s.step(still=False, moving=False)
     s.detected(False, moving=False, changed=False)
     assert [s.step(still=True, moving=False) for _ in range(4)] == [(False, False)] * 4
+
+
+def test_the_threshold_follows_a_noisy_cameras_noise_and_a_moved_disc_still_shows() -> None:
+    """A camera as noisy as the hard preset's (thumbnail differences up to ~10 grey levels on a
+    still board): the gate learns the noise and calls the still board still, while a disc that
+    slid by about 21 mm, or a hand coming in, still makes it detect. A clean picture keeps the
+    given threshold."""
+    rng = np.random.default_rng(7)
+    g = StillnessGate(adaptive=True)
+    first = scene(rng, noise=10.0)
+    g.still(first)
+    g.remember(first)
+    for _ in range(12):
+        g.still(scene(rng, noise=10.0))
+        g.remember(first)
+    assert g.threshold > g.base  # (at the given 6 the noise read as motion)
+    assert all(g.still(scene(rng, noise=10.0)) for _ in range(5))
+    g.remember(first)
+    assert not g.still(scene(rng, disc_at=(400 + 30, 300), noise=10.0))
+    hand = scene(rng, noise=10.0)
+    cv2.rectangle(hand, (300, 500), (520, 720), (60, 90, 140), -1)
+    assert not g.still(hand)
+    clean = StillnessGate(adaptive=True)
+    f = scene(rng)
+    clean.still(f)
+    clean.remember(f)
+    for _ in range(12):
+        clean.still(scene(rng))
+    assert clean.threshold == clean.base
+    fixed = StillnessGate()  # the default: the given threshold whatever the noise
+    fixed.still(first)
+    fixed.remember(first)
+    assert not all(fixed.still(scene(rng, noise=10.0)) for _ in range(5))
+    assert fixed.threshold == fixed.base

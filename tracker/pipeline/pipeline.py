@@ -82,6 +82,11 @@ class Pipeline:
     # shot, but the gain fell to ~6% of detector frames, and on seed 7701 (hard) it lost a 20 and
     # reported a removal that did not happen.
     skip_moving = "off"
+    # The stillness gate's threshold follows the picture's noise (``stillness.py``). Off for now:
+    # crokinole's hard preset (c4h_8803) keeps its review with the detector on ~450 frames
+    # instead of ~730 of 735, but korona's hard reviews move with the detector's schedule
+    # (k4h_9906: shots 75%/75% -> 50%/67%; k4h_8806 unchanged at a threshold left at 6).
+    adaptive_gate = False
 
     def __init__(
         self,
@@ -160,7 +165,7 @@ class Pipeline:
         else:
             self.board = calib.board
             self.tracker.board = self.board
-        self.gate = StillnessGate()
+        self.gate = StillnessGate(adaptive=self.adaptive_gate)
         self.drift: DriftMonitor | None = None
         self.events.append(ev.calibrated(t, index, calib.homography.tolist(), round(float(calib.rms_mm), 3)))
 
