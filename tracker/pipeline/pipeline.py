@@ -44,16 +44,13 @@ from tracker.calibration import Calibration, DriftMonitor
 from tracker.detect.datatypes import Detections
 from tracker.errors import CalibrationError, TrackerError
 from tracker.infer import HandEvent, Namer, ShotRecord, ShotSegmenter
-from tracker.pipeline import camera, hands, missed
-from tracker.pipeline.colours import crokinole_owners, korona_owners
-from tracker.pipeline.identity import reconcile
-from tracker.pipeline.korona_rows import colour_classes, late_row_discs
+from tracker.pipeline import camera, hands, referee
 from tracker.pipeline.stillness import Settling, StillnessGate
 from tracker.pipeline.stride import StrideGate
 from tracker.pipeline.withdraw import withdraw
-from tracker.rules import engine_for, outcome_events, shot_flags
+from tracker.rules import engine_for
 from tracker.rules.datatypes import Outcome
-from tracker.shotlog import Entry, Setup, Shot
+from tracker.shotlog import Entry, Setup
 from tracker.track import Track, Tracker
 
 
@@ -331,120 +328,10 @@ class Pipeline:
         return out
 
     def _shot(self, rec: ShotRecord, res: FrameResult) -> None:
-        tracks = {tr.id: tr for tr in self.tracker.tracks}
-        for tid, reason in list(self._pending_lift.items()):
-            tr = tracks.get(tid)
-            if tr is not None and tr.alive:
-                self._emit(ev.Event("not_removed", rec.t_start, rec.frame_start,
-                                    {"disc": self.namer.name(tid), "reason": reason}), res)
-                self.warnings.append(f"t = {rec.t_start:.2f} s: {self.namer.name(tid)} was not removed ({reason})")
-        self._pending_lift.clear()
-        self._flush_lifts(res)
-        self._round_over = False
-        if self._need_setup:
-            before = {k: v for k, v in rec.before.items() if k in tracks}
-            if isinstance(self.board, KoronaBoard):  # rows found only during the first shot
-                before.update(late_row_discs(self.board, self.namer.seats, tracks, before, rec.t_end))
-            self._classify_colours(tracks, before)
-            setup = self.namer.setup(tracks, before, rec.disc, rec.t_start)
-            if self.namer.dropped:
-                self.warnings.append(f"t = {rec.t_start:.2f} s: {len(self.namer.dropped)} disc(s) left out of the setup "
-                                     "to give every player the same number")
-            for seat in sorted({o for n, (o, _) in setup.discs.items() if n in self.namer.assumed}):
-                self.warnings.append(f"t = {rec.t_start:.2f} s: no disc of {seat}'s was seen at the start; "
-                                     "they are assumed in the standard setup")
-            if self._apply(setup, res, rec.t_start, rec.frame_start) is not None:
-                self._need_setup = False
-        if self.game == "korona":  # colour classes: the setup's discs by owner, the rest by colour
-            owners = {tid: setup_owner for tid, name in self.namer.names.items()
-                      if (setup_owner := self._name_owner(name)) is not None}
-            colour_classes(self.namer.seats, self._seat_colours, owners, tracks)
-        self._reconcile(rec, tracks)
-        expected = self.outcomes[-1].next_seat if self.outcomes else None
-        camera.seat_side_hint(self, rec.start)
-        if self.game == "crokinole":  # owners of discs never seen shot, by colour (``colours.py``)
-            self.namer.owners = crokinole_owners(self.namer.seats, tracks, rec,
-                                                 self.namer.seat_of_start(rec.start, expected))
-        shot = self.namer.shot(rec, tracks, expected)
-        for tid, name in self.namer.adopted:
-            missed.missed_shot(self, tid, name, rec, tracks, res)
-        if self.namer.left_out:
-            self.warnings.append(f"t = {rec.t_end:.2f} s: {len(self.namer.left_out)} disc(s) moved that were "
-                                 "never seen shot; left out of the shot log")
-        for c in rec.contacts:
-            a, b = shot_name(self.namer, shot, c.a), shot_name(self.namer, shot, c.b)
-            if a in self.namer.left_out or b in self.namer.left_out:
-                continue
-            self._emit(ev.collision(c.t, self._frame_of(c.t), a, b), res)
-        self._link(rec, tracks)
-        out = self._apply(shot, res, rec.t_end, rec.frame_end)
-        if out is None:
-            return
-        hit, foul = shot_flags(out)
-        self._emit(ev.shot(rec.t_end, rec.frame_end, shot.seat, shot.disc, round(rec.t_start, 3),
-                           round(rec.t_end, 3), hit, foul, speed_mm_s=round(rec.peak_speed, 1)), res)
-        for name, end in shot.end.items():
-            if end == "off":
-                self._emit(ev.off_board(rec.t_end, rec.frame_end, name), res)
-            elif isinstance(end, str) and end.startswith("pocket:"):
-                self._emit(ev.pocketed(rec.t_end, rec.frame_end, name, self._owner(name, shot), end[7:]), res)
-        for e in outcome_events(out, rec.t_end, rec.frame_end):
-            self._emit(e, res)
-        ids = {v: k for k, v in self.namer.names.items()}
-        for act in out.actions:
-            found = ids.get(act.disc)
-            if found is None:
-                continue
-            tid = found
-            if act.kind == "lift_out":
-                self._pending_lift[tid] = act.reason
-                self.tracker.leaving(tid)
-            elif act.kind.startswith("place"):
-                self._expect_place.append((act.disc, act.at))
-                if act.at is not None:
-                    self.tracker.expect(tid, act.at)
-        if out.round_over or out.game_over:
-            self._round_over = True
-            self.tracker.drop_finished()  # a long live match must not keep every disc it saw
-            if self.game == "korona":
-                self._need_setup = True
-
-    def _reconcile(self, rec: ShotRecord, tracks: dict[int, Track]) -> None:
-        for new, old in reconcile(rec, tracks, self.namer.names, self.game == "korona"):
-            self.namer.names[new] = self.namer.names.pop(old)
-            self.tracker.retire(old)
-            tracks[old].state, tracks[old].occluded = "lifted", False
-
-    def _link(self, rec: ShotRecord, tracks: dict[int, Track]) -> None:
-        """A shot read from rest states: the new track where the shot disc turned up is that
-        disc; it takes the name, and the old track (last seen waiting to be shot) is retired."""
-        who = self.namer.names.get(rec.disc, "a disc")
-        for new, old in rec.links:
-            if old in self.namer.names:
-                self.namer.names[new] = self.namer.names.pop(old)
-            self.tracker.retire(old)
-            if old in tracks:
-                tracks[old].state, tracks[old].occluded = "lifted", False
-        if rec.inferred:
-            self.warnings.append(f"t = {rec.t_end:.2f} s: shot by {who} inferred from where discs rest "
-                                 "(its motion was not seen)")
-
-    def _owner(self, name: str, shot: Shot) -> str:
-        """Whose the disc ``name`` is: its name's seat, the shooter's for a striker."""
-        return self._name_owner(name) or shot.seat
-
-    def _classify_colours(self, tracks: dict[int, Track], before: dict[int, tuple[float, float]]) -> None:
-        """Korona: the owners of the discs at rest before the first shot and the players' disc
-        colours (``colours.korona_owners``), handed to the namer."""
-        self.namer.owners, self._seat_colours = korona_owners(self.board, self.namer.seats, self.players, tracks,
-                                                              before)
+        referee.judge(self, rec, res)
 
     def _name_owner(self, name: str) -> str | None:
-        """The seat a target disc's name gives (its initial; names are given for the seats that
-        play), None for a striker."""
-        if name in self.namer.strikers.values():
-            return None
-        return next((str(s) for s in self.namer.seats if name[:1] == str(s)[0]), None)
+        return referee.name_owner(self, name)
 
     def _frame_of(self, t: float) -> int:
         return int(round(t * self.fps))
@@ -480,11 +367,3 @@ class Pipeline:
 
     def sorted_events(self) -> list[ev.Event]:
         return sorted(self.events, key=lambda e: e.t)
-
-
-def shot_name(namer: Namer, shot: Shot, who: int | str) -> str:
-    if isinstance(who, str):
-        return who
-    if namer.game == "korona" and who not in namer.names:
-        return shot.disc
-    return namer.name(who)
