@@ -101,7 +101,7 @@ def test_video_frame_whose_rings_showed_skips_the_larger_search(monkeypatch) -> 
     search only made the refusal slow. A large photo still is (its thin lines may vanish)."""
     import tracker.calibration.crokinole as cr
 
-    order: list[tuple[int, bool]] = []
+    order: list[tuple[int, object]] = []
 
     def refuse(image, board, size, fit_lens, arcs=False, ctx=None, partial=False):  # type: ignore[no-untyped-def]
         order.append((size, cr.PARTIAL if partial else arcs))

@@ -154,7 +154,7 @@ def test_board_with_no_fifteen_line_calibrates_shifted_by_a_pixel(shift: tuple[i
 
     img = _frame("OO-iiTEaz-w")
     h, w = img.shape[:2]
-    moved = cv2.warpAffine(img, np.float32([[1, 0, shift[0]], [0, 1, shift[1]]]), (w, h),
+    moved = cv2.warpAffine(img, np.array([[1, 0, shift[0]], [0, 1, shift[1]]], np.float32), (w, h),
                            borderMode=cv2.BORDER_REPLICATE)
     calib = calibrate_image(moved, "crokinole")
     hole = calib.to_image(np.array([[0.0, 0.0]]))[0]

@@ -13,11 +13,12 @@ from tracker.calibration.features import lineness, odd
 def _plain_lineness(image: np.ndarray, kernel: int) -> np.ndarray:
     k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (odd(kernel), odd(kernel)))
     chans = [image] if image.ndim == 2 else [image[:, :, i] for i in range(image.shape[2])]
-    out = None
+    out: np.ndarray | None = None
     for c in chans:
         r = (cv2.morphologyEx(c, cv2.MORPH_BLACKHAT, k).astype(np.float32)
              + cv2.morphologyEx(c, cv2.MORPH_TOPHAT, k).astype(np.float32))
         out = r if out is None else np.maximum(out, r)
+    assert out is not None
     return out
 
 

@@ -89,6 +89,7 @@ def test_truncated_photo_is_refused_before_decoding(photo: tuple[Path, Path], tm
     # libjpeg's own warning on stderr): it must be refused, in one line, before that.
     img, calib = photo
     original = cv2.imread(str(img))
+    assert original is not None
     full = tmp_path / f"whole.{ext}"
     cv2.imwrite(str(full), original)
     data = full.read_bytes()

@@ -36,7 +36,8 @@ def _errors(seed: int, preset: str, tilt: float) -> tuple[list[float], list[floa
     calib = Calibration(homography=true_homography(cam, size), image_size=size, rms_mm=0.0, board=board,
                         camera_matrix=K, dist_coeffs=dist, method="truth")
     ref = Refiner(calib, camera_pose(calib), board.disc_thickness, bevel=1.9)
-    new, old = [], []
+    new: list[float] = []
+    old: list[float] = []
     for x, y in pos:
         P = np.array([x, y])
         start = P + np.array([0.6, -0.4])

@@ -44,4 +44,4 @@ def test_a_shot_seen_only_in_the_disc_it_struck_is_logged() -> None:
     others = [n for n in shot.end if n != shot.disc]
     assert len(others) == 1 and math.dist(shot.end[others[0]], (80.0, 180.0)) < 2.0  # type: ignore[arg-type]
     assert (shot.disc, others[0]) in shot.contacts
-    assert abs(math.hypot(*shot.start) - CrokinoleBoard().shooting_line_radius) < 1.0
+    assert shot.start is not None and abs(math.hypot(*shot.start) - CrokinoleBoard().shooting_line_radius) < 1.0

@@ -30,7 +30,7 @@ def test_a_missed_shot_does_not_shift_the_later_shots_ends() -> None:
     """The review missed the truth's second shot: its second and third shot ends are the truth's
     third and fourth. Paired in order they were compared with the ends of other shots (a disc
     that moved since, up to 15 mm "off"); paired by the matched shot events they are exact."""
-    ends = [{"s1": (0.0, 0.0)}, {"s1": (8.0, 0.0)}, {"s1": (16.0, 0.0)}, {"s1": (24.0, 0.0)}]
+    ends: list[dict[str, tuple[float, float] | str]] = [{"s1": (0.0, 0.0)}, {"s1": (8.0, 0.0)}, {"s1": (16.0, 0.0)}, {"s1": (24.0, 0.0)}]
     truth = [Shot(seat="south", disc="s1", end=e) for e in ends]
     mine = [truth[0], truth[2], truth[3]]
     in_order, _ = end_errors_and_switches(mine, truth)

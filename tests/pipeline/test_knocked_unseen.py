@@ -33,8 +33,8 @@ def dets(*rows: tuple[tuple[float, float], int]) -> Detections:
 
 def test_a_disc_knocked_away_unseen_keeps_its_name_and_goes_off() -> None:
     shooter_rest, struck_rest, other = at(260.8, -183.6), at(-21.9, -28.7), at(-23.7, 13.4)
-    shooter_after = [at(-4.7, -34.5), None, at(2.6, -45.8), at(0.5, -48.7)] + [at(-0.4, -49.5)] * 60
-    struck_after = [None] * 14 + [(at(-296.1, 80.3), ON_SURFACE), None, (at(-316.2, 89.9), ON_SURFACE), None,
+    shooter_after: list[tuple[float, float] | None] = [at(-4.7, -34.5), None, at(2.6, -45.8), at(0.5, -48.7)] + [at(-0.4, -49.5)] * 60
+    struck_after: list[tuple[tuple[float, float], int] | None] = [None] * 14 + [(at(-296.1, 80.3), ON_SURFACE), None, (at(-316.2, 89.9), ON_SURFACE), None,
                                   (at(-329.0, 94.2), IN_DITCH)] + [(at(-331.9, 94.8), IN_DITCH)] * 60
     p = Pipeline("crokinole", 2)
     p.start_tracking(CrokinoleBoard())
@@ -47,10 +47,12 @@ def test_a_disc_knocked_away_unseen_keeps_its_name_and_goes_off() -> None:
         rows = [(other, ON_SURFACE)]
         if n < 6:
             rows.append((struck_rest, ON_SURFACE))
-        if n >= 6 and shooter_after[n - 6] is not None:
-            rows.append((shooter_after[n - 6], ON_SURFACE))
-        if n >= 6 and struck_after[n - 6] is not None:
-            rows.append(struck_after[n - 6])
+        seen = shooter_after[n - 6] if n >= 6 else None
+        if seen is not None:
+            rows.append((seen, ON_SURFACE))
+        hit = struck_after[n - 6] if n >= 6 else None
+        if hit is not None:
+            rows.append(hit)
         p.process_detections(dets(*rows), k / fps, k)
     p.finish()
     shots = [e for e in p.entries if isinstance(e, Shot)]
