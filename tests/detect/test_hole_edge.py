@@ -123,3 +123,28 @@ def test_empty_hole_found_off_its_centre_under_a_tilted_camera_is_dropped(seed: 
     got = det.detect(img)
     assert np.hypot(*got.xy.T).min() > BOARD.hole_radius + BOARD.disc_radius, got.xy.round(1).tolist()
     assert np.hypot(got.xy[:, 0] - disc[0], got.xy[:, 1] - disc[1]).min() < 3.0  # the disc is still found
+
+
+def test_after_a_cut_to_another_camera_the_empty_hole_is_learned_again() -> None:
+    """A broadcast cuts to a camera across the table: the board is fitted again and the new
+    detector carries the first view's empty-hole colour, which no longer matches the hole in the
+    new picture (other light, other angle), so the empty hole was found as a disc for the rest of
+    the clip (triple.mp4, a 15 beside the hole). The hole's colour is learned again from the new
+    view: no disc in the hole, every other find as before."""
+    disc = (120.0, -60.0, 0)
+    first, calib1 = still_frame(BOARD, "easy", (480, 270), 7952, lambda rng: [disc])
+    old = DiscDetector(calib1, "crokinole")
+    old.set_background(first, old.detect(first))
+    second, calib2 = still_frame(BOARD, "hard", (480, 270), 6003, lambda rng: [disc])
+    found = {}
+    for restart in (False, True):
+        new = DiscDetector(calib2, "crokinole")
+        new.carry_over(old)
+        if restart:
+            new.relearn_hole(second)
+        new.refresh()
+        found[restart] = new.detect(second).xy
+    r_old, r_new = np.hypot(*found[False].T), np.hypot(*found[True].T)
+    assert r_old.min() < 0.5 * BOARD.hole_radius  # the case: the old view's colour takes the hole for a disc
+    assert r_new.min() > BOARD.hole_radius + BOARD.disc_radius, found[True].round(1).tolist()
+    assert np.allclose(found[True], found[False][r_old > BOARD.hole_radius])  # the rest as before

@@ -276,6 +276,29 @@ class DiscDetector:
         if self.hole_lab is None:
             self.hole_lab = old.hole_lab
 
+    def relearn_hole(self, frame_bgr: np.ndarray) -> None:
+        """After a new fit of the board (the camera was knocked, or the picture cut to another
+        camera): the empty 20-hole's colour is taken again from this frame when the hole there
+        is as dark as an empty hole against the board around it; else the colour from before
+        stays (``carry_over``). (triple.mp4: after the cut to the camera across the table the
+        first view's hole colour no longer matched the hole, and the empty hole was a black
+        disc scoring 15 for the rest of the clip.) Restarting the whole empty-board model from
+        the refit frame as well was tried: crokinole_4p_part lost its exact round."""
+        b = self.board
+        if not isinstance(b, CrokinoleBoard):
+            return
+        blurred = BackgroundModel.prepare(self._lab(self.rectify(frame_bgr)))
+        a = np.linspace(0.0, 2 * np.pi, 32, endpoint=False)
+        ring = (b.hole_radius + self.board.disc_radius) * np.stack([np.cos(a), np.sin(a)], 1)
+        uv = np.round(self.view.to_px(np.vstack([np.zeros((1, 2)), ring]))).astype(int)
+        h, w = blurred.shape[:2]
+        if not ((uv >= 0) & (uv < [w, h])).all():
+            return
+        centre = blurred[uv[0, 1], uv[0, 0]].astype(float)
+        around = np.median(blurred[uv[1:, 1], uv[1:, 0]].astype(float), axis=0)
+        if verify.hole_dark(float(centre[0]), float(around[0])):
+            self.hole_lab = centre
+
     def where_of(self, x: float, y: float, r: float) -> int:
         b = self.board
         if isinstance(b, CrokinoleBoard):
