@@ -9,8 +9,8 @@ per-frame code there stays about frames, detections and the referee.
   that frame.
 * ``check_drift``: every ``drift_every`` seconds between shots (``drift_in_shot`` during one),
   at once when most of the picture changed, and on the first frame of every motion episode,
-  the board is checked; once it moved, tracking holds still and the board is fitted again on that very frame, then every
-  5th frame on the median of the recent ones, giving up after 5 s. (crokinole_4p_part: seen
+  the board is checked; once it moved, tracking holds still and the board is fitted again on
+  that very frame, then every 5th frame on the median of the recent ones, giving up after 5 s. (crokinole_4p_part: seen
   through the old fit, a bump makes the resting discs jump, which opens an episode; the check
   used to wait for that episode to end, and the fit was tried only on frame indices divisible
   by 5, ``_bump_tries`` never being set. On that hard 480x270 video half the frames fail the
