@@ -15,8 +15,8 @@ area shrink. The thumbnail of the frame just tested is kept until the next call,
 after ``still`` on the same frame costs nothing.
 
 With ``adaptive`` (opt-in, ``Pipeline.adaptive_gate``), the threshold follows the picture's own
-noise. Between two frames of a still board every thumbnail pixel differs a little (sensor noise, compression); the largest of those differences
-is what the fixed threshold is compared with, and on a noisy camera (the renderer's hard preset)
+noise. Between two frames of a still board every thumbnail pixel differs a little (sensor
+noise, compression); the largest of those differences is what the fixed threshold is compared with, and on a noisy camera (the renderer's hard preset)
 it is 7-11 grey levels, so a fixed 6 called almost no frame still (the detector ran on 733 of
 735 frames of a 1280x720 match, some 285 of them on a still board). The noise is measured as
 the mean absolute difference of the thumbnail's pixels, on tests where nothing moved much (the

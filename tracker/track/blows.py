@@ -82,14 +82,14 @@ def chain(tk: Tracker, rows: Sequence[Track], dets: Detections, cost: np.ndarray
     rest place and is taken by it (the two swap identities), and the second disc restarts
     as a new, nameless track."""
     struck = [(i, j) for i, j in pairs if rows[i].state == "rest" and rows[i] not in tk._tentative
-              and float(np.hypot(*(dets.xy[j] - (rows[i].anchor if rows[i].anchor_n else rows[i].xy))))
+              and float(np.hypot(*(dets.xy[j] - rows[i].settled_xy)))
               > rows[i].radius]
     for _ in range(rounds):
         if not struck:
             return
         runs = []
         for i, j in struck:
-            a = rows[i].anchor if rows[i].anchor_n else rows[i].xy
+            a = rows[i].settled_xy
             z = dets.xy[j].astype(float)
             step = z - a
             sp = float(np.hypot(*step)) / dt
@@ -100,7 +100,7 @@ def chain(tk: Tracker, rows: Sequence[Track], dets: Detections, cost: np.ndarray
         for k, tr in enumerate(rows):
             if k in used_t or tr.state != "rest" or tr in tk._tentative or tr.id in tk._ghosts:
                 continue
-            q = tr.anchor if tr.anchor_n else tr.xy
+            q = tr.settled_xy
             hits = [v for a, b, r, v in runs if segment_distance(q, a, b) < 1.5 * (r + tr.radius)]
             if hits:
                 cand.append(k)
@@ -181,7 +181,7 @@ def tighten_near_movers(tk: Tracker, rows: Sequence[Track], movers: list[int], r
         B = rows[b]
         if B.id in tk._struck:
             continue
-        q = B.anchor if B.anchor_n else B.xy
+        q = B.settled_xy
         for a in movers:
             A = rows[a]
             reach = 1.5 * (A.radius + B.radius)
@@ -203,12 +203,12 @@ def widen_touching(tk: Tracker, rows: Sequence[Track], resting: list[int], gates
     while todo:
         a = todo.pop()
         A = rows[a]
-        qa = A.anchor if A.anchor_n else A.xy
+        qa = A.settled_xy
         for b in resting:
             if b in seen:
                 continue
             B = rows[b]
-            qb = B.anchor if B.anchor_n else B.xy
+            qb = B.settled_xy
             if float(np.hypot(*(qa - qb))) <= A.radius + B.radius + 3.0:
                 seen.add(b)
                 todo.append(b)
@@ -229,7 +229,7 @@ def stop_penalty(tk: Tracker, rows: Sequence[Track], hyps: list[list[np.ndarray]
 
 
 def rest_of(tr: Track) -> np.ndarray:
-    return tr.anchor if tr.anchor_n else tr.xy
+    return tr.settled_xy
 
 
 def touching(rows: Sequence[Track], resting: list[int], start: int, slack: float = 3.0) -> list[int]:
@@ -351,7 +351,7 @@ def struck_by_newcomer(tk: Tracker, rows: Sequence[Track], dets: Detections, pai
     for i, tr in enumerate(rows):
         if i in used_t or tr.state != "rest" or tr in tk._tentative or tr.id in tk._ghosts:
             continue
-        q = tr.anchor if tr.anchor_n else tr.xy
+        q = tr.settled_xy
         for a, b, r, speed in flying:
             if float((q - a) @ (b - a)) <= 0.0:
                 continue  # moving away from it (the shot disc leaving its own place)

@@ -75,6 +75,12 @@ class Track:
         """The latest sample measured from a detection (not forecast), or None."""
         return next((s for s in reversed(self.path) if s.measured), None)
 
+    @property
+    def settled_xy(self) -> np.ndarray:
+        """The rest anchor (the mean of its sightings at rest) when it has one, else the latest
+        estimate: where a disc lies for tests of what might strike it or take its place."""
+        return self.anchor if self.anchor_n else self.xy
+
     def position(self) -> tuple[float, float]:
         """Where the disc is: the rest anchor at rest, the latest estimate otherwise."""
         p = self.anchor if self.state == "rest" and self.anchor_n else self.xy

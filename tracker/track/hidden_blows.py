@@ -34,7 +34,7 @@ def coast_into_disc(tk: Tracker, tr: Track, t: float, dt: float) -> tuple[np.nda
     for o in tk.tracks:
         if o is tr or o.state != "rest" or o.kind != DISC:
             continue
-        q = o.anchor if o.anchor_n else o.xy
+        q = o.settled_xy
         reach = tr.radius + o.radius
         if float(np.hypot(*(tr.xy - q))) > tr.speed * dt + reach:
             continue
@@ -64,8 +64,8 @@ def split_blow(tk: Tracker, tr: Track, shooter: Track, struck: Track, t: float) 
     of another tentative track first seen with it (the struck disc leads its blur: a find on
     the blur lies behind it), with that track's sights."""
     s0 = tr.path[0]
-    q = np.asarray(struck.anchor if struck.anchor_n else struck.xy, float)
-    w = np.asarray(shooter.anchor if shooter.anchor_n else shooter.xy, float)
+    q = np.asarray(struck.settled_xy, float)
+    w = np.asarray(shooter.settled_xy, float)
     u = (q - w) / max(float(np.hypot(*(q - w))), 1e-9)
 
     def on(o: Track) -> float:

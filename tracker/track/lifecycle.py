@@ -55,7 +55,7 @@ def observe(tk: Tracker, tr: Track, dets: Detections, j: int, t: float) -> None:
         tr.color, tr.color_n = running_mean(tr.color, tr.color_n, dets.color[j])
         see_surround(tr, dets, j)
     if tr.state == "rest":
-        ref = tr.anchor if tr.anchor_n else tr.xy
+        ref = tr.settled_xy
         d = float(np.hypot(*(z - ref)))
         if d > cfg.move_mm:
             tr.displaced_frames += 1
@@ -157,7 +157,7 @@ def uncover_hole(tk: Tracker, tr: Track, t: float) -> None:
     when (``tk._hole_uncovered``, see :func:`confirm`)."""
     b = tk.board
     if isinstance(b, CrokinoleBoard):
-        q = tr.anchor if tr.anchor_n else tr.xy
+        q = tr.settled_xy
         if float(np.hypot(*q)) < b.hole_radius + tr.radius:
             tk._hole_uncovered = t
 
@@ -169,7 +169,7 @@ def knocked_unseen(tk: Tracker, tr: Track, t: float) -> None:
     if it is not seen again within ``lost_after`` its fate is decided from where it was
     heading (:func:`resolve_lost`: a pocket, off the board, or covered where it rested)."""
     at, v = tk._struck[tr.id]
-    ref = tr.anchor if tr.anchor_n else tr.xy
+    ref = tr.settled_xy
     tr.rest_xy = (float(ref[0]), float(ref[1]))
     tr.state, tr.v, tr.xy = "moving", np.asarray(v, float), np.asarray(at, float)
     tr.anchor_n, tr.occluded, tr.displaced_frames = 0, False, 0
@@ -338,7 +338,7 @@ def knock_or_flick(tk: Tracker, tr: Track) -> Callable[[Track], bool]:
     assert isinstance(b, CrokinoleBoard)
 
     def on_line(d: Track) -> bool:
-        q = d.anchor if d.anchor_n else d.xy
+        q = d.settled_xy
         return b.waits_on_shooting_line(float(q[0]), float(q[1]), d.radius)
 
     return lambda d: on_line(d) or left_its_place(tk.tracks, d, tr, first.t - d.last_seen, tk.cfg.decel)
@@ -369,7 +369,7 @@ def striker_seen_as_disc(tk: Tracker, tr: Track, v: np.ndarray, first: Sample) -
     d = donor_of(tk.tracks, tr, v, first, tk.cfg.v_max, kind=DISC)
     if d is None:
         return None
-    q = d.anchor if d.anchor_n else d.xy
+    q = d.settled_xy
     if not b.striker_waits(float(q[0]), float(q[1])):
         return None
     d.kind, d.radius = tr.kind, tr.radius
@@ -392,7 +392,7 @@ def nudged_disc(tk: Tracker, tr: Track, first: Sample, dt: float) -> Track | Non
     d = nudged_from(tk.tracks, tr, first, dt)
     if d is None or not isinstance(tk.board, CrokinoleBoard):
         return d
-    q = d.anchor if d.anchor_n else d.xy
+    q = d.settled_xy
     for m in tk.tracks:
         if m is d or m.state != "moving":
             continue

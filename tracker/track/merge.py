@@ -27,7 +27,7 @@ def nudged_from(tracks: Sequence[Track], tr: Track, first: Sample, dt: float) ->
             continue
         if not (0 < first.t - d.last_seen <= 1.5 * dt):
             continue
-        p = d.anchor if d.anchor_n else d.xy
+        p = d.settled_xy
         dist = float(np.hypot(first.x - p[0], first.y - p[1]))
         if dist <= 3 * d.radius:
             cands.append((dist, d))
@@ -79,14 +79,14 @@ def left_its_place(tracks: Sequence[Track], d: Track, tr: Track, gap: float, dec
     s0, s1 = tr.path[0], tr.path[1]
     step = max(s1.t - s0.t, 1e-3)
     seen = d.last_sighting()  # where it was last seen
-    a = np.array([seen.x, seen.y]) if seen is not None else np.asarray(d.anchor if d.anchor_n else d.xy, float)
+    a = np.array([seen.x, seen.y]) if seen is not None else np.asarray(d.settled_xy, float)
     z0, z1 = np.array([s0.x, s0.y]), np.array([s1.x, s1.y])
     speed = float(np.hypot(*(z1 - z0))) / step
     if speed + 0.5 * decel * (gap + step) >= 0.8 * float(np.hypot(*(z0 - a))) / gap:
         return True
     return any(o is not d and o is not tr and o.state == "rest"
                and min(segment_distance(q, a, z0), segment_distance(q, z0, z1)) < o.radius + d.radius + 5.0
-               for o in tracks for q in [o.anchor if o.anchor_n else o.xy])
+               for o in tracks for q in [o.settled_xy])
 
 
 def mover_robbed(tracks: Sequence[Track], tr: Track, t: float, dt: float, v_max: float) -> Track | None:
@@ -141,7 +141,7 @@ def blow_split(tracks: Sequence[Track], tr: Track, dt: float) -> tuple[Track, Tr
             and 0 < s0.t - d.last_seen <= 1.5 * dt]
     struck, shooters = [], []
     for d in gone:
-        q = np.asarray(d.anchor if d.anchor_n else d.xy, float)
+        q = np.asarray(d.settled_xy, float)
         w = q - z0
         along, across = float(w @ u), abs(float(w[0] * u[1] - w[1] * u[0]))
         if 0 < along < length and across < d.radius:

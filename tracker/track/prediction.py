@@ -106,7 +106,7 @@ def predict(tk: Tracker, rows: Sequence[Track], dt: float, t: float) -> tuple[li
             if B is A:
                 continue
             reach = A.radius + B.radius
-            q = B.anchor if B.anchor_n else B.xy
+            q = B.settled_xy
             if np.hypot(*(A.xy - q)) > A.speed * dt + reach:
                 continue
             hit = collision_hypotheses(A.xy, A.v, q, reach, dt, cfg.restitution)
@@ -232,7 +232,7 @@ def struck_penalty(tk: Tracker, rows: Sequence[Track], dets: Detections) -> np.n
         hit = tk._struck.get(tr.id)
         if hit is None and not in_hole.any():
             continue
-        q = tr.anchor if tr.anchor_n else tr.xy
+        q = tr.settled_xy
         d = dets.xy - q
         dist = np.hypot(d[:, 0], d[:, 1])
         away = dist > 2 * tk.cfg.move_mm
@@ -299,7 +299,7 @@ def may_jump(tk: Tracker, tr: Track, movers: list[Track], dt: float) -> bool:
         return True
     if tr.state != "rest" or tr in tk._tentative:
         return False
-    q = tr.anchor if tr.anchor_n else tr.xy
+    q = tr.settled_xy
     for m in movers:
         if m is tr:
             continue
@@ -316,7 +316,7 @@ def jump_speed(tk: Tracker, tr: Track, movers: list[Track]) -> float:
     taking the far disc's detection."""
     if tr.state == "moving":
         return tr.speed
-    q = tr.anchor if tr.anchor_n else tr.xy
+    q = tr.settled_xy
     chain = tk.cfg.chain_speed
     near = [m.speed for m in movers if m is not tr
             and float(np.hypot(*(m.xy - q))) < max(m.speed, chain) * 0.2 + 3 * (m.radius + tr.radius)]
