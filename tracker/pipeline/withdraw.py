@@ -57,35 +57,34 @@ class Withdrawal:
     at: tuple[float, float]  # where the disc is seen now
 
 
-def called_gone(entries: Sequence[Entry], name: str) -> int | None:
-    """Index of the latest shot of the current game (since the last setup) that called ``name``
-    pocketed or off, or None."""
+def calls_gone(entries: Sequence[Entry]) -> dict[str, int]:
+    """Per disc called pocketed or off in the current game (since the last setup), the index of
+    the latest shot that called it so."""
+    out: dict[str, int] = {}
     for i in range(len(entries) - 1, -1, -1):
         e = entries[i]
         if isinstance(e, Setup):
-            return None
+            break
         if isinstance(e, Shot):
-            end = e.end.get(name)
-            if end == "off" or (isinstance(end, str) and end.startswith("pocket:")):
-                return i
-    return None
+            for name, end in e.end.items():
+                if end == "off" or (isinstance(end, str) and end.startswith("pocket:")):
+                    out.setdefault(name, i)
+    return out
 
 
-def seen_again(entries: Sequence[Entry], entry_t: Sequence[float], names: dict[int, str],
-               tracks: Iterable[Track], board: KoronaBoard, on_table: Container[str],
-               now: float) -> list[Withdrawal]:
-    """The pocket/off calls of the current game whose disc (a named track, not ``on_table`` for
-    the rules: a disc the rules put back, e.g. an overshot one in the centre circle, is not
-    withdrawn) is at rest on the playing surface, out of the pockets, seen there for
-    ``SEEN_FOR`` since the call and still seen ``now``."""
+def seen_again(entries: Sequence[Entry], entry_t: Sequence[float], gone: dict[str, int],
+               names: dict[int, str], tracks: Iterable[Track], board: KoronaBoard,
+               on_table: Container[str], now: float) -> list[Withdrawal]:
+    """The pocket/off calls ``gone`` (:func:`calls_gone`) whose disc (a named track, not
+    ``on_table`` for the rules: a disc the rules put back, e.g. an overshot one in the centre
+    circle, is not withdrawn) is at rest on the playing surface, out of the pockets, seen there
+    for ``SEEN_FOR`` since the call and still seen ``now``."""
     out: list[Withdrawal] = []
     for tr in tracks:
         name = names.get(tr.id)
-        if name is None or name in on_table or tr.state != "rest" or tr.occluded:
+        if name is None or name not in gone or name in on_table or tr.state != "rest" or tr.occluded:
             continue
-        i = called_gone(entries, name)
-        if i is None:
-            continue
+        i = gone[name]
         t_call = entry_t[i]
         x, y = (float(tr.xy[0]), float(tr.xy[1]))
         seen = [s for s in tr.path if s.measured and s.t > t_call]
@@ -109,7 +108,11 @@ def withdraw(p: Pipeline, res: FrameResult, t: float, frame: int) -> None:
     warnings)."""
     if not isinstance(p.board, KoronaBoard) or not hasattr(p, "tracker"):
         return
-    found = seen_again(p.entries, p.entry_t, p.namer.names, p.tracker.tracks, p.board, known_positions(p.engine), t)
+    gone = calls_gone(p.entries)
+    if not gone:  # (every frame between shots: nothing more to do unless a call stands)
+        return
+    found = seen_again(p.entries, p.entry_t, gone, p.namer.names, p.tracker.tracks, p.board,
+                       known_positions(p.engine), t)
     if not found:
         return
     entries = list(p.entries)
