@@ -87,3 +87,22 @@ def apply_corrections(log: list[dict[str, Any]], corrections: list[dict[str, Any
                 line[key] = copy.deepcopy(patch[key])
         parse_entry(line, i + 1)  # the corrected line must still be a valid shot
     return out
+
+
+def line_origins(raw_len: int, corrections: list[dict[str, Any]]) -> list[int | None]:
+    """For each line of the corrected log, the index of the stored (as seen) line it comes from,
+    or ``None`` for a line a referee inserted. ``raw_len`` is the stored log's length.
+
+    The pipeline numbers lines as it logs them; a referee's deletion or insertion before a line
+    moves it in the corrected log, and a later correction of that line must name where it stands
+    now (:func:`apply_corrections` applies corrections in order)."""
+    out: list[int | None] = list(range(raw_len))
+    for c in corrections:
+        i = int(c["shot"])
+        patch = c["patch"]
+        if "insert_before" in patch and 0 <= i <= len(out):
+            out.insert(i, None)
+        elif patch.get("delete") and 0 <= i < len(out):
+            del out[i]
+    return out
+

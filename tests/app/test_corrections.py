@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from tracker.corrections import apply_corrections, validate_patch
+from tracker.corrections import apply_corrections, line_origins, validate_patch
 from tracker.errors import InputError
 
 LOG: list[dict[str, Any]] = [
@@ -30,6 +30,15 @@ def test_insert_and_delete_shift_indices():
     out = apply_corrections(LOG, [{"shot": 1, "patch": {"insert_before": missed}},
                                   {"shot": 0, "patch": {"delete": True}}])
     assert [line["disc"] for line in out] == ["w1", "n1"]
+
+
+def test_line_origins_follow_inserts_and_deletes():
+    fixes = [{"shot": 1, "patch": {"insert_before": {"seat": "west", "disc": "w1", "end": {}}}},
+             {"shot": 0, "patch": {"delete": True}},
+             {"shot": 1, "patch": {"end": {"n1": "off"}}}]
+    # stored lines 0, 1, 2 -> corrected log: inserted w1, stored 1, stored 2
+    assert line_origins(3, fixes) == [None, 1, 2]
+    assert line_origins(3, []) == [0, 1, 2]
 
 
 @pytest.mark.parametrize(("patch", "field"), [

@@ -177,3 +177,34 @@ def test_a_withdrawn_call_is_stored_as_a_correction_of_its_line(tmp_path):
     assert store.shots(s.match_id) == [{"seat": "south", "disc": "S", "end": {"s1": "pocket:ne"}}]  # as seen
     fixes = store.corrections(s.match_id)
     assert [(c["shot"], c["patch"]) for c in fixes] == [(0, {"end": {"s1": [-87.5, 412.5]}})]
+
+
+class WithdrawAfterResume(ScriptedProcessor):
+    """After a resume, logs one shot (its line 1) and withdraws calls on its lines 0 and 1."""
+
+    def process(self, image, t, index):
+        if index == 5:
+            return [], [{"seat": "south", "disc": "S", "end": {"s2": "pocket:ne"}}]
+        if index == 20:
+            return [{"type": "corrected", "t": t, "frame": index, "line": line, "disc": disc, "was": "pocket:ne",
+                     "end": [float(line), 0.0], "t_call": 0.2} for line, disc in ((0, "s1"), (1, "s2"))], []
+        return [], []
+
+
+def test_a_resumed_match_goes_on_from_the_corrected_log_and_files_corrections_where_lines_stand(tmp_path):
+    video = write_video(tmp_path / "v.mp4", frames=30)
+    store = Store(tmp_path / "m.db")
+    match = store.create_match("korona", 2, source=str(video))
+    bogus = {"seat": "north", "disc": "S", "end": {"n1": "pocket:sw"}}
+    kept = {"seat": "south", "disc": "S", "end": {"s1": "pocket:ne"}}
+    store.append_shot(match.id, bogus)
+    store.append_shot(match.id, kept)
+    store.add_correction(match.id, 0, {"delete": True})  # the referee: line 0 was not a shot
+    proc = WithdrawAfterResume({})
+    s = LiveSession(store, str(video), "korona", 2, proc, realtime=False).start()
+    wait_until(lambda: s.finished)
+    s.stop()
+    assert s.resumed and proc.resumed_with == [kept]  # the log as the match page shows it
+    fixes = [(c["shot"], c["patch"]) for c in store.corrections(match.id)]
+    # the pipeline's lines 0 and 1 are stored lines 1 and 2: corrected-log places 0 and 1
+    assert fixes == [(0, {"delete": True}), (0, {"end": {"s1": [0.0, 0.0]}}), (1, {"end": {"s2": [1.0, 0.0]}})]

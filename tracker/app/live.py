@@ -27,6 +27,7 @@ import numpy as np
 from tracker.app.hub import Hub
 from tracker.app.sources import FrameSource
 from tracker.app.store import Store
+from tracker.corrections import apply_corrections, line_origins
 from tracker.errors import InputError, TrackerError
 
 TRIM_EVERY_S = 20.0
@@ -136,13 +137,18 @@ class LiveSession:
             self.resumed = False
         start = 0
         self._last_stored_frame = -1
+        self.error: str | None = None
+        # The stored line (index into ``store.shots``) behind each line the pipeline numbers; a
+        # referee's deletion or insertion moves lines in the corrected log (``corrections``).
+        self._line_raw: list[int | None] = []
+        self._raw_count = 0
         if self.resumed:
             assert self.match_id is not None
             state = store.load_state(self.match_id) or {}
             stored = store.events(self.match_id)
             self._last_stored_frame = max((e["frame"] for e in stored), default=-1)
             start = int(state.get("resume_frame", 0))
-            processor.resume(store.shots(self.match_id))
+            self._resume_processor(processor)
         self.source = FrameSource(source, realtime=realtime, start_frame=start)
         self.hub: Hub | None = None
         self.processed = 0
@@ -154,10 +160,38 @@ class LiveSession:
         self._stop = threading.Event()
         self._requests: queue.Queue[tuple[Callable[[], dict[str, Any]], Future[dict[str, Any]]]] = queue.Queue()
         self._thread = threading.Thread(target=self._run, name="live pipeline", daemon=True)
-        self.error: str | None = None
         self.trim_every_s = TRIM_EVERY_S
         self.trims = 0  # times free heap memory was handed back (see release_free_memory)
         self._last_trim = time.monotonic()
+
+    def _resume_processor(self, processor: FrameProcessor) -> None:
+        """Give the pipeline the log as it stands: the stored lines with every correction (the
+        referee's and the pipeline's own withdrawn calls) applied, so turn and score go on from
+        what the match page shows."""
+        assert self.match_id is not None
+        raw = self.store.shots(self.match_id)
+        fixes = self.store.corrections(self.match_id)
+        self._raw_count = len(raw)
+        try:
+            log = apply_corrections(raw, fixes)
+            self._line_raw = line_origins(len(raw), fixes)
+        except TrackerError as e:  # a stored correction that no longer applies: go on from the log as seen
+            self.error = f"resumed without the corrections: {e}"
+            log, self._line_raw = raw, list(range(len(raw)))
+        processor.resume(log)
+
+    def _store_withdrawn(self, ev: dict[str, Any]) -> None:
+        """Store a call the pipeline withdrew (``pipeline.withdraw``) as a correction of its line,
+        beside the log as a referee's is, at the place that line stands now in the corrected log."""
+        assert self.match_id is not None
+        line = int(ev["line"])
+        raw = self._line_raw[line] if 0 <= line < len(self._line_raw) else None
+        now = line_origins(self._raw_count, self.store.corrections(self.match_id))
+        if raw is None or raw not in now:  # the referee inserted or deleted that line: theirs stands
+            self.error = f"not stored: {ev['disc']} seen again, but its shot was changed by the referee"
+            return
+        self.store.add_correction(self.match_id, now.index(raw), {"end": {ev["disc"]: ev["end"]}},
+                                  note=f"{ev['disc']} seen on the board again (was {ev['was']})")
 
     def attach(self, hub: Hub) -> None:
         self.hub = hub
@@ -273,10 +307,11 @@ class LiveSession:
                 self._publish({"type": "event", "match": self.match_id, "event": ev})
             for line in shots:
                 self.store.append_shot(self.match_id, line)
-            for ev in events:  # a call the pipeline withdrew (``pipeline.withdraw``): the stored
-                if ev.get("type") == "corrected":  # line is patched beside the log, as a referee's is
-                    self.store.add_correction(self.match_id, int(ev["line"]), {"end": {ev["disc"]: ev["end"]}},
-                                              note=f"{ev['disc']} seen on the board again (was {ev['was']})")
+                self._line_raw.append(self._raw_count)
+                self._raw_count += 1
+            for ev in events:
+                if ev.get("type") == "corrected":
+                    self._store_withdrawn(ev)
             if shots and self.source.is_file:
                 # All discs are at rest after a shot: a restart resumes the file from here.
                 self.store.save_state(self.match_id, {"resume_frame": frame.index + 1})
