@@ -50,6 +50,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from tracker.boards import CrokinoleBoard, KoronaBoard
+from tracker.detect.ditch import ditch_circle, like_ditch
 from tracker.detect.outline import MIN_DENSE, MIN_RING, MIN_VISIBLE, OutlineLook, cv2_blur
 from tracker.detect.refine import Fit
 
@@ -73,7 +74,6 @@ GROW_KIND = 200  # ... for discs whose surroundings were searched in vain
 # A disc centred this far (of the hole's radius) from the 20-hole's centre can rest over its edge;
 # the hole then masks its rim (``occluders``) and is masked for no disc nearer its centre.
 HOLE_REST = 0.5
-DITCH_SCALE = 10.0  # the ditch's stand-in circle, in surface radii (``_ditch``: 0.4 mm off over a disc)
 HOLE_SEEDS = (0.6, 0.8, 1.0)  # ... and where a disc over its edge is sought (``hole_seeds``)
 GROW_REACH = 4.5  # disc radii a search around a disc reads (seeds at 2, the look moves 0.5, the fit 1.8)
 
@@ -157,19 +157,15 @@ class ClusterPass(OutlineLook):
         return np.concatenate(circ) if circ else np.zeros((0, 3))
 
     def _ditch(self, xy: np.ndarray, margin: float) -> np.ndarray:
-        """The crokinole ditch beside a disc at the surface's edge, as one circle (0 or 1 rows):
-        a dark disc there merges with the dark ditch as with the dark 20-hole, and shows no edge
-        on that side (c2e_8801: a black disc 315 mm out, its rim 1 mm over the edge, was lost
-        as it came to rest and called off the board). Locally the region beyond the surface
-        radius ``R`` is the inside of a circle ``DITCH_SCALE`` times larger, tangent to the
-        surface's edge where the line from the centre through the disc meets it."""
+        """The ditch beside a disc at ``xy`` at the surface's edge, as one circle (``ditch.py``)."""
+        return ditch_circle(self.det.board, xy, self.radius, margin)
+
+    def _like_ditch(self, fit: Fit) -> bool:
+        """Whether masking the ditch was fair for ``fit``: its face nearer the ditch's colour
+        than the board's (``ditch.like_ditch``)."""
         b = self.det.board
-        d = float(np.hypot(*xy))
-        if not isinstance(b, CrokinoleBoard) or d + 1.5 * self.radius < b.surface_radius or d < 1.0:
-            return np.zeros((0, 3))
-        big = DITCH_SCALE * b.surface_radius
-        c = np.asarray(xy, float) / d * (b.surface_radius + big)
-        return np.array([[c[0], c[1], big + margin]])
+        assert isinstance(b, CrokinoleBoard)
+        return like_ditch(b, self.det.refiner, self.frame, fit, self.radius, self.board_lab)
 
     # ------------------------------------------------------------------ seeds
     def _lab_at(self, xy: np.ndarray) -> np.ndarray | None:
@@ -241,6 +237,8 @@ class ClusterPass(OutlineLook):
             if best is not None and fit.coverage <= best[0].coverage:
                 continue
             det.refiner.add_colors(self.frame, fit)
+            if len(self._ditch(fit.centre, margin)) and fit.visible < 1.0 and not self._like_ditch(fit):
+                continue  # its outline ends where the ditch was masked for it (``_like_ditch``)
             # The ring around a disc in a cluster is mostly its neighbours (or the rim): its face
             # may match that and still differ from the board.
             assert fit.color is not None

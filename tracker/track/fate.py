@@ -13,6 +13,10 @@ from tracker.boards.korona import Pocket
 from tracker.detect.datatypes import IN_DITCH, IN_HOLE, IN_POCKET
 from tracker.track.datatypes import Track
 
+# A crokinole disc at rest seen fewer times than this in all (the pipeline names none before
+# three) and then unseen this many seconds was a false find (``fleeting``).
+FLEETING_HITS, FLEETING_S = 3, 0.5
+
 
 def where_verdict(board: CrokinoleBoard | KoronaBoard, tr: Track, where: int) -> None:
     """Debounced hole / pocket / ditch verdicts (two frames running), plus geometry at rest."""
@@ -191,3 +195,16 @@ def _course_pocket(b: KoronaBoard, tr: Track, at: np.ndarray, now: np.ndarray, c
 def _nearest_pocket(b: KoronaBoard, x: float, y: float) -> Pocket:
     c = b.pocket_centres()
     return min(c, key=lambda k: np.hypot(x - c[k][0], y - c[k][1]))
+
+
+def fleeting(board: CrokinoleBoard | KoronaBoard, tr: Track) -> bool:
+    """A crokinole disc at rest seen fewer than ``FLEETING_HITS`` times in all is a false find
+    (the edge of an arm over the board with a line and a peg: c2e_9301 at 15.6 s, two sightings
+    30 mm beside s3), not a disc covered: a disc comes to rest seen on every frame of its way
+    there, or is put down and seen as the hand leaves it, and the detector keeps a disc found at
+    rest on every frame after. Unseen for ``FLEETING_S`` it is forgotten, before it takes a
+    neighbour's detection as a knock of its own (c2e_9301 at 17.5 s: s3, struck by n3 first
+    seen in flight, lost its first sighting away to it; s3 stayed 'at rest' and the phantom
+    went off as 's4'; ``lifecycle.miss`` lifts and retires it). Korona discs against a rim are found on the detector's full passes
+    only, so not there."""
+    return isinstance(board, CrokinoleBoard) and tr.hits < FLEETING_HITS

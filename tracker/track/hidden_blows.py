@@ -80,7 +80,9 @@ def split_blow(tk: Tracker, tr: Track, shooter: Track, struck: Track, t: float) 
     z1 = np.array([sights[-1].x, sights[-1].y])
     struck.rest_xy = (float(q[0]), float(q[1]))
     struck.state, struck.xy = "moving", z1
-    struck.v = (z1 - q) / max(sights[-1].t - struck.last_seen, 1e-3) if len(sights) < 2 else \
+    # (struck when the shooter was first seen, if it had been unseen longer: ``merge._unseen_blow``)
+    hit_t = struck.last_seen if s0.t - struck.last_seen <= 2 * (sights[-1].t - s0.t) else s0.t
+    struck.v = (z1 - q) / max(sights[-1].t - hit_t, 1e-3) if len(sights) < 2 else \
         (z1 - np.array([sights[0].x, sights[0].y])) / max(sights[-1].t - sights[0].t, 1e-3)
     struck.anchor_n, struck.occluded, struck.displaced_frames = 0, False, 0
     struck.last_seen, struck.hits = t, struck.hits + len(sights)

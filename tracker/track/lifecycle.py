@@ -26,7 +26,7 @@ from tracker.boards import CrokinoleBoard, KoronaBoard
 from tracker.detect.datatypes import DISC, STRIKER, Detections
 from tracker.track.association import BIG, bounce
 from tracker.track.datatypes import Sample, Track
-from tracker.track.fate import off_unseen, resolve_lost, where_verdict
+from tracker.track.fate import FLEETING_S, fleeting, off_unseen, resolve_lost, where_verdict
 from tracker.track.hidden_blows import coast_into_disc, split_blow
 from tracker.track.merge import blow_split, donor_of, left_its_place, mover_robbed, nudged_from
 
@@ -121,11 +121,15 @@ def miss(tk: Tracker, tr: Track, t: float, dt: float) -> None:
         tr.occluded = True
         tr.displaced_frames = 0
         wait = 0.2 if tr.id in tk._leaving else cfg.lift_after
+        if fleeting(tk.board, tr):
+            wait = FLEETING_S
         if tr.id not in tk._leaving and _against_rim(tk, tr):
             wait = cfg.rim_lift_after
         if t - tr.last_seen > wait:
             tr.state = "lifted"
             tr.occluded = False
+            if wait == FLEETING_S:
+                tk._retired.add(tr.id)  # a false find: never revived by a disc put down there
     elif tr.state == "hole" and t - tr.last_seen > cfg.hole_gone:
         # a 20 is taken out of the hole by hand: gone for good (a later disc in the hole
         # is another disc, never this one revived)

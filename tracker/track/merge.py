@@ -148,6 +148,35 @@ def blow_split(tracks: Sequence[Track], tr: Track, dt: float) -> tuple[Track, Tr
             struck.append(d)
         elif float(np.hypot(*w)) <= 3 * d.radius and along < 0.5 * d.radius:
             shooters.append((float(np.hypot(*w)), d))
+    if not struck:
+        return _unseen_blow(tracks, tr, z0, u, length, dt)
     if len(struck) != 1 or not shooters:
         return None
     return min(shooters, key=lambda c: c[0])[1], struck[0]
+
+
+def _unseen_blow(tracks: Sequence[Track], tr: Track, z0: np.ndarray, u: np.ndarray, length: float,
+                 dt: float) -> tuple[Track, Track] | None:
+    """``blow_split`` when the struck disc had been unseen at rest for longer (its outline too
+    weak for the detector, nothing over it: when it was last seen says nothing of when it was
+    struck) and the shooter was not seen in flight either: the first step runs straight
+    through the place of exactly one such disc, and exactly one disc vanished within
+    ``DONOR_WINDOW`` from a place behind the first sight (it came along the blow's line's
+    side, not from ahead of it). c4h_9303 at 14.9 s: s2, unseen from the south line, struck
+    e1 (touching n1, unseen for 2.9 s) and stopped; the track first seen where s2 stopped took
+    e1's flight, was taken for s2 flying off the board, and s2 at rest became a new disc."""
+    s0 = tr.path[0]
+    struck = [d for d in tracks if d.kind == tr.kind and d.state == "rest" and d.occluded
+              and s0.t - d.last_seen > 1.5 * dt and _on_step(np.asarray(d.settled_xy, float) - z0, u, length, d.radius)]
+    if len(struck) != 1:
+        return None
+    shooters = [d for d in tracks if d.kind == tr.kind and d is not struck[0]
+                and ((d.state == "rest" and d.occluded) or d.state == "moving")
+                and 0 < s0.t - d.last_seen <= DONOR_WINDOW
+                and float((np.asarray(d.settled_xy, float) - z0) @ u) < 0]
+    return (shooters[0], struck[0]) if len(shooters) == 1 else None
+
+
+def _on_step(w: np.ndarray, u: np.ndarray, length: float, radius: float) -> bool:
+    along, across = float(w @ u), abs(float(w[0] * u[1] - w[1] * u[0]))
+    return 0 < along < length and across < radius
