@@ -74,6 +74,7 @@ from tracker.detect.lost import LostDiscs
 from tracker.detect.refine import Fit, Refiner
 from tracker.detect.rejects import RejectMemory
 from tracker.detect.reuse import untouched
+from tracker.detect.row_memory import RowMemory
 from tracker.errors import InputError
 
 # Calls a turned-down candidate stays turned down while nothing changes within its reach
@@ -113,6 +114,14 @@ class DetectorSettings:
     # Off by default: on the fixtures it cut the per-frame misses of korona rows by a third, but
     # the reviews did not improve (an unseen korona match lost shots), so it is opt-in for now.
     restore_lost: bool = False
+    # Korona: a resting row disc stays reported between full passes until its place shows it has
+    # gone (``row_memory.py``). Off by default: on the fixtures it raised the per-frame recall of
+    # resting rim discs (korona_4p_part 0.70 -> 0.86, korona_ru_part 0.54 -> 0.67, korona_2p_game
+    # 0.57 -> 0.76) but kept the row pass's wrong places as long (rim-line finds with no disc
+    # within 8 mm, frames summed: 4 -> 164, 395 -> 3248, 38 -> 4475: a phantom row of 11 against
+    # the south rim of korona_2p_game from 82 s, places 8-9 mm off a loosely laid row of
+    # korona_ru_part), and the reviews got worse (korona_4p_part shots 100%/100% -> 90%/90%).
+    row_memory: bool = False
     # Korona: a striker's groove, fitted as a disc, no longer hides the striker (``fitpass.blocked``,
     # ``_drop_strikers_over_discs``). Off by default: it fixes the resting striker read as a disc
     # (k2e_8805: identity switches 12.5 -> 0 per 100 shots, shots 88%/78% -> 100%/80%), but lets a
@@ -175,6 +184,7 @@ class DiscDetector:
         self._force_full = False  # ``refresh()``: the next call is a full pass
         self.changed = True  # the last call's view differed from the one before (``detect``)
         self.lost = LostDiscs(self.view, self.pose, self.thickness, self.settings.change_level)
+        self.row_memory = RowMemory()  # korona: the resting row discs between full passes (``row_memory.py``)
         # Widen the ring outward by the largest apparent top-face shift over the board.
         corners = np.array([[0.0, 0.0], [half, half], [-half, half], [half, -half], [-half, -half]])
         s, k = self.pose.top_shift(corners, self.thickness)
@@ -382,6 +392,8 @@ class DiscDetector:
             self._since_full += 1
             assert self._last is not None
             self.lost.still(self._last)
+            if self.settings.rows and self.settings.row_memory:
+                self.row_memory.still(self, view, self._last)
             if self.chamfer is not None:  # every disc kept: the pending chamfer refits are due
                 self.chamfer.begin(frame_bgr, self._last)
             return self._with_streaks(self._last[np.arange(len(self._last))], view, still=True)
@@ -421,6 +433,9 @@ class DiscDetector:
             board_lab = self.cluster_board_lab if self.cluster_board_lab is not None else \
                 np.median(lab[self._valid], axis=0)
             dets = Detections.merge([dets, row_fill(self, lab, dets, board_lab)])
+            self.row_memory.board_lab = board_lab
+        if self.settings.rows and self.settings.row_memory and isinstance(self.board, KoronaBoard):
+            dets = self.row_memory.keep(self, view, lab, dets, full)
         if self.settings.reuse and self.settings.restore_lost and self._last is not None and self._ref_grey is not None:
             self.lost.note(self._last, dets, self._ref_grey)
         self._ref_grey, self._last = grey, dets
@@ -488,4 +503,5 @@ class DiscDetector:
         self._ref_grey, self._last, self._since_full = None, None, 0
         self._force_full = False
         self.lost.clear()
+        self.row_memory.clear()
 
