@@ -115,12 +115,14 @@ class DetectorSettings:
     # the reviews did not improve (an unseen korona match lost shots), so it is opt-in for now.
     restore_lost: bool = False
     # Korona: a resting row disc stays reported between full passes until its place shows it has
-    # gone (``row_memory.py``). Off by default: on the fixtures it raised the per-frame recall of
-    # resting rim discs (korona_4p_part 0.70 -> 0.86, korona_ru_part 0.54 -> 0.67, korona_2p_game
-    # 0.57 -> 0.76) but kept the row pass's wrong places as long (rim-line finds with no disc
-    # within 8 mm, frames summed: 4 -> 164, 395 -> 3248, 38 -> 4475: a phantom row of 11 against
-    # the south rim of korona_2p_game from 82 s, places 8-9 mm off a loosely laid row of
-    # korona_ru_part), and the reviews got worse (korona_4p_part shots 100%/100% -> 90%/90%).
+    # gone (``row_memory.py``). Off by default: on the korona fixtures it raises the per-frame
+    # recall of resting rim discs (korona_4p_part 0.70 -> 0.84, korona_ru_part 0.54 -> 0.65,
+    # korona_2p_game 0.57 -> 0.64; rim-line finds with no true disc within 8 mm, frames summed,
+    # 4 -> 5, 395 -> 884 (places 8-9 mm off a loosely laid row), 38 -> 30), and truth-made
+    # detections missing only the rim discs it still misses review korona_4p_part exactly (0/1
+    # with the misses of today's detector); but the reviews of the detector's own output do not
+    # gain yet (the three fixtures: shots 98%/92% both, pockets 68%/94% -> 60%/75%, switches
+    # 8.0 -> 14.0 per 100 shots): the tracking was tuned on rows that come and go.
     row_memory: bool = False
     # Korona: a striker's groove, fitted as a disc, no longer hides the striker (``fitpass.blocked``,
     # ``_drop_strikers_over_discs``). Off by default: it fixes the resting striker read as a disc
@@ -393,7 +395,7 @@ class DiscDetector:
             assert self._last is not None
             self.lost.still(self._last)
             if self.settings.rows and self.settings.row_memory:
-                self.row_memory.still(self, view, self._last)
+                self.row_memory.still(self, view, self._last, grey)
             if self.chamfer is not None:  # every disc kept: the pending chamfer refits are due
                 self.chamfer.begin(frame_bgr, self._last)
             return self._with_streaks(self._last[np.arange(len(self._last))], view, still=True)
@@ -432,10 +434,10 @@ class DiscDetector:
             assert lab is not None
             board_lab = self.cluster_board_lab if self.cluster_board_lab is not None else \
                 np.median(lab[self._valid], axis=0)
-            dets = Detections.merge([dets, row_fill(self, lab, dets, board_lab)])
+            dets = Detections.merge([dets, row_fill(self, lab, dets, board_lab, self.settings.row_memory)])
             self.row_memory.board_lab = board_lab
         if self.settings.rows and self.settings.row_memory and isinstance(self.board, KoronaBoard):
-            dets = self.row_memory.keep(self, view, lab, dets, full)
+            dets = self.row_memory.keep(self, view, lab, dets, full, grey)
         if self.settings.reuse and self.settings.restore_lost and self._last is not None and self._ref_grey is not None:
             self.lost.note(self._last, dets, self._ref_grey)
         self._ref_grey, self._last = grey, dets
