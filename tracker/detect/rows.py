@@ -64,18 +64,29 @@ def _lab_at(det: DiscDetector, lab: np.ndarray, xy: np.ndarray) -> np.ndarray | 
     return np.asarray(lab[iv - 1: iv + 2, iu - 1: iu + 2].reshape(-1, 3).mean(axis=0), np.float32)
 
 
-def row_fill(det: DiscDetector, lab: np.ndarray, found: Detections, board_lab: np.ndarray) -> Detections:
+def row_fill(det: DiscDetector, lab: np.ndarray, found: Detections, board_lab: np.ndarray,
+             fitted_ends: bool = False) -> Detections:
     """Discs of the korona rows against the rim that ``found`` (this pass's detections) misses:
     the gaps and ends of rows (below), then whatever the strip along each rim shows
-    (``rim.py``: rows of which no disc was found, discs of the board's colour)."""
+    (``rim.py``: rows of which no disc was found, discs of the board's colour). ``fitted_ends``:
+    a row is followed past its ends only from discs the fits found, not from places this pass
+    put in before (kept since: ``row_memory.py`` keeps them, and each full pass then stepped one
+    place further along a light row against the far rim, korona_2p_game: 11 phantoms)."""
     from tracker.detect.rim import rim_discs
 
-    filled = _gaps_and_ends(det, lab, found, board_lab)
+    filled = _gaps_and_ends(det, lab, found, board_lab, fitted_ends)
     more = rim_discs(det, lab, Detections.merge([found, filled]))
     return Detections.merge([filled, more]) if len(more) else filled
 
 
-def _gaps_and_ends(det: DiscDetector, lab: np.ndarray, found: Detections, board_lab: np.ndarray) -> Detections:
+def predicted(dets: Detections) -> np.ndarray:
+    """Which of ``dets`` are places put in by the row pass or the rim strip (their confidence
+    is this module's ``CONFIDENCE``; a fit's is its own measure)."""
+    return np.abs(dets.confidence - CONFIDENCE) < 1e-9
+
+
+def _gaps_and_ends(det: DiscDetector, lab: np.ndarray, found: Detections, board_lab: np.ndarray,
+                   fitted_ends: bool = False) -> Detections:
     b = det.board
     if not isinstance(b, KoronaBoard) or not len(found):
         return Detections.empty()
@@ -112,8 +123,16 @@ def _gaps_and_ends(det: DiscDetector, lab: np.ndarray, found: Detections, board_
                 got = [(xy, _row_colour(det, lab, xy, disc_col, board_lab, nearer)) for xy in gap]
                 if all(c is not None and _free(xy, taken, out, r) for xy, c in got):
                     out += [(xy, c) for xy, c in got if c is not None]
+            if fitted_ends:  # the row's ends among the discs the fits found
+                fit = found.xy[(found.kind == DISC) & ~predicted(found)]
+                fit_on = fit[np.abs(fit[:, 1 - axis] * sign - line) < ON_LINE * r][:, axis] if len(fit) else fit[:0, 0]
+                ends = [a for a in (along[-1], along[0]) if np.any(np.abs(fit_on - a) < 1e-9)]
+            else:
+                ends = [along[-1], along[0]]
             if distinct:
                 for a_end, step in ((along[-1], 2 * r), (along[0], -2 * r)):
+                    if a_end not in ends:
+                        continue
                     for k in range(1, MAX_STEPS + 1):
                         xy = _at(axis, sign, line, a_end + k * step)
                         if abs(a_end + k * step) > end:
