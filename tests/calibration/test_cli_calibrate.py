@@ -86,7 +86,7 @@ def _bad(kind: str, tmp_path: Path) -> Path:
 
 @pytest.mark.parametrize("kind,msg", [
     ("missing", "does not exist"),
-    ("truncated", "not a readable image"),
+    ("truncated", "is truncated or damaged"),
     ("black", "blank"),
     ("noboard", "no board found"),
     ("emptyvideo", "video"),
@@ -99,6 +99,34 @@ def test_bad_input_one_line_exit_2_nothing_written(kind: str, msg: str, tmp_path
     assert rc == 2
     assert se.count("\n") == 1 and msg in se, se
     assert list(out.parent.iterdir()) == []
+
+
+@pytest.mark.parametrize("ext", ["jpg", "png"])
+def test_truncated_image_is_refused_not_decoded_with_grey_rows(ext: str, tmp_path: Path, capsys) -> None:
+    # OpenCV decodes a JPEG cut off part-way without an error (flat grey rows below the cut) and
+    # the board above the cut can still be fitted: the file is refused, in one line, before that,
+    # by the same reader as ``tracker photo``'s
+    import cv2
+
+    from tracker.calibration.imagefile import read_image_file
+    from tracker.cli.imagefile import read_photo
+
+    assert read_photo is read_image_file
+    img, _H = crokinole_view(25, 0)
+    whole = tmp_path / f"whole.{ext}"
+    cv2.imwrite(str(whole), img)
+    data = whole.read_bytes()
+    cut = tmp_path / f"cut.{ext}"
+    cut.write_bytes(data[: len(data) * 6 // 10])
+    out = tmp_path / "out" / "calib.json"
+    out.parent.mkdir()
+    rc, _, se = _run([str(cut), "--game", "crokinole", "--out", str(out)], capsys)
+    assert rc == 2 and se.count("\n") == 1, se
+    assert "is truncated or damaged" in se and str(cut) in se, se
+    assert list(out.parent.iterdir()) == []
+    # the whole file calibrates
+    rc, _, se = _run([str(whole), "--game", "crokinole", "--out", str(out)], capsys)
+    assert rc == 0, se
 
 
 def test_bad_options(scene, tmp_path: Path, capsys) -> None:

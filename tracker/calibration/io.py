@@ -1,7 +1,8 @@
 """Reading the calibration source: one image, or a clean frame from the start of a video.
 
-Every failure (missing path, truncated or unreadable file, blank frame, video without frames) is a
-:class:`tracker.errors.InputError` with one line naming the file, never an OpenCV traceback.
+Every failure (missing path, truncated or unreadable file (``imagefile``), blank frame, video
+without frames) is a :class:`tracker.errors.InputError` with one line naming the file, never an
+OpenCV traceback.
 A video gives the per-pixel median of a few frames spread over its first seconds: hands and discs
 moving over the board vanish from the median while the board, which does not move, stays sharp.
 """
@@ -62,14 +63,13 @@ def open_video(p: Path) -> Any:
 
 
 def read_image(path: str | Path) -> np.ndarray:
-    import cv2
+    """The image in ``path`` as a calibration source: read by the one image reader
+    (``imagefile.read_image_file``: a truncated JPEG or PNG is refused, not decoded with grey
+    rows), then checked as a frame (``check_frame``)."""
+    from tracker.calibration.imagefile import read_image_file
 
     p = existing_file(path)
-    data = np.fromfile(str(p), dtype=np.uint8)
-    image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
-    if image is None:
-        raise InputError(f"{p}: not a readable image (truncated or unknown format)")
-    return check_frame(image, str(p))
+    return check_frame(read_image_file(p), str(p))
 
 
 def read_video_frames(path: str | Path, count: int = 7, span_s: float = 1.5) -> list[np.ndarray]:

@@ -1,0 +1,103 @@
+"""Reading an image file: refuse a truncated JPEG or PNG before decoding it.
+
+The one reader of image files for every command (``tracker calibrate IMAGE``, through
+``io.read_image``, and ``tracker photo``, through ``tracker.cli.imagefile``).
+
+OpenCV decodes a JPEG that stops part-way (a photo cut off in transfer) without an error: it
+prints "Premature end of JPEG file" on stderr from inside libjpeg and returns a picture whose
+missing rows are flat grey, and a photo scored from that is silently wrong. So the file's own
+structure is checked first: a JPEG must reach its end-of-image marker (its segments walked by
+their lengths, the scan data up to the next marker, so the end marker of an embedded EXIF
+thumbnail does not count), a PNG its ``IEND`` chunk. Other formats are left to the decoder.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from tracker.errors import InputError
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+def jpeg_complete(data: bytes) -> bool:
+    """True when the JPEG ``data`` reaches its end-of-image marker (FFD9) through its segments."""
+    if data[:2] != b"\xff\xd8":
+        return False
+    n = len(data)
+    i = 2
+    while i < n:
+        if data[i] != 0xFF:  # extraneous bytes before a marker (decoders skip them)
+            i = data.find(b"\xff", i)
+            if i < 0:
+                return False
+        while i < n and data[i] == 0xFF:  # fill bytes
+            i += 1
+        if i >= n:
+            return False
+        marker = data[i]
+        i += 1
+        if marker == 0xD9:
+            return True
+        if marker == 0x01 or 0xD0 <= marker <= 0xD7:  # no length
+            continue
+        if i + 2 > n:
+            return False
+        length = int.from_bytes(data[i:i + 2], "big")
+        if length < 2:
+            return False
+        i += length
+        if marker == 0xDA:  # scan data: up to the next marker that is not stuffing or a restart
+            j = i
+            while True:
+                j = data.find(b"\xff", j)
+                if j < 0 or j + 1 >= n:
+                    return False
+                nxt = data[j + 1]
+                if nxt == 0x00 or 0xD0 <= nxt <= 0xD7 or nxt == 0xFF:
+                    j += 1
+                    continue
+                i = j
+                break
+    return False
+
+
+def png_complete(data: bytes) -> bool:
+    """True when the PNG ``data`` holds its chunks whole up to ``IEND``."""
+    if not data.startswith(PNG_SIGNATURE):
+        return False
+    i, n = len(PNG_SIGNATURE), len(data)
+    while i + 8 <= n:
+        length = int.from_bytes(data[i:i + 4], "big")
+        kind = data[i + 4:i + 8]
+        end = i + 12 + length  # length, type, data, CRC
+        if end > n:
+            return False
+        if kind == b"IEND":
+            return True
+        i = end
+    return False
+
+
+def read_image_file(path: str | Path) -> np.ndarray:
+    """The colour image in ``path`` (BGR); InputError, one line naming the file, when it is
+    empty, truncated, or not an image OpenCV can read."""
+    import cv2
+
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except OSError as e:
+        raise InputError(f"image {path} cannot be read ({e.strerror})") from None
+    if not data:
+        raise InputError(f"image {path} is empty (0 bytes)")
+    if data[:2] == b"\xff\xd8" and not jpeg_complete(data):
+        raise InputError(f"image {path} is truncated or damaged: the JPEG ends before its picture does")
+    if data.startswith(PNG_SIGNATURE) and not png_complete(data):
+        raise InputError(f"image {path} is truncated or damaged: the PNG ends before its picture does")
+    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    if image is None:
+        raise InputError(f"image {path} cannot be read (not an image, or an unsupported format)")
+    return np.asarray(image)
