@@ -232,9 +232,15 @@ class DiscDetector:
         blurred = BackgroundModel.prepare(self._lab(self.rectify(frame_bgr)))
         if discs is not None and len(discs):
             ghost = self._empty_hole_finds(discs)
+            if ghost.any() and self._last is not None and len(self._last):
+                # The same finds, kept by the detector at their centres before the chamfer's move
+                # (which can take them past the test's reach: seed 6001 at 480x270, drawn at
+                # true size, reported 7.3 mm from the centre, kept at 9.1 and found again for
+                # good): the kept finds within a disc's radius of a ghost (no two discs are
+                # nearer than that).
+                d = np.hypot(*(self._last.xy[:, None] - discs.xy[ghost][None]).transpose(2, 0, 1))
+                self._last = self._last[~(d.min(axis=1) < self.board.disc_radius)]
             discs = discs[~ghost]
-            if ghost.any() and self._last is not None:  # the same finds, before the chamfer's move
-                self._last = self._last[~self._empty_hole_finds(self._last)]
         has_discs = discs is not None and len(discs) > 0
         covered = explained(self, discs, self._valid.shape) if discs is not None and has_discs else None
         self.background.reset(blurred, covered)
@@ -302,7 +308,7 @@ class DiscDetector:
     def where_of(self, x: float, y: float, r: float) -> int:
         b = self.board
         if isinstance(b, CrokinoleBoard):
-            if b.in_hole(x, y, r) or self._sunk_in_hole(x, y, r):
+            if b.in_hole(x, y, r) or b.tips_into_hole(x, y, r) or self._sunk_in_hole(x, y, r):
                 return IN_HOLE
             return ON_SURFACE if b.on_surface(x, y) else IN_DITCH
         return IN_POCKET if b.pocket_of(x, y, r) is not None else ON_SURFACE
