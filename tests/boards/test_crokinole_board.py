@@ -96,3 +96,14 @@ def test_profile_overrides_and_refuses_unknown(tmp_path):
     p.write_text('{"game": "crokinole", "ring_count": 4}')
     with pytest.raises(Exception, match="ring_count"):
         load_profile(p)
+
+
+def test_a_disc_centred_well_over_the_hole_tips_in() -> None:
+    """Over the hole's edge a disc rests on the part of it outside the hole; once the chord where
+    the two rims cross passes beyond its centre (d^2 < R^2 - r^2), nothing is under its centre of
+    mass and it cannot rest on the surface."""
+    b = CrokinoleBoard()
+    edge = math.sqrt(b.hole_radius ** 2 - b.disc_radius ** 2)  # 7.4 mm
+    assert b.tips_into_hole(0.0, 0.0) and b.tips_into_hole(0.0, edge - 0.1)
+    assert not b.tips_into_hole(edge + 0.1, 0.0)
+    assert not b.in_hole(0.0, edge - 0.1)  # not in the hole by SPEC 2's rule alone

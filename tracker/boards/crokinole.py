@@ -104,6 +104,14 @@ class CrokinoleBoard:
         r = self.disc_radius if radius is None else radius
         return math.hypot(x, y) + r <= self.hole_radius + self.hole_tolerance
 
+    def tips_into_hole(self, x: float, y: float, radius: float | None = None) -> bool:
+        """Whether a disc centred at (x, y) has nothing under its centre of mass and cannot rest
+        on the surface: the part of it outside the hole, beyond the chord where its rim crosses
+        the hole's, does not reach its centre (d^2 < R^2 - r^2: 7.4 mm from the centre with the
+        standard hole and discs). Such a disc is down in the hole."""
+        r = self.disc_radius if radius is None else radius
+        return x * x + y * y < self.hole_radius ** 2 - r * r
+
     def waits_on_shooting_line(self, x: float, y: float, radius: float | None = None) -> bool:
         """Whether a disc there waits to be shot: players set discs on the shooting line or just
         inside it, so its centre is within its radius and ``SHOT_PLACE_SLACK`` mm of the line."""

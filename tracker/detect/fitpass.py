@@ -21,8 +21,9 @@ from typing import TYPE_CHECKING
 import cv2
 import numpy as np
 
-from tracker.detect.datatypes import Detections
+from tracker.detect.datatypes import STRIKER, Detections
 from tracker.detect.refine import Fit
+from tracker.detect.reuse import untouched
 
 if TYPE_CHECKING:
     from tracker.detect.detector import DiscDetector
@@ -37,8 +38,10 @@ def fit_kind(det: DiscDetector, frame_bgr: np.ndarray, view: np.ndarray, lab: np
     centres, coh = det.candidates(view, kind, radius, region, lab)
     fits: list[tuple[Fit, float]] = []
     rejected: list[tuple[np.ndarray, float, Fit]] = []  # candidate, coherence, its fit
+    # (a groove can only be passed over for a larger kind than some find already taken)
+    grooves = det.settings.groove_strikers and any(pr < SMALLER * radius for _, pr in taken)
     for c, q in zip(centres, coh, strict=True):
-        if blocked(c, radius, taken, det.settings.groove_strikers):
+        if blocked(c, radius, taken, grooves and at_rest(det, c, radius)):
             continue
         memo = det.rejects.recall(c, kind)
         if memo is not None:  # turned down here before, nothing changed since
@@ -61,7 +64,7 @@ def fit_kind(det: DiscDetector, frame_bgr: np.ndarray, view: np.ndarray, lab: np
     fits.sort(key=lambda fq: -(fq[0].coverage + fq[1]))
     accepted: list[tuple[Fit, float]] = []
     for fit, q in fits:
-        if blocked(fit.centre, radius, taken, det.settings.groove_strikers):
+        if blocked(fit.centre, radius, taken, grooves and at_rest(det, fit.centre, radius)):
             continue
         taken.append((fit.centre, radius))
         accepted.append((fit, q))
@@ -115,6 +118,30 @@ def blocked(c: np.ndarray, radius: float, taken: list[tuple[np.ndarray, float]],
         if d < 1.6 * min(radius, pr) and not (grooves and pr < SMALLER * radius and d < CONCENTRIC * pr):
             return True
     return False
+
+
+def at_rest(det: DiscDetector, c: np.ndarray, radius: float) -> bool:
+    """Whether a striker's groove may be passed over at ``c`` (``blocked``'s ``grooves``): with
+    ``DetectorSettings.groove_strikers``, where no pixel of a thing of ``radius`` there changed
+    since the last call (``DiscDetector.moved``; the first call's picture counts as at rest), or
+    where the last call found a striker. A
+    striker's outline is only sought round a disc-sized find at rest: a moving disc's blur is
+    about a striker's size, and a striker ring fitted over it beat the disc (korona_4p_part at
+    22.5 s, a struck disc taken for the striker)."""
+    if not det.settings.groove_strikers:
+        return False
+    if det.moved is None:
+        return True
+    # A striker found here on the last call stays one while a hand comes over it (k2e_9905 at
+    # 5.5 s: the resting striker, read as its groove again once the hand's picture reached it,
+    # was a disc carried off towards a pocket, a false shot).
+    last = det._last
+    if last is not None and len(last):
+        strikers = last.xy[last.kind == STRIKER]
+        if len(strikers) and float(np.hypot(*(strikers - c).T).min()) < CONCENTRIC * det.board.disc_radius:
+            return True
+    one = Detections(xy=np.asarray(c, float)[None], radius=np.array([radius]))
+    return bool(untouched(one, det.moved, det.view, det.pose, det.thickness)[0])
 
 
 def _lab_for_clusters(det: DiscDetector, view: np.ndarray, region: np.ndarray | None, radius: float) -> np.ndarray:
