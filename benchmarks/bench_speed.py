@@ -2,6 +2,7 @@
 
     python benchmarks/bench_speed.py [VIDEO ...] [--game G --players N] [--profile N]
                                      [--frames N] [--threads N] [--quick] [--skip MODES]
+                                     [--gate adaptive|fixed]
 
 Without a video (as ``tracker bench speed`` runs it), a 1280x720 30 fps crokinole match (seed
 7201, 8 shots; 3 with ``--quick``) is rendered into a temporary folder first.
@@ -24,8 +25,8 @@ truth.json beside it, else from ``--game``/``--players``):
 * ``--skip off,safe``: run the review once per mode of skipping moving frames at >= 30 fps
   (``Pipeline.skip_moving``: off, safe, blind, odd, even; default: the pipeline's own), to
   compare their speed on the same video (the decode-only figure is measured once);
-* ``--adaptive-gate``: the stillness gate's threshold follows the picture's noise
-  (``Pipeline.adaptive_gate``, off by default).
+* ``--gate adaptive|fixed``: the stillness gate's threshold follows the picture's noise, or
+  stays fixed (``Pipeline.adaptive_gate``; default: the game's own, ``pipeline.ADAPTIVE_GATE``).
 
 CPU time, not wall time: the machine is shared, and wall time would measure the neighbours.
 OpenCV is limited to ``--threads`` threads (default 1: the target is one core).
@@ -102,9 +103,10 @@ def main() -> int:
     ap.add_argument("--profile", type=int, default=0, metavar="N", help="print the N costliest functions")
     ap.add_argument("--stages", action="store_true", help="CPU time of the detector's stages")
     ap.add_argument("--skip", default=None, metavar="MODES", help="comma-separated Pipeline.skip_moving modes")
-    ap.add_argument("--adaptive-gate", action="store_true", help="Pipeline.adaptive_gate on (stillness.py)")
+    ap.add_argument("--gate", choices=("adaptive", "fixed"), default=None,
+                    help="the stillness gate's threshold (default: the game's own, stillness.py)")
     args = ap.parse_args()
-    Pipeline.adaptive_gate = args.adaptive_gate or Pipeline.adaptive_gate
+    Pipeline.adaptive_gate = None if args.gate is None else args.gate == "adaptive"
     import cv2
 
     cv2.setNumThreads(args.threads)

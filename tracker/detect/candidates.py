@@ -18,8 +18,9 @@ radius around it *and runs along the ring* (edge normal pointing radially).
 Cost: three forward and eight inverse real FFTs of the view, about 5 ms at 2 mm/px (crokinole).
 
 ``search`` is the detector's use of it (moved here from ``detector.py``): peaks above the
-coherence and strength floors, over the whole view or only a changed region's bounding box, with
-a crop-sized filter per box size (a bounded cache, least recently used out).
+coherence and strength floors, over the whole view or only boxes around the separate parts of a
+changed region (``boxes.py``), with a crop-sized filter per box size (a bounded cache, least
+recently used out).
 """
 
 from __future__ import annotations
@@ -31,6 +32,8 @@ from typing import TYPE_CHECKING
 import cv2
 import numpy as np
 import scipy.fft as sfft
+
+from tracker.detect.boxes import Box, area, region_boxes
 
 if TYPE_CHECKING:
     from tracker.detect.detector import DiscDetector
@@ -209,58 +212,80 @@ def search(det: DiscDetector, view: np.ndarray, kind: int, radius: float,
            region: np.ndarray | None = None, lab: np.ndarray | None = None
            ) -> tuple[np.ndarray, np.ndarray]:
     """Coarse centres (N, 2) in mm and their coherence (N,) in the coarse ``view`` (BGR),
-    only inside ``region`` (a mask of the view) when given; the filter then runs on the
-    region's bounding box only, and only that box is converted to Lab (unless the whole
-    view's ``lab`` is given)."""
+    only inside ``region`` (a mask of the view) when given; the filter then runs on a box
+    around each separate part of the region only (``boxes.py``), and only those boxes are
+    converted to Lab (unless the whole view's ``lab`` is given)."""
     st = det.settings
     valid = det._valid if region is None else det._valid & region
-    y0, x0 = 0, 0
     filt = det._filters[kind]
     H, W = view.shape[:2]
-    sub: np.ndarray | None = None
     if region is not None:
-        # (the region's bounding box: ``cv2.boundingRect`` is some twenty times faster than
-        # ``np.nonzero`` over the whole view)
-        bx, by, bw, bh = cv2.boundingRect(valid.view(np.uint8))
-        if bw == 0:
+        boxes = region_boxes(valid, filt.half + 2)
+        if not boxes:
             return np.zeros((0, 2)), np.zeros(0)
-        m = filt.half + 2
-        y0, y1 = max(by - m, 0), min(by + bh - 1 + m + 1, H)
-        x0, x1 = max(bx - m, 0), min(bx + bw - 1 + m + 1, W)
-        if (y1 - y0) * (x1 - x0) < 0.5 * H * W:
-            hb, wb = -(-(y1 - y0) // 32) * 32, -(-(x1 - x0) // 32) * 32
-            key = (kind, hb, wb)
-            if key not in det._crop_filters:
-                rp, ep = det._ring_px[kind]
-                det._crop_filters[key] = RingFilter.build((hb, wb), rp, 1.5, ep)
-                # A bounded cache (least recently used out): every crop size has its own
-                # FFT filter, and an unbounded cache grew without end over a long live match.
-                while len(det._crop_filters) > CROP_FILTER_CACHE or \
-                        sum(f.nbytes for f in det._crop_filters.values()) > CROP_FILTER_BYTES:
-                    det._crop_filters.popitem(last=False)
-            det._crop_filters.move_to_end(key)
-            filt = det._crop_filters[key]
-            crop = lab[y0:y1, x0:x1] if lab is not None else det._lab(view[y0:y1, x0:x1])
-            sub = cv2.copyMakeBorder(crop, 0, hb - (y1 - y0), 0, wb - (x1 - x0), cv2.BORDER_REPLICATE)
-            valid = np.pad(valid[y0:y1, x0:x1], ((0, hb - (y1 - y0)), (0, wb - (x1 - x0))))
-        else:
-            y0 = x0 = 0
-    spectra: Spectra | None = None
-    if sub is None:
-        # The whole view: the same for every kind searched on this call, so its edge field's
-        # spectra serve them all when their FFT sizes agree (korona's disc and striker rings:
-        # a third of a full-view search).
-        shared = det._view_spectra
-        if shared is not None and shared[0] is view and shared[1] == filt.fft_shape:
-            spectra = shared[2]
-            sub = view  # (only its shape is read below)
-        else:
-            sub = lab if lab is not None else det._lab(view)
-            spectra = field_spectra(sub, filt.fft_shape)
-            det._view_spectra = (view, filt.fft_shape, spectra)
+        if area(boxes) < 0.5 * H * W:  # (else the whole view, as cheap)
+            return _search_boxes(det, view, lab, kind, radius, valid, boxes)
+    # The whole view: the same for every kind searched on this call, so its edge field's
+    # spectra serve them all when their FFT sizes agree (korona's disc and striker rings:
+    # a third of a full-view search).
+    shared = det._view_spectra
+    sub: np.ndarray
+    if shared is not None and shared[0] is view and shared[1] == filt.fft_shape:
+        spectra = shared[2]
+        sub = view  # (only its shape is read below)
+    else:
+        sub = lab if lab is not None else det._lab(view)
+        spectra = field_spectra(sub, filt.fft_shape)
+        det._view_spectra = (view, filt.fft_shape, spectra)
     rr = ring_response(sub, filt, spectra=spectra)
     ok = valid & (rr.coherence >= st.min_coherence) & (rr.score >= st.min_flux)
     uv = peaks(rr.score, 0.9 * radius / det.mm_per_px, 0.0, ok, st.max_candidates)
     coh = rr.coherence[np.clip(np.round(uv[:, 1]).astype(int), 0, sub.shape[0] - 1),
                        np.clip(np.round(uv[:, 0]).astype(int), 0, sub.shape[1] - 1)]
-    return det.view.to_mm(uv + np.array([x0, y0])), coh
+    return det.view.to_mm(uv), coh
+
+
+def _search_boxes(det: DiscDetector, view: np.ndarray, lab: np.ndarray | None, kind: int, radius: float,
+                  valid: np.ndarray, boxes: list[Box]) -> tuple[np.ndarray, np.ndarray]:
+    """``search`` over the ``boxes`` of a changed region only: the responses of each box put
+    together in view-sized maps (``box_responses``), and the peaks found over them at once, as
+    over one box."""
+    st = det.settings
+    score, coher = box_responses(det, view, lab, kind, boxes)
+    ok = valid & (coher >= st.min_coherence) & (score >= st.min_flux)
+    uv = peaks(score, 0.9 * radius / det.mm_per_px, 0.0, ok, st.max_candidates)
+    coh = coher[np.round(uv[:, 1]).astype(int), np.round(uv[:, 0]).astype(int)]
+    return det.view.to_mm(uv), coh
+
+
+def box_responses(det: DiscDetector, view: np.ndarray, lab: np.ndarray | None, kind: int,
+                  boxes: list[Box]) -> tuple[np.ndarray, np.ndarray]:
+    """View-sized maps of the ring filter's score and coherence, each box's part filtered on
+    its own (a crop-sized filter); zero outside the boxes."""
+    score = np.zeros(view.shape[:2], np.float32)
+    coher = np.zeros(view.shape[:2], np.float32)
+    for y0, y1, x0, x1 in boxes:
+        filt = _crop_filter(det, kind, y1 - y0, x1 - x0)
+        hb, wb = filt.shape
+        crop = lab[y0:y1, x0:x1] if lab is not None else det._lab(view[y0:y1, x0:x1])
+        sub = cv2.copyMakeBorder(crop, 0, hb - (y1 - y0), 0, wb - (x1 - x0), cv2.BORDER_REPLICATE)
+        rr = ring_response(sub, filt)
+        score[y0:y1, x0:x1] = rr.score[: y1 - y0, : x1 - x0]
+        coher[y0:y1, x0:x1] = rr.coherence[: y1 - y0, : x1 - x0]
+    return score, coher
+
+
+def _crop_filter(det: DiscDetector, kind: int, h: int, w: int) -> RingFilter:
+    """The ring filter for a crop of ``h`` x ``w`` pixels, its size rounded up to 32 (a bounded
+    cache per detector, least recently used out: every crop size has its own FFT filter, and an
+    unbounded cache grew without end over a long live match)."""
+    hb, wb = -(-h // 32) * 32, -(-w // 32) * 32
+    key = (kind, hb, wb)
+    if key not in det._crop_filters:
+        rp, ep = det._ring_px[kind]
+        det._crop_filters[key] = RingFilter.build((hb, wb), rp, 1.5, ep)
+        while len(det._crop_filters) > CROP_FILTER_CACHE or \
+                sum(f.nbytes for f in det._crop_filters.values()) > CROP_FILTER_BYTES:
+            det._crop_filters.popitem(last=False)
+    det._crop_filters.move_to_end(key)
+    return det._crop_filters[key]

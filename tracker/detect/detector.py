@@ -6,11 +6,13 @@ Pipeline per frame (each stage cheap, the expensive one only where a disc is lik
    finer than the camera sees), with remap tables computed once per calibration.
 2. Reuse: compare with the view of the previous call; discs with no changed pixel on their own
    silhouette are kept as they were (a neighbour sliding past does not force a refit), and the
-   search below runs only on the changed region's bounding box (a full pass every
-   ``refresh_frames`` calls, or on the next call after ``refresh()``, which the pipeline asks
-   for once the board settles). A still frame costs a remap and a difference. Full passes keep
-   the untouched discs too, so full and incremental passes agree: a disc found at rest by either
-   stays found until the picture at its place changes (a full pass only adds).
+   search below runs only on boxes around the changed region's parts (``boxes.py``; a full
+   pass every ``refresh_frames`` calls, or on the next call after ``refresh()``, which the
+   pipeline asks for once the board settles; with ``periodic`` off, only then: the pipeline may
+   count frames of the video instead, ``stillness.FullPasses``). A still frame costs a remap and
+   a difference. Full passes keep the untouched discs too, so full and incremental passes agree:
+   a disc found at rest by either stays found until the picture at its place changes (a full
+   pass only adds).
 3. Coarse candidates: the fixed-radius four-quadrant ring filter of ``candidates.py`` (one radius
    per kind: disc, korona striker), peaks above a coherence and strength floor.
 4. Refine each candidate in the original image (``refine.py``): edge points on rays, cylinder
@@ -107,7 +109,7 @@ class DetectorSettings:
     max_candidates: int = 120
     reuse: bool = True  # keep unchanged discs from the previous call (video)
     change_level: float = 10.0  # grey levels: a coarse-view pixel changed
-    refresh_frames: int = 50  # a full pass at least this often
+    refresh_frames: int = 50  # a full pass at least this often (calls; ``stillness.FullPasses``: frames)
     clusters: bool = True  # the occlusion-aware second pass for touching discs (``clusters.py``)
     rows: bool = True  # korona: complete the rows of discs against the rim (``rows.py``), full passes
     # A resting disc hidden for a while comes back when its place looks as before (``lost.py``).
@@ -197,6 +199,9 @@ class DiscDetector:
         self.changed = True  # the last call's view differed from the one before (``detect``)
         # This call's changed pixels of the view (``_changed``; None: first call or reuse off).
         self.moved: np.ndarray | None = None
+        # A full pass every ``refresh_frames`` calls; False: only when asked (``refresh``; the
+        # pipeline counts frames instead, ``stillness.FullPasses``).
+        self.periodic = True
         self.lost = LostDiscs(self.view, self.pose, self.thickness, self.settings.change_level)
         self.row_memory = RowMemory()  # korona: the resting row discs between full passes (``row_memory.py``)
         # Widen the ring outward by the largest apparent top-face shift over the board.
@@ -372,7 +377,7 @@ class DiscDetector:
         _, moved = cv2.threshold(cv2.absdiff(grey, self._ref_grey), st.change_level, 1, cv2.THRESH_BINARY)
         moved = cv2.morphologyEx(cv2.bitwise_and(moved, self._valid.view(np.uint8)), cv2.MORPH_OPEN,
                                  np.ones((3, 3), np.uint8))
-        if self._force_full or self._since_full >= st.refresh_frames:
+        if self._force_full or (self.periodic and self._since_full >= st.refresh_frames):
             return moved.view(bool), None, grey
         r = max(rad for _, rad in self.kinds)
         k = 2 * int(np.ceil(1.6 * r / self.mm_per_px)) + 1

@@ -24,7 +24,9 @@ Design decisions:
   detections are reused; the detector runs when something moves, incrementally (only where its
   view changed). Once the board has settled after motion, one full pass
   (``stillness.Settling``) finds what was set down unseen; the detector keeps every disc whose
-  place did not change, so that pass only adds.
+  place did not change, so that pass only adds. The gate's threshold follows the picture's
+  noise for crokinole (``ADAPTIVE_GATE``). The periodic full passes may be counted in frames of
+  the video instead of detector calls (``frame_passes``, off: ``stillness.FullPasses``).
 * At >= 30 fps, a moving frame may go without detection or tracking when no two discs can
   change places before the next look (``stride.py``; ``skip_moving``, off by default).
 """
@@ -45,7 +47,7 @@ from tracker.detect.datatypes import Detections
 from tracker.errors import CalibrationError, TrackerError
 from tracker.infer import HandEvent, Namer, ShotRecord, ShotSegmenter
 from tracker.pipeline import camera, hands, referee
-from tracker.pipeline.stillness import Settling, StillnessGate
+from tracker.pipeline.stillness import FullPasses, Settling, StillnessGate
 from tracker.pipeline.stride import StrideGate
 from tracker.pipeline.withdraw import withdraw
 from tracker.rules import engine_for
@@ -68,6 +70,11 @@ class FrameResult:
 
 # The board counts as settled after this long with a still picture and nothing moving (s).
 SETTLE_S = 0.3
+# Whether the stillness gate's threshold follows the picture's noise, per game (``stillness.py``).
+# Korona: off. With it (and the full passes counted in frames, ``FullPasses``) k4h_8806 lost
+# pockets (60%/100% -> 40%/67%, switches 0 -> 12.5 per 100 shots): korona's rim rows are found
+# on full passes only, and its reviews still move with when those come (``rows.py``).
+ADAPTIVE_GATE = {"crokinole": True, "korona": False}
 
 
 class Pipeline:
@@ -79,11 +86,16 @@ class Pipeline:
     # shot, but the gain fell to ~6% of detector frames, and on seed 7701 (hard) it lost a 20 and
     # reported a removal that did not happen.
     skip_moving = "off"
-    # The stillness gate's threshold follows the picture's noise (``stillness.py``). Off for now:
-    # crokinole's hard preset (c4h_8803) keeps its review with the detector on ~450 frames
-    # instead of ~730 of 735, but korona's hard reviews move with the detector's schedule
-    # (k4h_9906: shots 75%/75% -> 50%/67%; k4h_8806 unchanged at a threshold left at 6).
-    adaptive_gate = False
+    # The stillness gate's threshold follows the picture's noise (``stillness.py``): True, False,
+    # or None for the game's own (``ADAPTIVE_GATE``).
+    adaptive_gate: bool | None = None
+    # The periodic full passes counted in frames of the video (``stillness.FullPasses``), not
+    # in detector calls (the detector's own ``refresh_frames``). Off for now: any move of when
+    # the full passes come changes reviews that depend on what a full pass finds. Counted in
+    # frames with the adaptive gate, crokinole_4p_part went from exact to 0/1 (a phantom north
+    # disc took west's shot, A 30 -> 40), both when a due pass was forced onto a still frame and
+    # when it waited for the next detected one; with the detector's count it stays exact.
+    frame_passes = False
 
     def __init__(
         self,
@@ -136,6 +148,7 @@ class Pipeline:
         self._recent: list[np.ndarray] = []
         self._last_dets = Detections.empty()
         self.settling = Settling(round(SETTLE_S * fps))
+        self.passes = FullPasses()  # the periodic full passes, in frames (``_start``: the detector's)
         self.strider = StrideGate(fps)
         self.frames_seen = 0
         self.frames_detected = 0
@@ -154,6 +167,11 @@ class Pipeline:
         self.calib = calib
         old: DiscDetector | None = None if first else getattr(self, "detector", None)
         self.detector = DiscDetector(calib, self.game)
+        adaptive = ADAPTIVE_GATE[self.game] if self.adaptive_gate is None else self.adaptive_gate
+        # ``frame_passes``: the periodic full passes come from ``self.passes``, counted in frames,
+        # not calls (``stillness.FullPasses``); else the detector's own count
+        self.detector.periodic = not self.frame_passes
+        self.passes.frames = self.detector.settings.refresh_frames if self.frame_passes else 0
         if old is not None:  # a new fit of the same board (the camera moved)
             self.detector.carry_over(old)
         self.detector.background.auto_start = True  # learns the empty board even without a frame of it
@@ -162,7 +180,7 @@ class Pipeline:
         else:
             self.board = calib.board
             self.tracker.board = self.board
-        self.gate = StillnessGate(adaptive=self.adaptive_gate)
+        self.gate = StillnessGate(adaptive=adaptive)
         self.drift: DriftMonitor | None = None
         self.events.append(ev.calibrated(t, index, calib.homography.tolist(), round(float(calib.rms_mm), 3)))
 
@@ -254,7 +272,9 @@ class Pipeline:
         moving = any(tr.state == "moving" for tr in self.tracker.tracks) or bool(self.tracker._tentative)
         detected = True
         run, full = self.settling.step(still, moving)
-        if run and not full and not still and self._skip(index):
+        # due by the frames seen, on a frame the detector runs on anyway (``stillness.FullPasses``)
+        periodic = run and self.passes.due(index)
+        if run and not full and not periodic and not still and self._skip(index):
             res = FrameResult(index, t, list(self.tracker.tracks), self._last_dets, detected=False)
             if self.on_frame is not None:
                 self.on_frame(frame, res)
@@ -263,10 +283,11 @@ class Pipeline:
             dets = self._last_dets
             detected = False
         else:
-            if full:  # the board settled after motion: one full pass (``stillness.Settling``)
+            if full or periodic:  # the board settled after motion (``stillness.Settling``), or due
                 self.detector.refresh()
             dets = self.detector.detect(frame)
             self.settling.detected(full, moving, self.detector.changed)
+            self.passes.detected(index, periodic)
             self.gate.remember(frame)
             self.frames_detected += 1
         self._last_dets = dets

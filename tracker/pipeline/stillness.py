@@ -28,10 +28,11 @@ of grey levels). It is raised only when the noise would defeat the given one out
 expected largest difference beyond ``RAISE_FROM`` times it); a picture whose noise only
 sometimes reaches the given threshold keeps it: korona's hard preset (largest noise difference
 4-5, estimate 5-6) works with 6, and a raise there changed which frames the detector saw and
-with it the rim rows it completed (k4h_8806: pockets 80%/67% -> 80%/50%). It is off by default
-because korona's reviews still move with the detector's schedule: on k4h_9906 (hard, noise
-estimate up to 9.6, so raised) shots went 75%/75% -> 50%/67% while crokinole's hard c4h_8803
-kept its table with the detector on 477 frames instead of 733 (45.0 -> 36.2 ms a frame).
+with it the rim rows it completed (k4h_8806: pockets 80%/67% -> 80%/50%). It is on for
+crokinole (``pipeline.ADAPTIVE_GATE``), with the detector's own count of calls between its
+periodic full passes. Korona keeps the fixed threshold: its reviews still move with the
+detector's schedule (with the gate and the passes counted in frames, ``FullPasses``,
+k4h_8806's pockets went 60%/100% -> 40%/67%).
 """
 
 from __future__ import annotations
@@ -137,3 +138,35 @@ class Settling:
     def detected(self, full: bool, moving: bool, changed: bool) -> None:
         """After a detection: ``changed``, the detector saw the view change since its last call."""
         self.unsettled = not full and (self.unsettled or moving or changed)
+
+
+class FullPasses:
+    """The periodic full detector pass, every ``frames`` frames of the video, counted in frames
+    seen (time), not in detector calls.
+
+    Between full passes the detector searches only where its view changed, and some finds are
+    made on full passes only (korona's rows against the rim, ``rows.py``). Counted in calls
+    (``DetectorSettings.refresh_frames`` alone), a gate that lets more still frames go without
+    the detector (``StillnessGate(adaptive=True)``) made full passes rarer, and with them the rows
+    found (k4h_9906: shots 75% -> 50%). Counted in frames, a pass is due as often whatever the
+    gate does; it is made on the next frame the detector runs on anyway (at the latest the
+    gate's ``max_skip``-th). The passes after the board settles (``Settling``) come besides these
+    and do not move them. Opt-in (``Pipeline.frame_passes``): with the adaptive gate,
+    crokinole_4p_part went from exact to 0/1 (a phantom north disc took west's shot, A 30 -> 40)
+    whether a due pass waited for the next detected frame or was forced onto the very frame,
+    looking still or not (with the fixed gate too), where the detector's own count keeps it
+    exact: reviews still move with the frames full passes fall on.
+    """
+
+    def __init__(self, frames: int = 50) -> None:
+        self.frames = frames  # 0: none (the detector counts its calls)
+        self.last: int | None = None  # the frame of the last periodic pass (or the first detection)
+
+    def due(self, index: int) -> bool:
+        """A periodic full pass is due on frame ``index``."""
+        return self.frames > 0 and self.last is not None and index - self.last >= self.frames
+
+    def detected(self, index: int, periodic: bool) -> None:
+        """After a detection on frame ``index`` (``periodic``: the pass that was due)."""
+        if periodic or self.last is None:
+            self.last = index

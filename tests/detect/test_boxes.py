@@ -1,0 +1,63 @@
+"""The incremental ring search runs on one box per separate part of the changed region
+(``boxes.py``): the response inside every box is the whole view's, and the boxes stay small
+where one bounding box would cover most of the view."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from tracker.boards import CrokinoleBoard
+from tracker.calibration.datatypes import Calibration
+from tracker.detect.boxes import area, merge_overlapping, region_boxes
+from tracker.detect.candidates import box_responses, ring_response
+from tracker.detect.detector import DiscDetector
+
+SIZE = 480
+
+
+def detector_and_view() -> tuple[DiscDetector, np.ndarray]:
+    board = CrokinoleBoard()
+    mpp = 2 * (board.ditch_outer_radius + 10.0) / SIZE
+    c = SIZE / 2
+    H = np.array([[mpp, 0, -c * mpp], [0, -mpp, c * mpp], [0, 0, 1.0]])
+    det = DiscDetector(Calibration(homography=H, image_size=(SIZE, SIZE), rms_mm=0.0, board=board), "crokinole")
+    rng = np.random.default_rng(0)
+    v = det.view
+    view = np.full((v.height, v.width, 3), (120, 170, 215), np.float32)
+    view += rng.normal(0.0, 3.0, view.shape)
+    r = board.disc_radius / v.mm_per_px
+    for u, w, colour in [(40, 60, (40, 45, 60)), (v.width - 50, v.height - 45, (205, 232, 245)),
+                         (v.width // 2, v.height // 2, (30, 30, 160))]:
+        cv2.circle(view, (u, w), int(round(r)), colour, -1)
+    return det, np.clip(view, 0, 255).astype(np.uint8)
+
+
+def test_each_part_of_the_region_gets_its_own_box_and_its_response_is_the_whole_views() -> None:
+    det, view = detector_and_view()
+    h, w = view.shape[:2]
+    region = np.zeros((h, w), bool)
+    region[45:80, 25:60] = True  # a disc moved at one corner ...
+    region[h - 65:h - 25, w - 70:w - 30] = True  # ... a hand at the other
+    valid = det._valid & region
+    margin = det._filters[0].half + 2
+    boxes = region_boxes(valid, margin)
+    assert len(boxes) == 2
+    ys, xs = np.nonzero(valid)
+    one = (min(ys.min() - margin, 0), max(ys.max() + 1 + margin, h), max(xs.min() - margin, 0),
+           min(xs.max() + 1 + margin, w))
+    assert area(boxes) < 0.4 * (one[1] - one[0]) * (one[3] - one[2])  # one box: most of the view
+    for y0, y1, x0, x1 in boxes:  # each covers its part with the filter's reach around it
+        part = valid[max(y0 - 1, 0):y1 + 1, max(x0 - 1, 0):x1 + 1]
+        assert part.any()
+    score, coher = box_responses(det, view, None, 0, boxes)
+    whole = ring_response(det._lab(view), det._filters[0])
+    # every searched pixel
+    assert np.allclose(score[valid], whole.score[valid], atol=1e-4)
+    edges = valid & (np.abs(whole.score) > 0.05)  # (the coherence of no edge at all is noise)
+    assert edges.sum() > 100 and np.allclose(coher[edges], whole.coherence[edges], atol=1e-3)
+
+
+def test_overlapping_boxes_are_merged_until_none_overlap() -> None:
+    boxes = merge_overlapping([(0, 10, 0, 10), (5, 15, 5, 15), (12, 20, 12, 40), (100, 110, 100, 110)])
+    assert boxes == [(0, 20, 0, 40), (100, 110, 100, 110)]
