@@ -76,3 +76,25 @@ def test_a_disc_a_little_way_in_from_the_rim_is_not_put_against_it() -> None:
     assert not any(_near(got, [40.0], 2 * R)), got.round(1).tolist()
     seen = [t for t in trace if t[:2] == (0, -1.0) and abs(t[2] + 0.5 * t[3] - 40.0) < 2 * R]
     assert seen and all(t[-1] != "row" for t in seen), trace
+
+
+def _light_bump(img: np.ndarray, calib: Calibration, at: tuple[float, float], gain: float,
+                sigma_px: float) -> np.ndarray:
+    """``img`` lit brighter around the board point ``at`` (mm): a gaussian pool of light (a
+    lamp's spot), ``gain`` at its centre."""
+    h, w = img.shape[:2]
+    c = calib.to_image(np.array([at]))[0]
+    U, V = np.meshgrid(np.arange(w), np.arange(h))
+    ramp = 1.0 + gain * np.exp(-((U - c[0]) ** 2 + (V - c[1]) ** 2) / (2 * sigma_px ** 2))
+    return np.clip(img.astype(np.float32) * ramp[:, :, None], 0, 255).astype(np.uint8)
+
+
+@pytest.mark.parametrize("gain", [0.15, 0.25])
+def test_a_pool_of_light_along_a_bare_rim_is_no_row(gain: float) -> None:
+    # k4h_9306: the light grew brighter towards one corner along a rim, and the strip there
+    # differed from its median over the rim like a row of six discs. The light shifts the
+    # board beyond a disc's depth as much as the strip next to the rim: no disc.
+    img, calib = render_row((), SIZE, 340.0)
+    lit = _light_bump(img, calib, (-330.0, LINE - R), gain, 40.0)
+    assert len(_rim(lit, calib)) == 0, _rim(lit, calib).round(1).tolist()
+

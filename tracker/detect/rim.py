@@ -29,10 +29,24 @@ length ``L`` within ``LENGTH_TOL`` of ``n * 2 r`` plus up to a shadow (``SHADOW`
 ``half - r``, placed by the deep dips of the score where two discs meet when it shows them (light
 discs), else centred on the stretch (then up to half a shadow off: 4-5 mm).
 
+Light along the rim: a pool of light or a colour change along a rim (a lamp's spot towards a
+corner) differs from the rim's median profile too, over the board beyond a disc's depth as much
+as at it (k4h_9306 at 0 s: six phantom discs towards the south-west pocket). With that light
+taken off (the strip less the difference of the bare band beyond a disc, ``_light``, at the same
+place along the rim), a disc still differs from the board beside it across the strip; the
+light does not. A stretch keeping less than ``LIGHT_SHARE`` of its rise is light (measured over
+the korona dev and fixture stills: the phantom kept 0.14, every true row 0.79-1.0).
+
+Rows of light discs on a light board, whose faces show no difference from the board and whose
+score is a comb of their edges cut into pieces by the runs, are read from that comb
+(``ladder.py``).
+
 What this pass will not report:
 * a stretch that differs deeper than a disc and its shadow (``DEEP``) over more than
-  ``DEEP_SHARE`` of it: a striker (as wide as two discs, but twice as deep), a hand or an arm
-  reaching over the rim, a second row in front of the first;
+  ``DEEP_SHARE`` of it, by at least ``DEEP_REL`` of what it differs by at a disc's depth: a
+  striker (as wide as two discs, but twice as deep), a hand or an arm reaching over the rim, a
+  second row in front of the first (a row far off, small and blurred, bleeds into the band by
+  a fifth to a third of its own difference: k4h_9306's red row at 0.6 s was refused as deep);
 * a stretch that leaves the board next to the rim bare (``NEAR``): a disc a little way in from
   the rim only shades the strip;
 * a stretch whose length is no whole number of disc widths (a rim mark, a hand's edge, a row
@@ -60,6 +74,7 @@ import numpy as np
 
 from tracker.boards import KoronaBoard
 from tracker.detect.datatypes import DISC, ON_SURFACE, Detections
+from tracker.detect.ladder import contact_rows
 
 if TYPE_CHECKING:
     from tracker.detect.detector import DiscDetector
@@ -83,6 +98,9 @@ SPLIT = 6  # samples: a dip below half the run's level this long is board betwee
 MAX_RUN = 12  # discs: a longer run is not a row laid by hand
 CONFIDENCE = 0.4
 W = np.array([1.0, 1.6, 1.6], np.float32)
+LIGHT = 2.0  # of r: the light along the rim is smoothed over this length (a disc's width)
+LIGHT_SHARE = 0.5  # a stretch keeping less than this share of its rise with the light taken off is light
+DEEP_REL = 0.4  # ... and only where it differs there by this share of the disc's depth's
 
 
 def rim_discs(det: DiscDetector, lab: np.ndarray, found: Detections,
@@ -104,15 +122,21 @@ def rim_discs(det: DiscDetector, lab: np.ndarray, found: Detections,
     out: list[np.ndarray] = []
     for axis in (0, 1):
         for sign in (1.0, -1.0):
-            score, deep, near = _strip_scores(det, lab, axis, sign, along, depth, r, found)
-            if score is None or deep is None or near is None:
+            scores = _strip_scores(det, lab, axis, sign, along, depth, r, found)
+            if scores is None:
                 continue
+            score, deep, near, lit, tone = scores
             near_low = _threshold(near, LOW_SPREAD)
             thr = _threshold(score)
             # Where the board differs deeper than a disc, over the rim or not, something else is
             # there (an arm, a cue, a striker, a second row): those places and a disc's width
             # around them are no part of a row.
-            deep_on = np.convolve((deep > thr).astype(float), np.ones(int(2 * r / STEP) + 1), "same") > 0
+            # It must also differ there by a good share of what it differs by at a disc's depth
+            # (over a disc's width): a row seen far off, small and blurred, bleeds a little
+            # into the band beyond it; a striker, an arm or a second row differ there as much.
+            width = np.ones(int(2 * r / STEP) + 1)
+            deep_hit = (deep > thr) & (np.convolve(deep, width, "same") > DEEP_REL * np.convolve(score, width, "same"))
+            deep_on = np.convolve(deep_hit.astype(float), width, "same") > 0
             # Hysteresis: a run is where the score passes a low threshold (the dips between
             # two light discs, whose faces hardly differ from the board, stay above it) and it
             # must pass the high one somewhere.
@@ -135,6 +159,9 @@ def rim_discs(det: DiscDetector, lab: np.ndarray, found: Detections,
                     if n < 1 or n > MAX_RUN or not -LENGTH_TOL * r <= seen - n * 2 * r <= (SHADOW + LENGTH_TOL) * r:
                         _note(trace, axis, sign, along[0] + lo * STEP, seen, n, "length")
                         continue
+                    if _light_only(score, lit, lo, hi):
+                        _note(trace, axis, sign, along[0] + lo * STEP, seen, n, "light")
+                        continue
                     first = _first_centre(score, along, lo, hi, n, r, float(np.median(score)))
                     if first is None:
                         _note(trace, axis, sign, along[0] + lo * STEP, seen, n, "dips")
@@ -146,6 +173,13 @@ def rim_discs(det: DiscDetector, lab: np.ndarray, found: Detections,
                         continue
                     _note(trace, axis, sign, along[0] + lo * STEP, seen, n, "row")
                     out += [xy for a, xy in zip(places, row, strict=True) if abs(a) <= end and _free(xy, known, out, r)]
+            # Light discs on a light board: a comb of their edges (``ladder.py``).
+            idx = np.searchsorted(along, [a for a in contact_rows(score, tone, along, r, float(np.median(score)), FLOOR)])
+            light = [(float(along[i]), np.array([along[i], sign * line]) if axis == 0 else np.array([sign * line, along[i]]))
+                     for i in idx if i < len(along) and not deep_on[i]]
+            if light and _one_colour(det, lab, [xy for _, xy in light], board):
+                _note(trace, axis, sign, light[0][0] - r, 2 * r * len(light), len(light), "contacts")
+                out += [xy for a, xy in light if abs(a) <= end and _free(xy, known, out, r)]
     if not out:
         return Detections.empty()
     from tracker.detect.detector import _cie
@@ -161,7 +195,7 @@ def rim_discs(det: DiscDetector, lab: np.ndarray, found: Detections,
 
 def _strip_scores(det: DiscDetector, lab: np.ndarray, axis: int, sign: float, along: np.ndarray,
                   depth: np.ndarray, r: float, found: Detections
-                  ) -> tuple[np.ndarray | None, np.ndarray | None, np.ndarray | None]:
+                  ) -> tuple[np.ndarray, ...] | None:
     """Per position along one rim: how far the strip differs from the bare strip's profile over
     a disc's depth (``score``), over the band beyond it (``deep``) and next to the rim
     (``near``: a disc against the rim covers it, one a little further in only shades the
@@ -179,21 +213,62 @@ def _strip_scores(det: DiscDetector, lab: np.ndarray, axis: int, sign: float, al
     h, w = lab.shape[:2]
     inside = (uv[:, 0] >= 0) & (uv[:, 0] <= w - 1) & (uv[:, 1] >= 0) & (uv[:, 1] <= h - 1)
     if inside.mean() < 0.9:
-        return None, None, None
+        return None
     mu = uv[:, 0].reshape(D.shape)
     mv = uv[:, 1].reshape(D.shape)
     strip = cv2.remap(lab, mu, mv, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     profile = np.median(strip, axis=1, keepdims=True)  # the bare strip, per depth
-    diff = np.linalg.norm((strip - profile) * W, axis=2)  # (depth, along)
+    off = strip - profile
+    diff = np.linalg.norm(off * W, axis=2)  # (depth, along)
     use = ~_explained(A, D, found, axis, sign, half, r)
     disc = (depth < DEPTH * r)[:, None] & use
     band = ((depth >= DEEP[0] * r) & (depth < DEEP[1] * r))[:, None] & use
     bare = float(np.median(diff))
-    score = np.where(disc.any(0), (diff * disc).sum(0) / np.maximum(disc.sum(0), 1), bare)
     deep = np.where(band.any(0), (diff * band).sum(0) / np.maximum(band.sum(0), 1), bare)
+    # The light along the rim: how the bare board beyond a disc's depth differs from the
+    # profile at the same place along the rim (a gradient of light or colour along the rim
+    # shifts every depth alike). Taken off the strip, what is left at a disc's depth is the
+    # disc's own difference from the board beside it across the strip, not the light's.
+    local = _light(off, band, r)
+    ldiff = np.linalg.norm((off - local[None]) * W, axis=2)
+    score = np.where(disc.any(0), (diff * disc).sum(0) / np.maximum(disc.sum(0), 1), bare)
+    lit = np.where(disc.any(0), (ldiff * disc).sum(0) / np.maximum(disc.sum(0), 1), bare)
     rim = (depth < NEAR * r)[:, None] & use
     near = np.where(rim.any(0), (diff * rim).sum(0) / np.maximum(rim.sum(0), 1), bare)
-    return score, deep, near
+    tone = np.where(disc.any(0), (strip[..., 0] * disc).sum(0) / np.maximum(disc.sum(0), 1), 0.0)
+    return score, deep, near, lit, tone
+
+
+def _light(off: np.ndarray, band: np.ndarray, r: float) -> np.ndarray:
+    """Per position along the rim (``off``: the strip less its profile, (depth, along, 3)), the
+    median difference over the bare band beyond a disc's depth (``band``: its usable samples),
+    smoothed along the rim over a few discs' length so a single thing in the band does not
+    make it; zero where the band is hidden."""
+    n_along = off.shape[1]
+    out = np.zeros((n_along, off.shape[2]), np.float32)
+    have = band.sum(0) > 0
+    for i in np.flatnonzero(have):
+        out[i] = np.median(off[band[:, i], i], axis=0)
+    k = int(LIGHT * r / STEP)
+    if k > 1 and have.any():
+        ker = np.ones(k, np.float32)
+        cnt = np.convolve(have.astype(np.float32), ker, "same")
+        for c in range(off.shape[2]):
+            out[:, c] = np.convolve(out[:, c], ker, "same") / np.maximum(cnt, 1)
+        out[cnt == 0] = 0
+    return out
+
+
+def _light_only(score: np.ndarray, lit: np.ndarray, lo: float, hi: float) -> bool:
+    """Whether the stretch ``lo..hi`` (fractional sample indices) differs from the rim's bare
+    level only by the light: with the light along the rim taken off (``lit``), less than
+    ``LIGHT_SHARE`` of its rise above the bare level is left. A disc differs from the board
+    beyond it across the strip (its face, outline and shadow lie within a disc's depth of the
+    rim); a pool of light or a colour change along the rim shifts the board beyond as much."""
+    i0, i1 = int(np.ceil(lo)), int(np.floor(hi)) + 1
+    rise = float(np.median(score[i0:i1])) - float(np.median(score))
+    left = float(np.median(lit[i0:i1])) - float(np.median(lit))
+    return rise > 0 and left < LIGHT_SHARE * rise
 
 
 def _explained(A: np.ndarray, D: np.ndarray, found: Detections, axis: int, sign: float, half: float,
