@@ -48,14 +48,13 @@ fixture videos.
 from __future__ import annotations
 
 from collections import OrderedDict
-from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
 
 from tracker.boards import CrokinoleBoard, KoronaBoard
 from tracker.calibration.datatypes import Calibration
-from tracker.detect import verify
+from tracker.detect import strikers, verify
 from tracker.detect.background import BackgroundModel
 from tracker.detect.candidates import RingFilter, Spectra, search
 from tracker.detect.chamfer import GAME_BEVEL_MM, ChamferCorrection
@@ -69,14 +68,15 @@ from tracker.detect.datatypes import (
     Detections,
 )
 from tracker.detect.deferred import DeferredChamfer
-from tracker.detect.fitpass import CONCENTRIC, fit_kind
 from tracker.detect.fitpass import _cie as _cie  # (``rim.py`` takes it from here)
+from tracker.detect.fitpass import fit_kind
 from tracker.detect.geometry import BoardView, FastProjection, camera_pose
 from tracker.detect.lost import LostDiscs
 from tracker.detect.refine import Fit, Refiner
 from tracker.detect.rejects import RejectMemory
 from tracker.detect.reuse import untouched
 from tracker.detect.row_memory import RowMemory
+from tracker.detect.settings import DetectorSettings
 from tracker.errors import InputError
 
 # Calls a turned-down candidate stays turned down while nothing changes within its reach
@@ -84,70 +84,6 @@ from tracker.errors import InputError
 # pass, which then refitted every peg and line crossing of the board again (a full pass's fits were
 # 95% failures on a 1280x720 match).
 REJECT_MAX_AGE = 200
-
-
-@dataclass(frozen=True)
-class DetectorSettings:
-    mm_per_px: float = 2.0  # coarse view scale (coarser when the camera itself sees less)
-    min_coherence: float = 0.30  # coarse candidate: ring flux / ring gradient magnitude
-    min_flux: float = 0.6  # coarse candidate: Lab units per px (noise floor)
-    min_coverage: float = 0.6  # refined: fraction of rays with a consistent edge
-    min_quarter_coverage: float = 0.25  # ... and in the worst quarter of the outline
-    max_residual: float = 1.2  # refined: RMS edge residual, mm
-    radius_tolerance: float = 0.15  # refined radius within +-15% of the nominal one
-    # Size (mm) of the chamfer or rounding of the discs' top edge. At an oblique view it pulls the
-    # far side's outline toward the camera by ``bevel * cot(elevation)`` (``Refiner._bevel_drop``)
-    # and leaves a top-down view alone. None: the game's own (``GAME_BEVEL_MM``).
-    bevel: float | None = None
-    # Where the chamfer enters. False (video): the fits, and so every decision -- which discs are
-    # accepted, reused, masked as neighbours -- are those of square-edged discs, and only the
-    # reported centres are moved (``chamfer.py``: why). True (``tracker photo``): the chamfer is
-    # modelled in the fit itself (``Refiner(bevel=...)``), for a single frame where nothing is
-    # reused.
-    bevel_in_fit: bool = False
-    min_color_step: float = 6.0  # top face vs the board around it, weighted 8-bit Lab units
-    max_candidates: int = 120
-    reuse: bool = True  # keep unchanged discs from the previous call (video)
-    change_level: float = 10.0  # grey levels: a coarse-view pixel changed
-    refresh_frames: int = 50  # a full pass at least this often (calls; ``stillness.FullPasses``: frames)
-    clusters: bool = True  # the occlusion-aware second pass for touching discs (``clusters.py``)
-    rows: bool = True  # korona: complete the rows of discs against the rim (``rows.py``), full passes
-    # A resting disc hidden for a while comes back when its place looks as before (``lost.py``).
-    # Off by default: on the fixtures it cut the per-frame misses of korona rows by a third, but
-    # the reviews did not improve (an unseen korona match lost shots), so it is opt-in for now.
-    restore_lost: bool = False
-    # Korona: a resting row disc stays reported between full passes until its place shows it has
-    # gone (``row_memory.py``). Off by default: on the korona fixtures it raises the per-frame
-    # recall of resting rim discs (korona_4p_part 0.70 -> 0.84, korona_ru_part 0.54 -> 0.65,
-    # korona_2p_game 0.57 -> 0.64; rim-line finds with no true disc within 8 mm, frames summed,
-    # 4 -> 5, 395 -> 884 (places 8-9 mm off a loosely laid row), 38 -> 30), and truth-made
-    # detections missing only the rim discs it still misses review korona_4p_part exactly (0/1
-    # with the misses of today's detector); but the reviews of the detector's own output do not
-    # gain yet (the three fixtures: shots 98%/92% both, pockets 68%/94% -> 60%/75%, switches
-    # 8.0 -> 14.0 per 100 shots): the tracking was tuned on rows that come and go.
-    row_memory: bool = False
-    # Korona: a striker's groove, fitted as a disc, no longer hides the striker at rest
-    # (``fitpass.blocked``, ``fitpass.at_rest``, ``_drop_strikers_over_discs``,
-    # ``_striker_grooves``). Only where the picture of the striker's place did not change since
-    # the last call or a striker was found there then (anywhere, a striker ring fitted over a fast
-    # disc's blur won too: korona_4p_part at 22.5 s, 20 switches per 100 shots; now its row and
-    # the other korona fixtures' are unchanged with it on). Still off by default: resting strikers are
-    # measured better (k2e_9205 pos 1.34/5.55 -> 1.17/2.22 mm, k2e_9905 2.00/11.04 -> 1.64/3.62,
-    # k2e_8805 switches 25 -> 12.5 per 100 shots) but the korona tracking does not yet follow a
-    # striker seen as one: k2e_9905 at 5.6 s, lifted by a hand, it became a false shot pocketing
-    # it (shots 100%/100% -> 100%/89%, pockets -> 100%/80%); k2e_8805 at 23 s the groove found
-    # while the striker came to rest was taken by s8's track, and s8's pocket missed (pockets
-    # 100%/100% -> 50%/50%, p95 6.95 -> 9.18 mm, shots 88%/100% -> 100%/89%).
-    groove_strikers: bool = False
-
-
-# A striker-sized ring fitted to under this share of a striker's radius round a disc-sized find at
-# its centre is not a striker's outline (the find its groove) but the outline of a disc with its
-# shading, shadow, blur or neighbours (a disc at 640x360 and below fits 19-20 mm, a disc 13-16 mm).
-# On the korona fixtures a striker at rest fitted 23.9-27.3 mm there (25 mm strikers), a ring round
-# a disc at rest 20.4-22.0 mm (at 0.85, korona_4p_part's e6 against the west rim at 23.3 s was
-# taken for the striker: a false identity switch).
-STRIKER_FIT = 0.92
 
 
 class DiscDetector:
@@ -486,57 +422,10 @@ class DiscDetector:
         return dets if self.chamfer is None else self.chamfer.apply(dets, n)
 
     def _drop_strikers_over_discs(self, dets: Detections) -> Detections:
-        """Nothing overlaps a striker. A disc and a striker found concentric (``fitpass.
-        CONCENTRIC``) are one thing: a striker, its groove taken for a disc, when the striker's
-        fit has a striker's size (``STRIKER_FIT``) and about the disc's confidence; a disc, its
-        outline and shading taken for a striker, when the fit is smaller. Otherwise a striker-sized ring
-        drawn through neighbouring discs is dropped when a disc at least as confident sits
-        inside it; else the discs found inside a striker (its shading) are."""
-        strikers = np.nonzero(dets.kind == STRIKER)[0]
-        if len(strikers) == 0 or not np.any(dets.kind == DISC):
-            return dets
-        keep = np.ones(len(dets), bool)
-        discs = np.nonzero(dets.kind == DISC)[0]
-        rs = max(r for k, r in self.kinds if k == STRIKER)
-        groove = CONCENTRIC * self.board.disc_radius
-        for i in strikers:
-            d = np.hypot(*(dets.xy[discs] - dets.xy[i]).T)
-            centred = discs[(d < groove) & keep[discs]] if self.settings.groove_strikers else discs[:0]
-            if len(centred):  # one thing, two fits: the striker's size decides which
-                if dets.radius[i] < STRIKER_FIT * rs:
-                    keep[i] = False  # a disc's outline with its shading
-                    continue
-                if dets.confidence[i] >= dets.confidence[centred].max() - 0.05:
-                    keep[centred] = False  # the striker's groove
-            inside = discs[(d < 0.8 * rs) & keep[discs]]
-            if len(inside) == 0:
-                continue
-            if dets.confidence[inside].max() >= dets.confidence[i] - 0.05:
-                keep[i] = False
-            else:
-                keep[inside] = False
-        return dets[keep]
+        return strikers.drop_strikers_over_discs(self, dets)
 
     def _striker_grooves(self, dets: Detections) -> Detections:
-        """A disc-sized find centred (``fitpass.CONCENTRIC``) where the last call found a striker
-        that this call did not find is that striker's groove, the striker's own outline hidden
-        (a hand coming over it): reported as the striker, where it was (``groove_strikers``).
-        k2e_9905 at 5.6 s: the resting striker, read as its groove once the hand reached it, was
-        a new disc, carried off by the tracker towards a pocket: a false shot."""
-        last = self._last
-        if not self.settings.groove_strikers or last is None or not np.any(last.kind == STRIKER):
-            return dets
-        xy, kind, radius = dets.xy.copy(), dets.kind.copy(), dets.radius.copy()
-        rs = max(r for k, r in self.kinds if k == STRIKER)
-        now = dets.xy[dets.kind == STRIKER]
-        for p, r in zip(last.xy[last.kind == STRIKER], last.radius[last.kind == STRIKER], strict=True):
-            if len(now) and float(np.hypot(*(now - p).T).min()) < rs:
-                continue  # found again
-            d = np.where(kind == DISC, np.hypot(*(xy - p).T), np.inf)
-            i = int(np.argmin(d)) if len(d) else -1
-            if i >= 0 and d[i] < CONCENTRIC * self.board.disc_radius:
-                xy[i], kind[i], radius[i] = p, STRIKER, r
-        return replace(dets, xy=xy, kind=kind, radius=radius)
+        return strikers.striker_grooves(self, dets)
 
     def refresh(self) -> None:
         """Make the next call a full pass (the discs found before still stand where the picture
