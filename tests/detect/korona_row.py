@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 
+import cv2
 import numpy as np
 
 from tracker import render
@@ -41,3 +42,18 @@ def render_row(xs: tuple[float, ...], size: tuple[int, int], focal: float, side:
     calib = Calibration(homography=render.true_homography(cam, size), image_size=size, rms_mm=0.0,
                         board=BOARD, camera_matrix=K, dist_coeffs=dist)
     return img, calib
+
+
+def hand_over(img: np.ndarray, calib: Calibration, x0: float, x1: float) -> np.ndarray:
+    """``img`` with a skin-coloured arm across the row from ``x0`` to ``x1`` mm."""
+    corners = np.array([[x0, LINE - 40.0], [x1, LINE - 40.0], [x1, LINE + 120.0], [x0, LINE + 120.0]])
+    px = np.round(calib.to_image(corners)).astype(np.int32)
+    out = img.copy()
+    cv2.fillPoly(out, [px], (120, 160, 215))
+    return out
+
+
+def has_at(xy: np.ndarray, x: float) -> bool:
+    """A find within 5 mm of the row place at ``x`` mm."""
+    return len(xy) > 0 and float(np.hypot(*(xy - [x, LINE]).T).min()) < 5.0
+
