@@ -28,10 +28,9 @@ of grey levels). It is raised only when the noise would defeat the given one out
 expected largest difference beyond ``RAISE_FROM`` times it); a picture whose noise only
 sometimes reaches the given threshold keeps it: korona's hard preset (largest noise difference
 4-5, estimate 5-6) works with 6, and a raise there changed which frames the detector saw and
-with it the rim rows it completed (k4h_8806: pockets 80%/67% -> 80%/50%). It is on for
-crokinole (``pipeline.ADAPTIVE_GATE``), with the detector's own count of calls between its
-periodic full passes. Korona keeps the fixed threshold: its reviews still move with the
-detector's schedule (with the gate and the passes counted in frames, ``FullPasses``,
+with it the rim rows it completed (k4h_8806: pockets 80%/67% -> 80%/50%). It is off for
+both games (``pipeline.ADAPTIVE_GATE``: on crokinole it lost a hard round, c4h_9303). Korona's
+reviews still move with the detector's schedule (with the gate and the passes counted in frames, ``FullPasses``,
 k4h_8806's pockets went 60%/100% -> 40%/67%).
 """
 
