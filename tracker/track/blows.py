@@ -31,12 +31,27 @@ def backwards(tk: Tracker, rows: Sequence[Track], cand: list[int], dets: Detecti
     disc does not turn back unless it bounced, and in the middle of a crokinole board only
     a peg can turn it back (a disc it hits takes its forward motion, equal masses). Without
     this, a disc lost in blur for a few frames took a stray detection far behind it (in the
-    ditch by the shooter) and was declared off the board while it slid into the hole."""
+    ditch by the shooter) and was declared off the board while it slid into the hole.
+
+    Also BIG, while nothing moves, for a disc waiting on the shooting line (a flick unseen,
+    ``prediction.flicked_unseen``) and a detection outward of its place or more than three
+    radii from it: a shot goes in, and a short flick stops near (a hand's find by the line, or
+    the disc's own flight further in, is not its stopping place; crokinole_2p_round at 55.9 s)."""
     out = np.zeros((len(cand), len(dcols)))
     if not isinstance(tk.board, CrokinoleBoard) or not len(dcols):
         return out
+    board = tk.board
+    still = not any(r.state == "moving" for r in rows)
     for a, i in enumerate(cand):
         tr = rows[i]
+        if tr.state == "rest" and still:  # a short flick unseen (``prediction.flicked_unseen``)
+            q = tr.settled_xy
+            if board.waits_on_shooting_line(float(q[0]), float(q[1]), tr.radius):
+                p = dets.xy[dcols]
+                out_ = np.hypot(*p.T) > float(np.hypot(*q)) - tr.radius  # shots go in
+                far = np.hypot(*(p - q).T) > 3 * tr.radius
+                out[a, out_ | far] = BIG
+            continue
         if tr.state != "moving" or tr.speed < 1e-6:
             continue
         last = tr.last_sighting()

@@ -300,6 +300,8 @@ def may_jump(tk: Tracker, tr: Track, movers: list[Track], dt: float) -> bool:
     if tr.state != "rest" or tr in tk._tentative:
         return False
     q = tr.settled_xy
+    if flicked_unseen(tk, tr, dt):
+        return True
     for m in movers:
         if m is tr:
             continue
@@ -307,6 +309,21 @@ def may_jump(tk: Tracker, tr: Track, movers: list[Track], dt: float) -> bool:
         if segment_distance(q, m.xy, m.xy + reach_v(tk, m) * dt) < reach:
             return True
     return False
+
+
+def flicked_unseen(tk: Tracker, tr: Track, dt: float) -> bool:
+    """A crokinole disc waiting on the shooting line is the one disc that starts by itself: the
+    flick. Flicked hard and short, it can go unseen (blurred) and be found stopped a frame or two
+    later, with no mover near to let it jump (c4e_9404 at 20.2 s: n2 flicked 34 mm into e1, found
+    stopped two frames on; a new track took that place, the disc stayed "on the line", was
+    removed as outside the shooting line, and the new one was logged as a shot of its own). So
+    while nothing moves it may take a detection a short way in from its place (``blows.
+    backwards`` refuses the rest), while unseen for at most two frames."""
+    board = tk.board
+    if not isinstance(board, CrokinoleBoard) or tk._t_now - tr.last_seen > 2.5 * dt:
+        return False
+    x, y = (float(v) for v in tr.settled_xy)
+    return board.waits_on_shooting_line(x, y, tr.radius)
 
 
 def jump_speed(tk: Tracker, tr: Track, movers: list[Track]) -> float:
