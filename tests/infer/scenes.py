@@ -26,6 +26,20 @@ def shots(p: Pipeline) -> list[Shot]:
     return [e for e in p.entries if isinstance(e, Shot)]
 
 
+def discs_at(*xy: tuple[float, float]) -> Detections:
+    """Crokinole discs (radius 16 mm) found at ``xy`` (board mm)."""
+    return Detections(xy=np.array(xy, float).reshape(-1, 2), radius=np.full(len(xy), 16.0))
+
+
+def south_shot(p: Pipeline) -> tuple[Shot, tuple[float, float]]:
+    """The one shot of ``p``'s log, south's, and where its disc came to rest on the board."""
+    log = shots(p)
+    assert [s.seat for s in log] == ["south"], log
+    end = log[0].end[log[0].disc]
+    assert isinstance(end, tuple)
+    return log[0], end
+
+
 def korona_pot(fps: float = 30.0, wait: float = 0.5, hand: bool = False) -> World:
     """South's striker, from behind its line, drives d1 (north's colour class 0) into the ne
     pocket; d2 rests elsewhere. With ``hand`` a hand hangs over the board as the shot is

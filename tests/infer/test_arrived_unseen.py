@@ -5,16 +5,9 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
-
+from tests.infer.scenes import discs_at, south_shot
 from tracker.boards import CrokinoleBoard
-from tracker.detect.datatypes import Detections
 from tracker.pipeline import Pipeline
-from tracker.shotlog import Shot
-
-
-def dets(*xy: tuple[float, float]) -> Detections:
-    return Detections(xy=np.array(xy, float).reshape(-1, 2), radius=np.full(len(xy), 16.0))
 
 
 def test_a_shot_seen_only_in_the_disc_it_struck_is_logged() -> None:
@@ -34,13 +27,10 @@ def test_a_shot_seen_only_in_the_disc_it_struck_is_logged() -> None:
             s = min(tau, 0.4)
             n1 = (80.0, 60.0 + 600.0 * s - 750.0 * s * s)
         rows = [n1] + ([shooter] if k >= 75 else [])
-        p.process_detections(dets(*rows), k / fps, k)
+        p.process_detections(discs_at(*rows), k / fps, k)
     p.finish()
-    shots = [e for e in p.entries if isinstance(e, Shot)]
-    assert [s.seat for s in shots] == ["south"], shots
-    shot = shots[0]
-    end = shot.end[shot.disc]
-    assert isinstance(end, tuple) and math.dist(end, shooter) < 2.0
+    shot, end = south_shot(p)
+    assert math.dist(end, shooter) < 2.0
     others = [n for n in shot.end if n != shot.disc]
     assert len(others) == 1 and math.dist(shot.end[others[0]], (80.0, 180.0)) < 2.0  # type: ignore[arg-type]
     assert (shot.disc, others[0]) in shot.contacts

@@ -5,18 +5,11 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
-
+from tests.infer.scenes import discs_at, south_shot
 from tracker.boards import CrokinoleBoard
-from tracker.detect.datatypes import Detections
 from tracker.pipeline import Pipeline
-from tracker.shotlog import Shot
 
 FPS = 30.0
-
-
-def dets(*xy: tuple[float, float]) -> Detections:
-    return Detections(xy=np.array(xy, float).reshape(-1, 2), radius=np.full(len(xy), 16.0))
 
 
 def test_a_shot_first_seen_blurred_off_its_place_along_the_streak_is_logged() -> None:
@@ -40,11 +33,8 @@ def test_a_shot_first_seen_blurred_off_its_place_along_the_streak_is_logged() ->
             rows: list[tuple[float, float]] = []
         else:
             rows = [(0.0, y + error.get(f, 0.0))]
-        p.process_detections(dets(*rows), k / FPS, k)
+        p.process_detections(discs_at(*rows), k / FPS, k)
     p.finish()
-    shots = [e for e in p.entries if isinstance(e, Shot)]
-    assert [s.seat for s in shots] == ["south"], shots
-    shot = shots[0]
-    end = shot.end[shot.disc]
-    assert isinstance(end, tuple) and math.dist(end, (0.0, rest)) < 2.0
+    shot, end = south_shot(p)
+    assert math.dist(end, (0.0, rest)) < 2.0
     assert shot.start is not None and math.dist(shot.start, (0.0, y0)) < 15.0

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from tests.infer.scenes import shots
 from tracker.boards import KoronaBoard
 from tracker.detect.datatypes import DISC, STRIKER, Detections
 from tracker.pipeline import Pipeline
@@ -44,7 +45,7 @@ def _review(striker: list[Row | None]) -> list[Shot]:
     for k, s in enumerate(striker):
         p.process_detections(_frame(discs + ([s] if s is not None else [])), k / FPS, k)
     p.finish()
-    return [e for e in p.entries if isinstance(e, Shot)]
+    return shots(p)
 
 
 def _seq(kind: int, pts: list[tuple[float, float]]) -> list[Row | None]:
