@@ -12,6 +12,7 @@ from tracker.boards import KoronaBoard
 from tracker.calibration.datatypes import Calibration
 from tracker.detect.datatypes import DISC, STRIKER, Detections
 from tracker.detect.detector import DetectorSettings, DiscDetector
+from tracker.detect.strikers import striker_grooves
 
 render = pytest.importorskip("tracker.render")
 
@@ -163,10 +164,10 @@ def test_a_groove_where_the_last_call_found_a_striker_is_that_striker() -> None:
                            kind=np.array([STRIKER, DISC]))
     now = Detections(xy=np.array([[194.0, -3.0], [60.0, -40.0]]), radius=np.array([13.9, 12.4]),
                      kind=np.array([DISC, DISC]))
-    got = det._striker_grooves(now)
+    got = striker_grooves(det, now)
     assert got.kind.tolist() == [STRIKER, DISC]
     assert np.allclose(got.xy[0], [196.0, -3.0]) and got.radius[0] == board.striker_radius
     # found again as a striker: nothing to do
     again = Detections.merge([now, Detections(xy=np.array([[196.5, -3.0]]), radius=np.array([25.0]),
                                               kind=np.array([STRIKER]))])
-    assert det._striker_grooves(again).kind.tolist() == [DISC, DISC, STRIKER]
+    assert striker_grooves(det, again).kind.tolist() == [DISC, DISC, STRIKER]

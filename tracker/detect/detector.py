@@ -387,7 +387,7 @@ class DiscDetector:
             found = fit_kind(self, frame_bgr, view, lab, kind, radius, region, kept, taken)
             if len(found):
                 parts.append(found)
-        dets = self._striker_grooves(self._drop_strikers_over_discs(Detections.merge(parts)))
+        dets = strikers.striker_grooves(self, strikers.drop_strikers_over_discs(self, Detections.merge(parts)))
         if full and self.settings.rows and isinstance(self.board, KoronaBoard):
             from tracker.detect.rows import row_fill
 
@@ -420,12 +420,6 @@ class DiscDetector:
     def _chamfered(self, dets: Detections, n: int) -> Detections:
         """The first ``n`` of ``dets`` (the discs) at their chamfer-corrected centres (``chamfer.py``)."""
         return dets if self.chamfer is None else self.chamfer.apply(dets, n)
-
-    def _drop_strikers_over_discs(self, dets: Detections) -> Detections:
-        return strikers.drop_strikers_over_discs(self, dets)
-
-    def _striker_grooves(self, dets: Detections) -> Detections:
-        return strikers.striker_grooves(self, dets)
 
     def refresh(self) -> None:
         """Make the next call a full pass (the discs found before still stand where the picture

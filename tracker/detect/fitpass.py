@@ -111,7 +111,7 @@ def blocked(c: np.ndarray, radius: float, taken: list[tuple[np.ndarray, float]],
     disc's outline at 1280x720 (k2e_8805 at 7.6 s and 22.6 s: the resting striker found as a
     disc of 13-14 mm, its own outline never fitted); smaller kinds go first, so the striker was
     never tried. Which of the two stands is settled after
-    (``DiscDetector._drop_strikers_over_discs``). ``grooves`` False: no exception
+    (``strikers.drop_strikers_over_discs``). ``grooves`` False: no exception
     (``DetectorSettings.groove_strikers``)."""
     for p, pr in taken:
         d = float(np.hypot(*(c - p)))

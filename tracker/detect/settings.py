@@ -50,8 +50,8 @@ class DetectorSettings:
     # 8.0 -> 14.0 per 100 shots): the tracking was tuned on rows that come and go.
     row_memory: bool = False
     # Korona: a striker's groove, fitted as a disc, no longer hides the striker at rest
-    # (``fitpass.blocked``, ``fitpass.at_rest``, ``_drop_strikers_over_discs``,
-    # ``_striker_grooves``). Only where the picture of the striker's place did not change since
+    # (``fitpass.blocked``, ``fitpass.at_rest``, ``strikers.drop_strikers_over_discs``,
+    # ``strikers.striker_grooves``). Only where the picture of the striker's place did not change since
     # the last call or a striker was found there then (anywhere, a striker ring fitted over a fast
     # disc's blur won too: korona_4p_part at 22.5 s, 20 switches per 100 shots; now its row and
     # the other korona fixtures' are unchanged with it on). Still off by default: resting strikers are
