@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from tracker import events as ev
-from tracker.annotate.annotator import shot_lines
+from tracker.annotate.annotator import shot_lines, zone_shown
+from tracker.boards import CrokinoleBoard
 
 
 def test_each_shot_is_one_line_with_what_went_off_and_in_the_hole() -> None:
@@ -22,3 +23,12 @@ def test_each_shot_is_one_line_with_what_went_off_and_in_the_hole() -> None:
 
 def test_a_shot_with_nothing_off_is_just_who_shot() -> None:
     assert shot_lines([ev.shot(1.0, 25, "south", "s3", 0.2, 1.0)]) == ["south shot s3"]
+
+
+def test_a_disc_in_the_hole_shows_20_even_measured_off_its_centre() -> None:
+    board = CrokinoleBoard()
+    # 6 mm off the centre: on the surface that place is in the 15 ring
+    assert board.zone(6.0, 0.0, board.disc_radius) == 15
+    assert zone_shown(board, "hole", 6.0, 0.0, board.disc_radius) == 20
+    assert zone_shown(board, "rest", 6.0, 0.0, board.disc_radius) == 15
+    assert zone_shown(board, "rest", 0.0, -150.0, board.disc_radius) == 10

@@ -140,9 +140,19 @@ def draw_frame(image: np.ndarray, res: FrameResult, pipeline: Pipeline, curves: 
         cv2.circle(img, (cx, cy), r, colour, 2, cv2.LINE_AA)
         label = name
         if isinstance(board, CrokinoleBoard) and tr.state in ("rest", "hole"):
-            label += f" {board.zone(x, y, tr.radius)}"
+            label += f" {zone_shown(board, tr.state, x, y, tr.radius)}"
         _label(img, label, (cx + r + 2, cy - r))
     return img
+
+
+def zone_shown(board: CrokinoleBoard, state: str, x: float, y: float, radius: float) -> int:
+    """The points shown beside a disc: 20 for a disc the tracker has in the 20-hole, else the
+    zone where it lies. (A disc down in the hole is measured a few millimetres off the hole's
+    centre under an oblique camera, its face level with the surface; ``zone`` there gives the 15
+    ring: ricochet.mp4 showed the red 20 as "s1 15" while the calls said 20 for it.)"""
+    if state == "hole":
+        return 20
+    return int(board.zone(x, y, radius))
 
 
 _AROUND = ((-1, 0), (1, 0), (0, -1), (0, 1), (-1, -1), (1, 1), (-1, 1), (1, -1))
