@@ -72,3 +72,27 @@ def test_no_discs() -> None:
     result = score_detections(_calib(CrokinoleBoard()), Detections.empty())
     assert result.team_points(0) == 0 and result.team_points(1) == 0
     assert "no discs found" in result.notes
+
+
+def test_a_close_call_on_the_far_side_of_the_disc_is_flagged_unseen() -> None:
+    """Camera 35 degrees from vertical, 1.5 m from the centre, to the south. A disc 0.5 mm inside
+    the 10 line on the north has the line on its side away from the camera: its top face, 9.5 mm
+    up, is seen over the board past its foot by the parallax ``h |P - C| / (C_z - h)`` plus the
+    face's enlargement, far more than the gap. The same disc on the south faces the camera with
+    that side: nothing hidden, the gap is seen."""
+    from tracker.calibration.synthetic import camera_homography
+
+    board = CrokinoleBoard()
+    G = camera_homography((1600, 1200), tilt_deg=35.0, distance_mm=1500.0)
+    calib = Calibration(homography=np.linalg.inv(G), image_size=(1600, 1200), rms_mm=0.3, board=board)
+    r, h, half = board.disc_radius, board.disc_thickness, board.line_width / 2
+    y = board.ten_line_radius - half - r - 0.5
+    result = score_detections(calib, _dets([(0.0, y, LIGHT, ON_SURFACE), (0.0, -y, DARK, ON_SURFACE)]))
+    north, south = result.discs
+    C = 1500.0 * np.array([0.0, -np.sin(np.radians(35.0)), np.cos(np.radians(35.0))])
+    hidden = h * (y - C[1]) / (C[2] - h) + h / (C[2] - h) * r
+    assert abs(north.hidden_mm - hidden) < 0.3 and north.unseen
+    assert south.hidden_mm == 0.0 and not south.unseen
+    assert abs(north.gap - 0.5) < 1e-6 and abs(south.gap - 0.5) < 1e-6
+    calls = {c["y_mm"] > 0: c for c in result.to_json()["close_calls"]}
+    assert calls[True]["hidden_mm"] > 5.0 and calls[False]["hidden_mm"] == 0.0

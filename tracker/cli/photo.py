@@ -85,8 +85,11 @@ def run(args: argparse.Namespace) -> int:
     for d in result.close_calls:
         verdict = "clear of" if d.gap > 0 else "touching"
         where = "measured beside the disc" if d.line_radius is not None else "the board's fitted circle"
+        seen = (f"; its top face hides {d.hidden_mm:.1f} mm of board beyond its foot on that side, so the "
+                f"{'gap' if d.gap > 0 else 'overlap'} is not seen in this photo: judged from the camera model, "
+                "check it on the board") if d.unseen else ""
         print(f"close call: team {d.team} disc at ({d.x:.1f}, {d.y:.1f}) mm is {verdict} the {d.line} line, "
-              f"gap {d.gap:+.2f} mm ({where}) -> {d.points} points")
+              f"gap {d.gap:+.2f} mm ({where}) -> {d.points} points{seen}")
     for note in result.notes:
         print(f"note: {note}")
     print(f"wrote {out / 'photo.json'} and {out / 'overlay.png'}")

@@ -10,7 +10,11 @@ calibrate -> detect -> learn the sides' colours from the discs -> score with the
   an edge measurement, biased by bevels and blur, while the centre is not.
 * Teams are ordered from the lighter disc colour to the darker (SPEC section 4).
 * A close call is a disc whose edge is within ``CLOSE_CALL_MM`` of a line; each is listed with
-  its measured gap so a person can check it.
+  its measured gap so a person can check it, and with how much board beyond the disc's foot,
+  toward that line, its top face hides in this view (``hidden_mm``, ``face_cover``): on the side
+  away from the camera the face, a disc's thickness up, is seen over the board past the foot,
+  so a gap narrower than that cannot be seen in the photo and the call rests on the camera
+  model (sam_board6: both discs by the 10 line have 3.5-4.6 mm hidden against gaps of 0.5-0.6).
 * Given the image, a disc within ``LOCAL_LINE_MM`` of a line is judged against that line as
   measured beside the disc (``tracker.detect.linecall``), not the board's fitted circle: the
   circle's residual is the size of a close call.
@@ -28,6 +32,7 @@ from tracker.boards import CrokinoleBoard
 from tracker.calibration.datatypes import Calibration
 from tracker.detect.color import ColorModel, lab_to_hex
 from tracker.detect.datatypes import IN_HOLE, ON_SURFACE, Detections
+from tracker.detect.geometry import CameraPose, camera_pose
 from tracker.detect.linecall import LINE_FIELDS, local_line_radius
 
 CLOSE_CALL_MM = 1.0
@@ -62,6 +67,12 @@ class PhotoDisc:
     gap: float  # mm between the disc's edge and that line's near edge (negative: overlaps)
     confidence: float
     line_radius: float | None = None  # that line's radius measured beside the disc, when it was
+    hidden_mm: float = 0.0  # board beyond the disc's foot toward that line hidden by its top face
+
+    @property
+    def unseen(self) -> bool:
+        """Whether the gap to the line (or the overlap) lies under the disc's top face as seen."""
+        return self.hidden_mm >= abs(self.gap)
 
 
 @dataclass
@@ -99,7 +110,8 @@ class PhotoResult:
             "discs": discs,
             "close_calls": [{"x_mm": round(d.x, 2), "y_mm": round(d.y, 2), "team": d.team,
                              "line": d.line, "gap_mm": round(d.gap, 2),
-                             "line_measured": "beside the disc" if d.line_radius is not None else "fitted circle"}
+                             "line_measured": "beside the disc" if d.line_radius is not None else "fitted circle",
+                             "hidden_mm": round(d.hidden_mm, 2)}
                             for d in self.close_calls],
             "ditch_discs": sum(1 for d in self.discs if d.where == "ditch"),
             "calibration": {"rms_mm": round(float(self.calib.rms_mm), 3)},
@@ -125,6 +137,7 @@ def score_detections(calib: Calibration, dets: Detections, sides: int = 2,
         model = ColorModel.fit(dets.color, k=sides, surround=dets.surround)
     cls = model.predict(dets.color, dets.surround) if model.relative else model.predict(dets.color)
     r = board.disc_radius
+    pose = camera_pose(calib)
     out: list[PhotoDisc] = []
     for i in range(len(dets)):
         x, y = (float(v) for v in dets.xy[i])
@@ -143,9 +156,27 @@ def score_detections(calib: Calibration, dets: Detections, sides: int = 2,
             where, pts = "surface", int(here.zone(x, y, r))
         else:
             where, pts = "ditch", 0
-        out.append(PhotoDisc(x, y, int(cls[i]), pts, where, line, float(gap), float(dets.confidence[i]), local))
+        R = float(getattr(here, LINE_FIELDS[line]))
+        out.append(PhotoDisc(x, y, int(cls[i]), pts, where, line, float(gap), float(dets.confidence[i]), local,
+                             face_cover(pose, board, dets.xy[i], R)))
     colors = [lab_to_hex(c) for c in model.centres]
     return PhotoResult(calib, dets, out, colors, sides, notes)
+
+
+def face_cover(pose: CameraPose, board: CrokinoleBoard, xy: np.ndarray, line_radius: float) -> float:
+    """How far (mm) beyond the foot of the disc at ``xy``, toward the line of radius
+    ``line_radius``, its top face covers the board as the camera sees it; 0 when that side of
+    the disc faces the camera (its foot there is seen). The face, ``disc_thickness`` above the
+    surface, shows on the board plane as a circle of radius ``k r`` centred ``s`` from the foot
+    (``CameraPose.top_shift``), so along the unit direction ``u`` toward the line it reaches
+    ``s . u + (k - 1) r`` past the foot's edge."""
+    P = np.asarray(xy, float).reshape(2)
+    d = float(np.hypot(*P))
+    if d < 1e-9:
+        return 0.0
+    u = P / d if d <= line_radius else -P / d  # toward the line
+    s, k = pose.top_shift(P[None], board.disc_thickness)
+    return max(0.0, float(s[0] @ u) + (float(k[0]) - 1.0) * board.disc_radius)
 
 
 def score_photo(image: np.ndarray, game: str = "crokinole", calib: Calibration | None = None,
