@@ -60,3 +60,15 @@ def test_a_dark_row_is_followed_past_its_found_end() -> None:
     assert len(got) == 6
     for x in ROW[:2] + ROW[4:]:
         assert np.hypot(*(got - [x, LINE]).T).min() < 1.0
+
+
+@pytest.mark.parametrize("known", [(0, 1), (3, 4), (0, 2)])
+def test_a_loosely_laid_row_is_stepped_at_its_own_pitch(known: tuple[int, int]) -> None:
+    # discs 2 mm apart: stepped a disc's width at a time from the found ones, the sixth place
+    # lay 12 mm off its disc (and the gap across a missing one was no whole number of widths)
+    xs = [-94.5 + (2 * R + 2.0) * k for k in range(8)]
+    img, calib = _shot(tuple(xs))
+    got = _fill(img, calib, [xs[i] for i in known])
+    assert len(got) == 6, got.round(1).tolist()
+    for x in (x for i, x in enumerate(xs) if i not in known):
+        assert np.hypot(*(got - [x, LINE]).T).min() < 0.2 * R, got.round(1).tolist()

@@ -38,6 +38,17 @@ def test_a_whole_row_is_found_with_none_of_it_known(side: int) -> None:
     assert all(_near(got, list(ROW), 0.5 * R)), got.round(1).tolist()
 
 
+@pytest.mark.parametrize("side,azimuth,elevation", [(DARK, 0.0, 38.0), (DARK, 180.0, 38.0), (1, 20.0, 35.0)])
+def test_a_row_under_a_low_lamp_is_found(side: int, azimuth: float, elevation: float) -> None:
+    # a lamp 35-38 degrees up (the hard preset's lowest) casts dark shadows along the rim: the
+    # run reads 12-16 mm longer than the eight discs (k4h_9306's east row after the refit:
+    # 212.7 mm), refused on its length when a shadow was taken for at most 9 mm
+    img, calib = render_row(ROW, SIZE, 340.0, side, light=(azimuth, elevation, 0.6))
+    got = _rim(img, calib)
+    assert len(got) == len(ROW), got.round(1).tolist()
+    assert all(_near(got, list(ROW), 0.5 * R)), got.round(1).tolist()
+
+
 def test_known_discs_are_not_reported_again() -> None:
     img, calib = render_row(ROW, SIZE, 340.0, DARK)
     known = Detections(xy=np.array([[ROW[0], LINE], [ROW[3], LINE]]), radius=np.full(2, R), kind=np.full(2, DISC))

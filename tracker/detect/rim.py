@@ -24,10 +24,14 @@ of the score's robust spread over the rim: hysteresis, so the dips between light
 a row), measured where the score crosses half-way between the bare board's level and the run's
 (the discs' ends, whatever the blur: a coarse view pixel is a sixth of a disc at fixture sizes),
 split where it stays below that for a third of a disc (board between two discs). A stretch of
-length ``L`` within ``LENGTH_TOL`` of ``n * 2 r`` plus up to a shadow (``SHADOW``: the shadow of a
-12 mm thick disc lengthens a row by up to 9 mm) is ``n`` touching discs on the rim line
+length ``L`` within ``LENGTH_TOL`` of ``n * 2 r`` plus up to a shadow (``SHADOW``: the
+shadow of a 12 mm thick disc lengthens a row by 12 / tan(elevation) mm along the light: up to 8 mm
+under a lamp 55 degrees up or more, 12 mm at 45; k4h_9306's east row after the camera's refit read
+212.7 mm for 8 discs, 12.7 over, and was refused while a shadow was taken for at most 9 mm) is ``n`` touching discs on the rim line
 ``half - r``, placed by the deep dips of the score where two discs meet when it shows them (light
-discs), else centred on the stretch (then up to half a shadow off: 4-5 mm).
+discs), else centred on the stretch (then up to half a shadow off: 4-6 mm). The count ``n`` is the
+one whose window of lengths (from ``-LENGTH_TOL`` to ``SHADOW + LENGTH_TOL`` radii over ``n`` widths)
+is centred nearest the stretch's length.
 
 Light along the rim: a pool of light or a colour change along a rim (a lamp's spot towards a
 corner) differs from the rim's median profile too, over the board beyond a disc's depth as much
@@ -87,7 +91,7 @@ SPREAD = 5.0  # threshold: median score + SPREAD * (robust spread of the scores 
 LOW_SPREAD = 2.5  # ... and the low threshold of a run (hysteresis)
 FLOOR = 5.0  # ... and at least this (weighted 8-bit Lab units)
 LENGTH_TOL = 0.3  # of r: a run within this of n * 2 r (plus up to a shadow) is n discs
-SHADOW = 0.7  # of r: a run of discs reads up to this much longer than the discs (their shadow)
+SHADOW = 1.0  # of r: a run of discs reads up to this much longer than the discs (their shadow)
 MASK_MARGIN = 1.0  # of r: a known disc off the row explains the strip this far around it (its shadow)
 DEEP_SHARE = 0.15  # a run differing deeper than a disc over more of its length is something else
 CLEAR = 1.6  # of r: a place this near a known disc is taken
@@ -155,7 +159,7 @@ def rim_discs(det: DiscDetector, lab: np.ndarray, found: Detections,
                     if float(np.median(near[int(np.ceil(lo)): int(np.floor(hi)) + 1])) <= near_low:
                         _note(trace, axis, sign, along[0] + lo * STEP, seen, 0, "off the rim")
                         continue
-                    n = int(round((seen - SHADOW * r) / (2 * r)))
+                    n = int(round((seen - 0.5 * SHADOW * r) / (2 * r)))  # the count whose window (below) is nearest
                     if n < 1 or n > MAX_RUN or not -LENGTH_TOL * r <= seen - n * 2 * r <= (SHADOW + LENGTH_TOL) * r:
                         _note(trace, axis, sign, along[0] + lo * STEP, seen, n, "length")
                         continue
