@@ -120,7 +120,7 @@ def _gaps_and_ends(det: DiscDetector, lab: np.ndarray, found: Detections, board_
             distinct = float(np.linalg.norm((disc_col - board_lab) * W)) >= DISTINCT_ROW
             nearer = 1.0 if distinct else 0.5
 
-            pitch = _pitch(along, r)
+            pitch = _pitch(along, r) if det.settings.row_pitch else 2 * r
             for a0, a1 in zip(along[:-1], along[1:], strict=True):
                 n = int(round((a1 - a0) / pitch))
                 if n < 2 or abs((a1 - a0) - n * pitch) > SPACING_TOL * r:
