@@ -25,11 +25,15 @@ DARK, WOOD = 0, 2
 
 @functools.lru_cache(maxsize=16)
 def render_row(xs: tuple[float, ...], size: tuple[int, int], focal: float, side: int = DARK,
-               striker_x: float | None = None, inset: float = 0.0) -> tuple[np.ndarray, Calibration]:
+               striker_x: float | None = None, inset: float = 0.0,
+               light: tuple[float, float, float] | None = None) -> tuple[np.ndarray, Calibration]:
     """Discs of colour ``side`` at ``xs`` (mm) on the row line (``inset`` mm further in from the
     rim), and a striker against the same rim at ``striker_x``, on birch, seen from 1.5 m at 15
-    degrees of tilt."""
-    look = render.Look(surface="birch", disc_colors=COLOURS, noise_sigma=1.0)
+    degrees of tilt; ``light``: the lamp's azimuth and elevation (degrees) and the shadows'
+    strength, else the defaults."""
+    lamp = {} if light is None else {"light_azimuth": light[0], "light_elevation": light[1],
+                                     "shadow_strength": light[2]}
+    look = render.Look(surface="birch", disc_colors=COLOURS, noise_sigma=1.0, **lamp)
     cam = render.Camera(height=1500.0, tilt=15.0, focal=focal)
     sprites = tuple(render.DiscSprite(id=f"d{i}", x=x, y=LINE + inset, radius=R, thickness=BOARD.disc_thickness,
                                       side=side, kind="disc") for i, x in enumerate(xs))

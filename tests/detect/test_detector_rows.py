@@ -10,6 +10,7 @@ from tracker.calibration.datatypes import Calibration
 from tracker.detect.datatypes import DISC, Detections
 from tracker.detect.detector import DiscDetector
 from tracker.detect.rows import row_fill
+from tracker.detect.settings import DetectorSettings
 
 pytest.importorskip("tracker.render")
 from tests.detect.korona_row import LINE, R, render_row  # noqa: E402
@@ -28,8 +29,8 @@ def _found(xs: list[float]) -> Detections:
     return Detections(xy=xy, radius=np.full(len(xs), R), kind=np.full(len(xs), DISC))
 
 
-def _fill(img: np.ndarray, calib: Calibration, known: list[float]) -> np.ndarray:
-    det = DiscDetector(calib, "korona")
+def _fill(img: np.ndarray, calib: Calibration, known: list[float], pitch: bool = False) -> np.ndarray:
+    det = DiscDetector(calib, "korona", settings=DetectorSettings(row_pitch=pitch))
     view = det.rectify(img)
     lab = det._lab(view)
     board = np.median(lab[det._valid], axis=0)
@@ -60,3 +61,15 @@ def test_a_dark_row_is_followed_past_its_found_end() -> None:
     assert len(got) == 6
     for x in ROW[:2] + ROW[4:]:
         assert np.hypot(*(got - [x, LINE]).T).min() < 1.0
+
+
+@pytest.mark.parametrize("known", [(0, 1), (3, 4), (0, 2)])
+def test_a_loosely_laid_row_is_stepped_at_its_own_pitch(known: tuple[int, int]) -> None:
+    # discs 2 mm apart: stepped a disc's width at a time from the found ones, the sixth place
+    # lay 12 mm off its disc (and the gap across a missing one was no whole number of widths)
+    xs = [-94.5 + (2 * R + 2.0) * k for k in range(8)]
+    img, calib = _shot(tuple(xs))
+    got = _fill(img, calib, [xs[i] for i in known], pitch=True)
+    assert len(got) == 6, got.round(1).tolist()
+    for x in (x for i, x in enumerate(xs) if i not in known):
+        assert np.hypot(*(got - [x, LINE]).T).min() < 0.2 * R, got.round(1).tolist()

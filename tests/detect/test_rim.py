@@ -11,6 +11,7 @@ from tracker.calibration.datatypes import Calibration
 from tracker.detect.datatypes import DISC, Detections
 from tracker.detect.detector import DiscDetector
 from tracker.detect.rim import rim_discs
+from tracker.detect.settings import DetectorSettings
 
 pytest.importorskip("tracker.render")
 from tests.detect.korona_row import DARK, LINE, ROW, WOOD, R, render_row  # noqa: E402
@@ -18,8 +19,8 @@ from tests.detect.korona_row import DARK, LINE, ROW, WOOD, R, render_row  # noqa
 SIZE = (480, 360)
 
 
-def _rim(img: np.ndarray, calib: Calibration, known: Detections | None = None) -> np.ndarray:
-    det = DiscDetector(calib, "korona")
+def _rim(img: np.ndarray, calib: Calibration, known: Detections | None = None, shadow: float = 0.7) -> np.ndarray:
+    det = DiscDetector(calib, "korona", settings=DetectorSettings(rim_shadow=shadow))
     lab = det._lab(det.rectify(img))
     return rim_discs(det, lab, known if known is not None else Detections.empty()).xy
 
@@ -35,6 +36,17 @@ def test_a_whole_row_is_found_with_none_of_it_known(side: int) -> None:
     assert len(got) == len(ROW), got.round(1).tolist()
     # placed, not fitted: the run of discs reads longer by their shadow (about 10 mm here), and
     # the places sit within half of that of the truth
+    assert all(_near(got, list(ROW), 0.5 * R)), got.round(1).tolist()
+
+
+@pytest.mark.parametrize("side,azimuth,elevation", [(DARK, 0.0, 38.0), (DARK, 180.0, 38.0), (1, 20.0, 35.0)])
+def test_a_row_under_a_low_lamp_is_found(side: int, azimuth: float, elevation: float) -> None:
+    # a lamp 35-38 degrees up (the hard preset's lowest) casts dark shadows along the rim: the
+    # run reads 12-16 mm longer than the eight discs (k4h_9306's east row after the refit:
+    # 212.7 mm), refused on its length when a shadow is taken for at most 9 mm (the default)
+    img, calib = render_row(ROW, SIZE, 340.0, side, light=(azimuth, elevation, 0.6))
+    got = _rim(img, calib, shadow=1.0)
+    assert len(got) == len(ROW), got.round(1).tolist()
     assert all(_near(got, list(ROW), 0.5 * R)), got.round(1).tolist()
 
 

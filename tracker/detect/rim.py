@@ -24,10 +24,14 @@ of the score's robust spread over the rim: hysteresis, so the dips between light
 a row), measured where the score crosses half-way between the bare board's level and the run's
 (the discs' ends, whatever the blur: a coarse view pixel is a sixth of a disc at fixture sizes),
 split where it stays below that for a third of a disc (board between two discs). A stretch of
-length ``L`` within ``LENGTH_TOL`` of ``n * 2 r`` plus up to a shadow (``SHADOW``: the shadow of a
-12 mm thick disc lengthens a row by up to 9 mm) is ``n`` touching discs on the rim line
+length ``L`` within ``LENGTH_TOL`` of ``n * 2 r`` plus up to a shadow (``SHADOW``: the
+shadow of a 12 mm thick disc lengthens a row by 12 / tan(elevation) mm along the light: up to 8 mm
+under a lamp 55 degrees up or more, 12 mm at 45; k4h_9306's east row after the camera's refit read
+212.7 mm for 8 discs, 12.7 over, and was refused while a shadow was taken for at most 9 mm) is ``n`` touching discs on the rim line
 ``half - r``, placed by the deep dips of the score where two discs meet when it shows them (light
-discs), else centred on the stretch (then up to half a shadow off: 4-5 mm).
+discs), else centred on the stretch (then up to half a shadow off: 4-6 mm). The count ``n`` is the
+length less ``COUNT_SHIFT`` radii in disc widths, rounded (a shadow of ``SHADOW`` is allowed only
+with ``DetectorSettings.rim_shadow``; by default 0.7 r).
 
 Light along the rim: a pool of light or a colour change along a rim (a lamp's spot towards a
 corner) differs from the rim's median profile too, over the board beyond a disc's depth as much
@@ -87,7 +91,8 @@ SPREAD = 5.0  # threshold: median score + SPREAD * (robust spread of the scores 
 LOW_SPREAD = 2.5  # ... and the low threshold of a run (hysteresis)
 FLOOR = 5.0  # ... and at least this (weighted 8-bit Lab units)
 LENGTH_TOL = 0.3  # of r: a run within this of n * 2 r (plus up to a shadow) is n discs
-SHADOW = 0.7  # of r: a run of discs reads up to this much longer than the discs (their shadow)
+COUNT_SHIFT = 0.7  # of r: a run's length less this, in disc widths, rounded, is its count of discs
+SHADOW = 1.0  # of r: with the light low, a run of discs reads this much longer than the discs (``DetectorSettings.rim_shadow``, 0.7 by default)
 MASK_MARGIN = 1.0  # of r: a known disc off the row explains the strip this far around it (its shadow)
 DEEP_SHARE = 0.15  # a run differing deeper than a disc over more of its length is something else
 CLEAR = 1.6  # of r: a place this near a known disc is taken
@@ -118,6 +123,7 @@ def rim_discs(det: DiscDetector, lab: np.ndarray, found: Detections,
     along = np.arange(-end - r, end + r + STEP / 2, STEP)
     depth = np.arange(0.5 * STEP, DEEP[1] * r, STEP)
     known = [(p, float(rad)) for p, rad in zip(found.xy, found.radius, strict=True)]
+    shadow = float(det.settings.rim_shadow)
     board = np.median(lab[det._valid], axis=0)
     out: list[np.ndarray] = []
     for axis in (0, 1):
@@ -155,14 +161,14 @@ def rim_discs(det: DiscDetector, lab: np.ndarray, found: Detections,
                     if float(np.median(near[int(np.ceil(lo)): int(np.floor(hi)) + 1])) <= near_low:
                         _note(trace, axis, sign, along[0] + lo * STEP, seen, 0, "off the rim")
                         continue
-                    n = int(round((seen - SHADOW * r) / (2 * r)))
-                    if n < 1 or n > MAX_RUN or not -LENGTH_TOL * r <= seen - n * 2 * r <= (SHADOW + LENGTH_TOL) * r:
+                    n = int(round((seen - COUNT_SHIFT * r) / (2 * r)))
+                    if n < 1 or n > MAX_RUN or not -LENGTH_TOL * r <= seen - n * 2 * r <= (shadow + LENGTH_TOL) * r:
                         _note(trace, axis, sign, along[0] + lo * STEP, seen, n, "length")
                         continue
                     if _light_only(score, lit, lo, hi):
                         _note(trace, axis, sign, along[0] + lo * STEP, seen, n, "light")
                         continue
-                    first = _first_centre(score, along, lo, hi, n, r, float(np.median(score)))
+                    first = _first_centre(score, along, lo, hi, n, r, float(np.median(score)), shadow)
                     if first is None:
                         _note(trace, axis, sign, along[0] + lo * STEP, seen, n, "dips")
                         continue
@@ -294,7 +300,7 @@ def _threshold(score: np.ndarray, k: float = SPREAD) -> float:
 
 
 def _first_centre(score: np.ndarray, along: np.ndarray, lo: float, hi: float, n: int, r: float,
-                  bare: float) -> float | None:
+                  bare: float, shadow: float = SHADOW) -> float | None:
     """Where the first of ``n`` touching discs in the stretch ``lo..hi`` (fractional sample
     indices) has its centre, or None when the stretch is no row of touching discs.
 
@@ -329,7 +335,7 @@ def _first_centre(score: np.ndarray, along: np.ndarray, lo: float, hi: float, n:
     # the phase that puts the dips on the contacts
     j = np.round((dips - first - r) / (2 * r))
     shift = float(np.mean(dips - (first + (2 * j + 1) * r)))
-    return first + shift if abs(shift) <= SHADOW * r else None
+    return first + shift if abs(shift) <= shadow * r else None
 
 
 def _one_colour(det: DiscDetector, lab: np.ndarray, row: list[np.ndarray], board: np.ndarray) -> bool:

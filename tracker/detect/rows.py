@@ -10,9 +10,12 @@ miss the rest (recall at rest 0.48-0.65 on the korona fixtures, nearly all in th
 What is certain about such a row is its geometry: a disc touching the rim has its centre on the
 line ``half - r`` from the board's centre, and touching neighbours are ``2 r`` apart. So along each
 rim line this pass takes the discs already found on it and
-* between two of them ``L`` apart, with ``L`` within a fraction of a disc of ``n * 2 r`` (n >= 2),
-  puts the ``n - 1`` places evenly between them;
-* beyond the row's ends, steps ``2 r`` outward;
+* between two of them ``L`` apart, with ``L`` within a fraction of a disc of ``n`` times the row's
+  pitch (n >= 2), puts the ``n - 1`` places evenly between them;
+* beyond the row's ends, steps the row's pitch outward.
+
+The pitch is ``2 r`` for touching discs; a row laid a little loosely (a few millimetres between
+discs) has its own, measured from the spacings of its found discs (``_pitch``);
 and keeps a place when the coarse view's colour there is a disc's, not the board's: nearer the
 colour of the row's found discs than the board's (twice as near beyond the ends, and only for a
 row that stands well off the board: a light row against the far rim differs from the board by
@@ -28,8 +31,9 @@ along each rim (``rim.py``), which ``row_fill`` runs after the gaps and ends her
 The places are reported as predicted (no fit: there is hardly an outline to fit), with a modest
 confidence, only on full passes and where no disc is known. Measured with the true calibration
 on every 20th frame: 78 of 87 places within 8 mm of a true disc on korona_4p_part, 81 of 90 on
-korona_ru_part, 25 of 28 on korona_2p_game. The wrong ones are nearly all real discs of a row laid
-a few millimetres looser than touching: stepping ``2 r`` past the row's end drifts off them.
+korona_ru_part, 25 of 28 on korona_2p_game. The wrong ones were nearly all real discs of a row laid
+a few millimetres looser than touching: stepping ``2 r`` past the row's end drifted off them (now
+the row's own pitch).
 """
 
 from __future__ import annotations
@@ -48,6 +52,8 @@ ON_LINE = 0.4  # of r: a found disc this close to a rim line is in that row
 SPACING_TOL = 0.3  # of r: a gap within this of a whole number of disc widths is filled
 CLEAR = 1.8  # of r: a place this near a known disc is taken (touching discs are 2 r apart)
 MAX_STEPS = 8  # beyond a row's end, at most this many discs
+LOOSE = 0.3  # of r: a row's discs at most this much further apart than touching are one row
+PITCH_SPAN = 3  # a row's pitch is measured over gaps of at most this many discs
 DISTINCT_ROW = 30.0  # weighted 8-bit Lab: a row this unlike the board is followed past its ends
 CONFIDENCE = 0.4
 W = np.array([1.0, 1.6, 1.6], np.float32)
@@ -114,9 +120,10 @@ def _gaps_and_ends(det: DiscDetector, lab: np.ndarray, found: Detections, board_
             distinct = float(np.linalg.norm((disc_col - board_lab) * W)) >= DISTINCT_ROW
             nearer = 1.0 if distinct else 0.5
 
+            pitch = _pitch(along, r) if det.settings.row_pitch else 2 * r
             for a0, a1 in zip(along[:-1], along[1:], strict=True):
-                n = int(round((a1 - a0) / (2 * r)))
-                if n < 2 or abs((a1 - a0) - n * 2 * r) > SPACING_TOL * r:
+                n = int(round((a1 - a0) / pitch))
+                if n < 2 or abs((a1 - a0) - n * pitch) > SPACING_TOL * r:
                     continue
                 # The whole gap is one row or nothing: every place in it must show a disc.
                 gap = [_at(axis, sign, line, a0 + k * (a1 - a0) / n) for k in range(1, n)]
@@ -130,7 +137,7 @@ def _gaps_and_ends(det: DiscDetector, lab: np.ndarray, found: Detections, board_
             else:
                 ends = [along[-1], along[0]]
             if distinct:
-                for a_end, step in ((along[-1], 2 * r), (along[0], -2 * r)):
+                for a_end, step in ((along[-1], pitch), (along[0], -pitch)):
                     if a_end not in ends:
                         continue
                     for k in range(1, MAX_STEPS + 1):
@@ -151,6 +158,21 @@ def _gaps_and_ends(det: DiscDetector, lab: np.ndarray, found: Detections, board_
     return Detections(xy=xy, radius=np.full(len(xy), r), color=np.array([_cie(c) for _, c in out]),
                       confidence=np.full(len(xy), CONFIDENCE), kind=np.full(len(xy), DISC),
                       where=np.full(len(xy), ON_SURFACE), surround=np.tile(_cie(board_lab), (len(xy), 1)))
+
+
+def _pitch(along: np.ndarray, r: float) -> float:
+    """The distance between neighbouring centres of the row whose found discs lie at ``along``
+    (sorted, mm along the rim): ``2 r`` for touching discs, more for a row laid a little
+    loosely. Measured from the found discs' spacings, each gap read as the whole number of discs
+    nearest it (neighbours or a few places apart) and only when its per-disc spacing is within
+    ``LOOSE`` of touching; the median of those, never under ``2 r``. Stepped ``2 r`` at a time
+    past the end of a row laid 2 mm a disc looser, the sixth place lay 12 mm off its disc."""
+    gaps = np.diff(along)
+    n = np.round(gaps / (2 * r))
+    ok = (n >= 1) & (n <= PITCH_SPAN)
+    per = gaps[ok] / n[ok]
+    per = per[(per >= 2 * r - SPACING_TOL * r) & (per <= 2 * r + LOOSE * r)]
+    return float(np.clip(np.median(per), 2 * r, 2 * r + LOOSE * r)) if len(per) else 2 * r
 
 
 def _at(axis: int, sign: float, line: float, a: float) -> np.ndarray:

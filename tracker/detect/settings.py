@@ -62,3 +62,12 @@ class DetectorSettings:
     # while the striker came to rest was taken by s8's track, and s8's pocket missed (pockets
     # 100%/100% -> 50%/50%, p95 6.95 -> 9.18 mm, shots 88%/100% -> 100%/89%).
     groove_strikers: bool = False
+    # Korona rim rows (``rim.py``): the longest shadow, in disc radii, a run of discs may read
+    # beyond its discs; and whether ``rows.py`` steps a row at its own measured pitch
+    # (``rows._pitch``) instead of 2 r. Opt-in (0.7, False): with 1.0 and True (fresh detector
+    # runs) k4h_9306 shots 88%/64% -> 100%/67%, pos p95 4.83 -> 2.17 mm (its east row after the
+    # camera refit, 212.7 mm for 8 discs, is found), korona_4p_part, korona_overshot and
+    # korona_pocket identical, but korona_ru_part pockets 75%/75% -> 50%/50% (not yet examined;
+    # which of the two does it not known).
+    rim_shadow: float = 0.7
+    row_pitch: bool = False
