@@ -74,6 +74,24 @@ def test_an_unseen_shot_that_knocked_a_disc_hits_it() -> None:
     assert [e.data["discs"] for e in p.events if e.type == "collision"][-1] == ["s1", "n1"]
 
 
+
+def test_a_shot_nobody_saw_into_the_hole_is_a_twenty() -> None:
+    """South's disc waits on the shooting line; a hand hides its whole run to the hole (not
+    the hole itself), so nothing is seen moving: the disc vanishes from the line and the next
+    thing seen is a disc in the hole. That is south's shot, a 20 (c4h_9403 at 5.2 s: w1, seen
+    once in flight, then only in the hole; the 20 was missed)."""
+    w = World(BOARD, fps=30, seed=3)
+    w.place("s1", 0, -300, cls=0)
+    w.run(1.0)
+    w.hand(0, -160, 150, 1.0)  # over the run from the line, clear of the hole
+    w.shoot("s1", 0, 1100)
+    w.settle(1.5)
+    assert w.truth_end()["s1"] == "hole"
+    p = feed(w.frames)
+    log = shots(p)
+    assert [(s.seat, s.disc, s.end) for s in log] == [("south", "s1", {"s1": "hole"})]
+    assert [e.data["disc"] for e in p.events if e.type == "twenty"] == ["s1"]
+
 def _frames(tracks: list[list[tuple[float, float] | None]], fps: float = 10.0) -> list[tuple[float, Detections]]:
     """Detections from hand-written positions: one list per disc, one entry per frame (None:
     not seen)."""
