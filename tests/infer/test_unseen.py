@@ -195,3 +195,28 @@ def test_a_disc_put_down_on_the_line_and_shot_at_once_is_the_shot_disc() -> None
     end = w.truth_end()["s1"]
     got = log[0].end[log[0].disc]
     assert isinstance(end, tuple) and isinstance(got, tuple) and np.hypot(end[0] - got[0], end[1] - got[1]) < 3.0
+
+
+def test_a_disc_knocked_unseen_from_the_holes_edge_into_the_ditch_is_off() -> None:
+    """s1 rests over the 20-hole's edge; north's shot strikes it, and a hand over the south
+    half hides its whole run into the ditch (not the ditch itself). s1 was never seen away
+    from its place: it is not a 20 (it lay there without dropping in), and the disc then found
+    in the ditch is s1, off the board (c2h_9402 at 4.8 s: s1 was called a 20 and the disc in
+    the ditch a new one)."""
+    w = World(BOARD, fps=30, seed=4)
+    w.place("s1", 0, -14, cls=0)
+    w.run(1.0)
+    w.place("n1", 0, 300, cls=1)
+    w.run(1.0)
+    w.shoot("n1", 0, -1500)
+    while w.bodies["n1"].y > 30:
+        w.run(1 / 30)
+    w.hand(0, -180, 150, 1.5)  # over s1's run south, clear of its place and of the ditch
+    w.settle(1.5)
+    assert w.truth_end()["s1"] == "off"
+    p = feed(w.frames, no_opponent_rule=False)
+    log = shots(p)
+    assert [(s.seat, s.disc) for s in log] == [("north", "n1")]
+    assert log[0].end["s1"] == "off"
+    assert not [e for e in p.events if e.type == "twenty"]
+    assert [e.data["disc"] for e in p.events if e.type == "off_board"] == ["s1"]
