@@ -32,6 +32,7 @@ from tracker.track.merge import (
     blow_split,
     ditch_donor,
     donor_of,
+    join_in_ditch,
     left_its_place,
     mover_robbed,
     nudged_from,
@@ -295,10 +296,7 @@ def confirm(tk: Tracker, tr: Track, t: float, dt: float) -> None:
     ditched = ditch_donor(tk.tracks, tr, tk._ghosts, tk.cfg.v_max) \
         if tr.state == "off" and isinstance(tk.board, CrokinoleBoard) else None
     if ditched is not None:  # a disc knocked away unseen, found in the ditch
-        ditched.state, ditched.xy, ditched.v, ditched.occluded = "off", tr.xy.copy(), np.zeros(2), False
-        ditched.last_seen, ditched.hits, ditched.where_votes = t, ditched.hits + tr.hits, dict(tr.where_votes)
-        ditched.path.extend(tr.path)
-        tk._ghosts.discard(ditched.id)
+        join_in_ditch(ditched, tr, t, tk._ghosts)
         label(tk, tr, ditched.id)
         return
     if not born_moving(tk, tr) and tr.state == "rest":

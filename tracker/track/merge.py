@@ -209,3 +209,11 @@ def ditch_donor(tracks: Sequence[Track], tr: Track, ghosts: set[int], v_max: flo
         if gap < best_gap:
             best, best_gap = d, gap
     return best
+
+
+def join_in_ditch(d: Track, tr: Track, t: float, ghosts: set[int]) -> None:
+    """``d`` (``ditch_donor``) takes the ditch find ``tr``: off the board, seen now."""
+    d.state, d.xy, d.v, d.occluded = "off", tr.xy.copy(), np.zeros(2), False
+    d.last_seen, d.hits, d.where_votes = t, d.hits + tr.hits, dict(tr.where_votes)
+    d.path.extend(tr.path)
+    ghosts.discard(d.id)
