@@ -220,3 +220,28 @@ def test_a_disc_knocked_unseen_from_the_holes_edge_into_the_ditch_is_off() -> No
     assert log[0].end["s1"] == "off"
     assert not [e for e in p.events if e.type == "twenty"]
     assert [e.data["disc"] for e in p.events if e.type == "off_board"] == ["s1"]
+
+
+def test_a_disc_carried_in_to_the_line_and_lost_under_the_hand_is_not_off() -> None:
+    """A hand carries s1 in over the south shooting line, slowly, inward, and hides it for
+    0.6 s as it sets it down on the line: last seen moving near the board's edge, it did not go
+    off (it was heading in). It is the same disc when seen again, and its shot is logged from
+    there (c2h_9402 at 13.0 s: s3, called off, stayed off, and its 20 was missed)."""
+    w = World(BOARD, fps=30, seed=5)
+    w.place("n1", -60, 150, cls=1)
+    w.run(0.5)
+    for k in range(8):  # carried in from beyond the line, inward
+        w.place("s1", 130 + 3.0 * k, -290 + 3.0 * k, cls=0)
+        w.run(1 / 30)
+    w.hand(160, -270, 40, 0.6)
+    w.place("s1", 153, -265, cls=0)
+    w.run(1.5)
+    w.shoot("s1", -500, 1000)
+    w.settle(1.5)
+    truth = w.truth_end()
+    p = feed(w.frames, no_opponent_rule=False)
+    assert [tr.state for tr in p.tracker.tracks] == ["rest", "rest"]  # two discs, none ever off
+    log = shots(p)
+    assert [(s.seat, s.disc) for s in log] == [("south", "s1")]
+    got, true = log[0].end["s1"], truth["s1"]
+    assert isinstance(got, tuple) and isinstance(true, tuple) and np.hypot(got[0] - true[0], got[1] - true[1]) < 3

@@ -81,7 +81,11 @@ def resolve_lost(board: CrokinoleBoard | KoronaBoard, tr: Track, decel: float) -
                 and not never_seen_away(tr):
             tr.state, tr.xy = "hole", np.zeros(2)
             return
-        if np.hypot(px, py) > b.surface_radius - tr.radius or np.hypot(lx, ly) > b.surface_radius - 2 * tr.radius:
+        # (last seen near the edge: off only when heading out; c2h_9402 at 13.0 s: s3, carried
+        # in to the south shooting line by a hand and lost under it, heading inward, was
+        # called off, and its shot, seen, was no shot)
+        out = float(np.hypot(lx, ly)) > b.surface_radius - 2 * tr.radius and float(v @ np.array([lx, ly])) > 0
+        if np.hypot(px, py) > b.surface_radius - tr.radius or out:
             tr.state = "off"
             return
     else:
