@@ -74,6 +74,24 @@ def test_an_unseen_shot_that_knocked_a_disc_hits_it() -> None:
     assert [e.data["discs"] for e in p.events if e.type == "collision"][-1] == ["s1", "n1"]
 
 
+
+def test_a_shot_nobody_saw_into_the_hole_is_a_twenty() -> None:
+    """South's disc waits on the shooting line; a hand hides its whole run to the hole (not
+    the hole itself), so nothing is seen moving: the disc vanishes from the line and the next
+    thing seen is a disc in the hole. That is south's shot, a 20 (c4h_9403 at 5.2 s: w1, seen
+    once in flight, then only in the hole; the 20 was missed)."""
+    w = World(BOARD, fps=30, seed=3)
+    w.place("s1", 0, -300, cls=0)
+    w.run(1.0)
+    w.hand(0, -160, 150, 1.0)  # over the run from the line, clear of the hole
+    w.shoot("s1", 0, 1100)
+    w.settle(1.5)
+    assert w.truth_end()["s1"] == "hole"
+    p = feed(w.frames)
+    log = shots(p)
+    assert [(s.seat, s.disc, s.end) for s in log] == [("south", "s1", {"s1": "hole"})]
+    assert [e.data["disc"] for e in p.events if e.type == "twenty"] == ["s1"]
+
 def _frames(tracks: list[list[tuple[float, float] | None]], fps: float = 10.0) -> list[tuple[float, Detections]]:
     """Detections from hand-written positions: one list per disc, one entry per frame (None:
     not seen)."""
@@ -177,3 +195,53 @@ def test_a_disc_put_down_on_the_line_and_shot_at_once_is_the_shot_disc() -> None
     end = w.truth_end()["s1"]
     got = log[0].end[log[0].disc]
     assert isinstance(end, tuple) and isinstance(got, tuple) and np.hypot(end[0] - got[0], end[1] - got[1]) < 3.0
+
+
+def test_a_disc_knocked_unseen_from_the_holes_edge_into_the_ditch_is_off() -> None:
+    """s1 rests over the 20-hole's edge; north's shot strikes it, and a hand over the south
+    half hides its whole run into the ditch (not the ditch itself). s1 was never seen away
+    from its place: it is not a 20 (it lay there without dropping in), and the disc then found
+    in the ditch is s1, off the board (c2h_9402 at 4.8 s: s1 was called a 20 and the disc in
+    the ditch a new one)."""
+    w = World(BOARD, fps=30, seed=4)
+    w.place("s1", 0, -14, cls=0)
+    w.run(1.0)
+    w.place("n1", 0, 300, cls=1)
+    w.run(1.0)
+    w.shoot("n1", 0, -1500)
+    while w.bodies["n1"].y > 30:
+        w.run(1 / 30)
+    w.hand(0, -180, 150, 1.5)  # over s1's run south, clear of its place and of the ditch
+    w.settle(1.5)
+    assert w.truth_end()["s1"] == "off"
+    p = feed(w.frames, no_opponent_rule=False)
+    log = shots(p)
+    assert [(s.seat, s.disc) for s in log] == [("north", "n1")]
+    assert log[0].end["s1"] == "off"
+    assert not [e for e in p.events if e.type == "twenty"]
+    assert [e.data["disc"] for e in p.events if e.type == "off_board"] == ["s1"]
+
+
+def test_a_disc_carried_in_to_the_line_and_lost_under_the_hand_is_not_off() -> None:
+    """A hand carries s1 in over the south shooting line, slowly, inward, and hides it for
+    0.6 s as it sets it down on the line: last seen moving near the board's edge, it did not go
+    off (it was heading in). It is the same disc when seen again, and its shot is logged from
+    there (c2h_9402 at 13.0 s: s3, called off, stayed off, and its 20 was missed)."""
+    w = World(BOARD, fps=30, seed=5)
+    w.place("n1", -60, 150, cls=1)
+    w.run(0.5)
+    for k in range(8):  # carried in from beyond the line, inward
+        w.place("s1", 130 + 3.0 * k, -290 + 3.0 * k, cls=0)
+        w.run(1 / 30)
+    w.hand(160, -270, 40, 0.6)
+    w.place("s1", 153, -265, cls=0)
+    w.run(1.5)
+    w.shoot("s1", -500, 1000)
+    w.settle(1.5)
+    truth = w.truth_end()
+    p = feed(w.frames, no_opponent_rule=False)
+    assert [tr.state for tr in p.tracker.tracks] == ["rest", "rest"]  # two discs, none ever off
+    log = shots(p)
+    assert [(s.seat, s.disc) for s in log] == [("south", "s1")]
+    got, true = log[0].end["s1"], truth["s1"]
+    assert isinstance(got, tuple) and isinstance(true, tuple) and np.hypot(got[0] - true[0], got[1] - true[1]) < 3

@@ -100,16 +100,23 @@ class ShotSegmenter:
         hands: list[HandEvent] = []
         moving = [tr for tr in tracks if tr.state == "moving"]
         if not self.in_shot:
+            # (first seen already in the hole or the ditch: no hand puts a disc there)
+            sunk = [tr.id for tr in tracks if tr.state in ("hole", "off") and tr.id not in self._known]
             hands = self._hand_events(tracks, t, frame)
-            landed = [h for h in hands if h.kind == "placed" and h.fresh and not self._at_start_place(h.at, by_id(tracks, h.track))]
-            if not moving and landed and self._vanished(tracks, min(h.t for h in landed) - self.unseen_window, t):
-                # a disc turned up at rest away from the shooting places while one vanished from
-                # them, nothing seen moving: a shot nobody saw (judged once all is quiet)
+            landed = [h.track for h in hands if h.kind == "placed" and h.fresh
+                      and not self._at_start_place(h.at, by_id(tracks, h.track))] + sunk
+            gone = self._vanished(tracks, t - self.unseen_window, t) if landed and not moving else []
+            if gone:
+                # a disc turned up at rest away from the shooting places, or in the hole or the
+                # ditch, while one vanished from them, nothing seen moving: a shot nobody saw
+                # (judged once all is quiet). c4h_9403 at 5.2 s: w1, flicked from the west
+                # line, was seen once in flight (a lone detection, no track) and next in the
+                # hole; the 20 was missed.
                 self.in_shot = True
-                self._t0 = min(tr.last_seen for tr in self._vanished(tracks, min(h.t for h in landed) - self.unseen_window, t))
+                self._t0 = min(tr.last_seen for tr in gone)
                 self._f0 = frame
                 self._quiet_since = t
-                self._moved = {h.track for h in landed}
+                self._moved = set(landed)
                 self._before = {tr.id: self._prev_rest(tr) for tr in tracks if tr.state in ("rest", "moving")
                                 and tr.id not in self._moved}
                 self._before_state = {tr.id: tr.state for tr in tracks}

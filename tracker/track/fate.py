@@ -73,10 +73,19 @@ def resolve_lost(board: CrokinoleBoard | KoronaBoard, tr: Track, decel: float) -
     coast = float(np.hypot(*tr.v))  # how fast it coasts now
     tr.v = np.zeros(2)
     if isinstance(b, CrokinoleBoard):
-        if np.hypot(lx, ly) < b.hole_radius + 2 * tr.radius and _heading_over_hole(b, lx, ly, v):
+        # (not a disc never seen away from where it rested: it lay there without dropping in,
+        # and the blow that knocked it away unseen drove it over the hole too fast to fall;
+        # c2h_9402 at 4.8 s: s1, resting over the hole's edge, knocked into the ditch unseen,
+        # was called a 20)
+        if np.hypot(lx, ly) < b.hole_radius + 2 * tr.radius and _heading_over_hole(b, lx, ly, v) \
+                and not never_seen_away(tr):
             tr.state, tr.xy = "hole", np.zeros(2)
             return
-        if np.hypot(px, py) > b.surface_radius - tr.radius or np.hypot(lx, ly) > b.surface_radius - 2 * tr.radius:
+        # (last seen near the edge: off only when heading out; c2h_9402 at 13.0 s: s3, carried
+        # in to the south shooting line by a hand and lost under it, heading inward, was
+        # called off, and its shot, seen, was no shot)
+        out = float(np.hypot(lx, ly)) > b.surface_radius - 2 * tr.radius and float(v @ np.array([lx, ly])) > 0
+        if np.hypot(px, py) > b.surface_radius - tr.radius or out:
             tr.state = "off"
             return
     else:
@@ -108,7 +117,14 @@ def off_unseen(tr: Track) -> bool:
     until the disc is seen again where it rested (``lifecycle.revive``). Never seen away: its
     last detection within a quarter radius of its rest place (a detection's noise at rest is a
     fraction of a millimetre)."""
-    if tr.state != "off" or tr.rest_xy is None:
+    return tr.state == "off" and never_seen_away(tr)
+
+
+def never_seen_away(tr: Track) -> bool:
+    """Whether a disc that left its rest place was never seen away from it: its last detection
+    within a quarter radius of where it rested (a detection's noise at rest is a fraction of a
+    millimetre)."""
+    if tr.rest_xy is None:
         return False
     last = tr.last_sighting()
     return last is not None and float(np.hypot(last.x - tr.rest_xy[0], last.y - tr.rest_xy[1])) <= 0.25 * tr.radius

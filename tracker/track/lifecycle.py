@@ -28,7 +28,15 @@ from tracker.track.association import BIG, bounce
 from tracker.track.datatypes import Sample, Track
 from tracker.track.fate import FLEETING_S, fleeting, off_unseen, resolve_lost, where_verdict
 from tracker.track.hidden_blows import coast_into_disc, split_blow
-from tracker.track.merge import blow_split, donor_of, left_its_place, mover_robbed, nudged_from
+from tracker.track.merge import (
+    blow_split,
+    ditch_donor,
+    donor_of,
+    join_in_ditch,
+    left_its_place,
+    mover_robbed,
+    nudged_from,
+)
 
 if TYPE_CHECKING:
     from tracker.track.tracker import Tracker
@@ -284,6 +292,12 @@ def confirm(tk: Tracker, tr: Track, t: float, dt: float) -> None:
     split = blow_split(tk.tracks, tr, dt) if isinstance(tk.board, CrokinoleBoard) else None
     if split is not None:
         split_blow(tk, tr, *split, t)
+        return
+    ditched = ditch_donor(tk.tracks, tr, tk._ghosts, tk.cfg.v_max) \
+        if tr.state == "off" and isinstance(tk.board, CrokinoleBoard) else None
+    if ditched is not None:  # a disc knocked away unseen, found in the ditch
+        join_in_ditch(ditched, tr, t, tk._ghosts)
+        label(tk, tr, ditched.id)
         return
     if not born_moving(tk, tr) and tr.state == "rest":
         nudged = nudged_disc(tk, tr, first, dt)

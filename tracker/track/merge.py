@@ -180,3 +180,40 @@ def _unseen_blow(tracks: Sequence[Track], tr: Track, z0: np.ndarray, u: np.ndarr
 def _on_step(w: np.ndarray, u: np.ndarray, length: float, radius: float) -> bool:
     along, across = float(w @ u), abs(float(w[0] * u[1] - w[1] * u[0]))
     return 0 < along < length and across < radius
+
+
+def ditch_donor(tracks: Sequence[Track], tr: Track, ghosts: set[int], v_max: float) -> Track | None:
+    """Crokinole: the disc a track first found in the ditch is, when a resting disc was knocked
+    away unseen (``ghosts``: ``lifecycle.knocked_unseen``, never seen since) at most
+    ``DONOR_WINDOW`` before, could have got there at the top speed, and the find lies ahead
+    along the course the forecast blow gave it (within 45 degrees). c2h_9402 at 4.8 s: s1,
+    resting over the hole's edge, was struck by n1 and next seen in the ditch, a new disc; s1
+    stayed on the board (and was first called a 20)."""
+    first = tr.path[0]
+    z = np.array([first.x, first.y])
+    best, best_gap = None, BIG
+    for d in tracks:
+        if d.id not in ghosts or d.kind != tr.kind or d.rest_xy is None or not d.path:
+            continue
+        if not ((d.state == "rest" and d.occluded) or d.state == "moving"):
+            continue
+        gap = first.t - d.last_seen
+        was = np.asarray(d.rest_xy, float)
+        if gap <= 1e-6 or gap > DONOR_WINDOW or float(np.hypot(*(z - was))) > v_max * gap + 2 * d.radius:
+            continue
+        course = np.array([d.path[-1].x, d.path[-1].y]) - was  # the forecast blow's run (unseen samples)
+        ahead = z - was
+        n = float(np.hypot(*course)) * float(np.hypot(*ahead))
+        if n <= 1e-9 or float(course @ ahead) < np.cos(np.radians(45.0)) * n:
+            continue
+        if gap < best_gap:
+            best, best_gap = d, gap
+    return best
+
+
+def join_in_ditch(d: Track, tr: Track, t: float, ghosts: set[int]) -> None:
+    """``d`` (``ditch_donor``) takes the ditch find ``tr``: off the board, seen now."""
+    d.state, d.xy, d.v, d.occluded = "off", tr.xy.copy(), np.zeros(2), False
+    d.last_seen, d.hits, d.where_votes = t, d.hits + tr.hits, dict(tr.where_votes)
+    d.path.extend(tr.path)
+    ghosts.discard(d.id)
