@@ -1,6 +1,6 @@
 """Benchmark of ``tracker review`` on rendered matches with known truth, and its speed.
 
-    python benchmarks/bench_review.py [MATCH_DIR ...] [--speed VIDEO] [--truth-dets] [--real]
+    python benchmarks/bench_review.py [MATCH_DIR ...] [--speed VIDEO] [--truth-dets] [--real] [--worst N]
 
 Each MATCH_DIR holds what ``tracker synth`` writes (video.mp4, truth.json, shots.jsonl,
 events.jsonl, frames.jsonl). Without arguments: the fixtures in fixtures/videos/. Figures:
@@ -17,6 +17,7 @@ events.jsonl, frames.jsonl). Without arguments: the fixtures in fixtures/videos/
   stillness gate are not re-run, so a change of theirs needs the cache deleted);
 * ``--explain``: for each match not exact, the shots of the review and of the truth side by
   side in time order with their ends, and the events of other types that neither side matched;
+* ``--worst N``: for each match, its N largest errors at rest: which shot, which disc, where;
 * ``--speed VIDEO``: frames per second of review against a decode-only loop of the same video,
   and the peak memory of the process;
 * ``--real``: review the real clips in ../shared/real/crokinole/video/ with --annotate and write
@@ -58,17 +59,21 @@ def shots_of(path: Path) -> list[Shot]:
 
 
 def end_errors_and_switches(mine: list[Shot], truth: list[Shot],
-                            pairs: list[tuple[int, int]] | None = None) -> tuple[list[float], int]:
+                            pairs: list[tuple[int, int]] | None = None,
+                            where: list[tuple[int, str, str, tuple[float, float], float]] | None = None
+                            ) -> tuple[list[float], int]:
     """Position errors of matched end points, and identity switches, over the shots ``pairs``
     pairs (review's index, truth's index: the shot events matched in time), in order. Without
     ``pairs``, shot by shot in order (a missed or a false shot then compares every later end
-    with another shot's: discs moved since, up to 15 mm "off")."""
+    with another shot's: discs moved since, up to 15 mm "off"). ``where``, if given, gets one
+    row per error: the truth's shot index, the review's disc name, the true disc's name, its
+    true place and the error."""
     errors: list[float] = []
     m2t: dict[str, str] = {}
     switches = 0
     if pairs is None:
         pairs = list(zip(range(len(mine)), range(len(truth)), strict=False))
-    for a, b in ((mine[i], truth[j]) for i, j in pairs if i < len(mine) and j < len(truth)):
+    for a, b, j in ((mine[i], truth[j], j) for i, j in pairs if i < len(mine) and j < len(truth)):
         tp = {k: v for k, v in b.end.items() if isinstance(v, tuple)}
         for name, v in a.end.items():
             if not isinstance(v, tuple) or not tp:
@@ -78,6 +83,8 @@ def end_errors_and_switches(mine: list[Shot], truth: list[Shot],
             if d > 15.0:
                 continue
             errors.append(d)
+            if where is not None:
+                where.append((j, name, tname, tp[tname], d))
             if name in m2t and m2t[name] != tname:
                 switches += 1
             m2t[name] = tname
@@ -85,6 +92,19 @@ def end_errors_and_switches(mine: list[Shot], truth: list[Shot],
 
 
 EXPLAIN = False  # --explain: print where a match not scored exactly went wrong
+WORST = 0  # --worst N: print each match's N largest errors at rest
+
+
+def worst(name: str, where: list[tuple[int, str, str, tuple[float, float], float]],
+          true_shots: list[dict[str, Any]]) -> None:
+    """A match's largest errors at rest: the shot (the truth's; its discs at rest from the time
+    it ended until the next one began), the disc as reviewed and as true, its true place."""
+    print(f"\n--- {name}: worst errors at rest (mm)")
+    for j, mine, true, (x, y), d in sorted(where, key=lambda w: -w[4])[:WORST]:
+        t0 = float(true_shots[j]["t"]) if j < len(true_shots) else float("nan")
+        t1 = float(true_shots[j + 1]["t_start"]) if j + 1 < len(true_shots) else float("inf")
+        print(f"  {d:6.2f}  shot {j:2d} at rest {t0:6.2f}-{t1:6.2f} s  {mine:4} (true {true:4}) at ({x:7.1f},{y:7.1f}) "
+              f"r={float(np.hypot(x, y)):5.1f}")
 
 
 def evaluate(folder: Path, summary: dict[str, Any], events: list[dict[str, Any]], shots: list[Shot]) -> dict[str, Any]:
@@ -95,7 +115,11 @@ def evaluate(folder: Path, summary: dict[str, Any], events: list[dict[str, Any]]
     ev = {k: match_events(events, tev, k, key=key) for k, key in EVENT_KEYS.items()}
     true_shots = shots_of(folder / "shots.jsonl")
     # (the i-th shot event is the i-th shot of its log)
-    errors, switches = end_errors_and_switches(shots, true_shots, pair_events(events, tev, "shot", key=EVENT_KEYS["shot"]))
+    where: list[tuple[int, str, str, tuple[float, float], float]] = []
+    errors, switches = end_errors_and_switches(shots, true_shots, pair_events(events, tev, "shot", key=EVENT_KEYS["shot"]),
+                                               where)
+    if WORST:
+        worst(folder.name, where, [e for e in tev if e["type"] == "shot"])
     bad = ok < n or any(m.fp or m.fn for m in ev.values()) or switches
     if EXPLAIN and bad:
         explain(folder.name, summary, truth, events, tev, shots, true_shots)
@@ -290,9 +314,10 @@ def main() -> None:
     ap.add_argument("--real", action="store_true")
     ap.add_argument("--dets", type=Path, metavar="DIR", help="replay the detections cached in DIR (made on first use)")
     ap.add_argument("--explain", action="store_true", help="print the shots and events of matches not scored exactly")
+    ap.add_argument("--worst", type=int, default=0, metavar="N", help="print each match's N largest errors at rest")
     args = ap.parse_args()
-    global EXPLAIN
-    EXPLAIN = args.explain
+    global EXPLAIN, WORST
+    EXPLAIN, WORST = args.explain, args.worst
     folders = args.folders or sorted(p.parent for p in (ROOT / "fixtures" / "videos").glob("*/video.mp4"))
     if args.truth_dets:
         table([(f.name, truth_dets_folder(f)) for f in folders], "tracking + events + rules on detections from truth (no detector)")

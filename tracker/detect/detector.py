@@ -74,7 +74,7 @@ from tracker.detect.geometry import BoardView, FastProjection, camera_pose
 from tracker.detect.lost import LostDiscs
 from tracker.detect.refine import Fit, Refiner
 from tracker.detect.rejects import RejectMemory
-from tracker.detect.reuse import untouched
+from tracker.detect.reuse import crept, held_reference, untouched
 from tracker.detect.row_memory import RowMemory
 from tracker.detect.settings import DetectorSettings
 from tracker.errors import InputError
@@ -310,9 +310,12 @@ class DiscDetector:
         if self._ref_grey is None or self._last is None or not st.reuse:
             return None, None, grey
         # (in OpenCV on 0/1 bytes, read as booleans without a copy)
-        _, moved = cv2.threshold(cv2.absdiff(grey, self._ref_grey), st.change_level, 1, cv2.THRESH_BINARY)
-        moved = cv2.morphologyEx(cv2.bitwise_and(moved, self._valid.view(np.uint8)), cv2.MORPH_OPEN,
-                                 np.ones((3, 3), np.uint8))
+        _, raw = cv2.threshold(cv2.absdiff(grey, self._ref_grey), st.change_level, 1, cv2.THRESH_BINARY)
+        raw = cv2.bitwise_and(raw, self._valid.view(np.uint8))
+        moved = cv2.morphologyEx(raw, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        if st.creep_pixels > 0:  # a disc creeping to a stop (``reuse.crept``)
+            creep = crept(self._last, raw.view(bool), self.view, self.pose, self.thickness, st.creep_pixels)
+            moved = cv2.bitwise_or(moved, creep.view(np.uint8))
         if self._force_full or (self.periodic and self._since_full >= st.refresh_frames):
             return moved.view(bool), None, grey
         r = max(rad for _, rad in self.kinds)
@@ -377,6 +380,7 @@ class DiscDetector:
             kept = self._last[untouched(self._last, moved, self.view, self.pose, self.thickness)]
         if self.chamfer is not None:
             self.chamfer.begin(frame_bgr, kept, self._last)
+        unrefitted = kept
         taken: list[tuple[np.ndarray, float]] = [(p, float(r)) for p, r in zip(kept.xy, kept.radius, strict=True)]
         # Resting discs lost under a passing hand, back where their place looks as it did (``lost.py``).
         if self.settings.reuse and self.settings.restore_lost and len(self.lost):
@@ -400,7 +404,9 @@ class DiscDetector:
             dets = self.row_memory.keep(self, view, lab, dets, full, grey)
         if self.settings.reuse and self.settings.restore_lost and self._last is not None and self._ref_grey is not None:
             self.lost.note(self._last, dets, self._ref_grey)
-        self._ref_grey, self._last = grey, dets
+        self._ref_grey = held_reference(grey, self._ref_grey, unrefitted, self.view, self.pose, self.thickness) \
+            if self.settings.creep_pixels > 0 else grey
+        self._last = dets
         return self._with_streaks(dets, view, lab, moved)
 
     def _with_streaks(self, dets: Detections, view: np.ndarray, lab: np.ndarray | None = None,

@@ -73,3 +73,41 @@ def untouched(dets: Detections, moved: np.ndarray, view: BoardView, pose: Camera
         win = moved[v0:v1, u0:u1]
         out[i] = not win.any() or not np.any(win & _mask(u, v, rr, u0, v0, u1, v1))
     return out
+
+
+def crept(dets: Detections, changed: np.ndarray, view: BoardView, pose: CameraPose, thickness: float,
+          min_pixels: int) -> np.ndarray:
+    """The silhouettes (a boolean mask of ``view``) of the detections with at least
+    ``min_pixels`` pixels of ``changed`` on them: the raw changed pixels, before the opening that
+    clears the view's noise. A disc creeping to a stop shifts its rim by a fraction of a view
+    pixel a frame, a changed crescent thinner than the opening's 3 pixels, so the opened mask
+    never shows it and the fit made while it still slid was kept at rest (c2h_9202 at 14.8 s:
+    fitted two frames before it stopped, 3.4 mm off until the next shot). Noise changes
+    scattered pixels; a crescent along the rim changes a run of them."""
+    h, w = int(changed.shape[0]), int(changed.shape[1])
+    out = np.zeros((h, w), bool)
+    if not len(dets):
+        return out
+    for u, v, rr, u0, v0, u1, v1 in _windows(dets, view, pose, thickness, (h, w)):
+        win = changed[v0:v1, u0:u1]
+        if int(win.sum()) < min_pixels:
+            continue
+        m = _mask(u, v, rr, u0, v0, u1, v1)
+        if int(np.count_nonzero(win & m)) >= min_pixels:
+            out[v0:v1, u0:u1] |= m
+    return out
+
+
+def held_reference(grey: np.ndarray, before: np.ndarray | None, kept: Detections, view: BoardView,
+                   pose: CameraPose, thickness: float) -> np.ndarray:
+    """The next call's reference picture: ``grey``, except on the silhouettes of the discs kept
+    unrefitted (``kept``), which keep the picture ``before`` they were last fitted against. A kept
+    disc is then compared with the picture its fit was made on, not with the last frame, so a
+    slow creep adds up until it shows instead of passing unseen frame by frame."""
+    if before is None or not len(kept):
+        return grey
+    out = grey.copy()
+    for u0, v0, m, _ in silhouettes(kept, view, pose, thickness, grey.shape[:2]):
+        mh, mw = int(m.shape[0]), int(m.shape[1])
+        out[v0:v0 + mh, u0:u0 + mw][m] = before[v0:v0 + mh, u0:u0 + mw][m]
+    return out
