@@ -73,3 +73,38 @@ def test_ransac_seed_is_the_loop_over_samples() -> None:
 
     for seed in range(5):
         assert np.array_equal(_ransac_seed(pts, np.random.default_rng(seed)), plain(np.random.default_rng(seed)))
+
+
+
+def test_ring_fits_sharing_one_cache_fit_as_alone(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Quick fits of one calibration share their maps: guesses a little apart in scale ask for
+    one kernel under two blurs, and the morphology is made once for both; each fit is the
+    same numbers as on its own, and lands on the true board (rendered, known homography)."""
+    import tracker.calibration.crokinole_rings as rings
+    from tests.calibration.conftest import crokinole_view
+    from tracker.boards import CrokinoleBoard
+    from tracker.calibration.geometry import apply_h
+
+    img, H_true = crokinole_view(tilt=20.0, size=(1800, 1350))  # 1.26 px per mm
+    G_true = np.linalg.inv(H_true)
+    board = CrokinoleBoard()
+    made: list[int] = []
+    plain = rings.lineness
+
+    def counting(image: np.ndarray, kernel: int) -> np.ndarray:
+        made.append(kernel)
+        return plain(image, kernel)
+
+    monkeypatch.setattr(rings, "lineness", counting)
+    # guesses 3% small and 3% large: blurs 0.7 and 0.8 px, the same kernel (13 px)
+    guesses = [G_true @ np.diag([f, f, 1.0]) for f in (0.97, 1.03)]
+    cache: dict = {}
+    shared = [rings.fit_rings(img, G, board, schedule=(20.0, 10.0, 5.0), cache=cache) for G in guesses]
+    blurred = [k for k in cache if len(k) == 3 and k[1] != "lineness"]
+    assert len(blurred) == 2 and blurred[0][1] == blurred[1][1]  # one kernel, two blurs
+    assert made == [blurred[0][1]]  # its morphology made once
+    alone = [rings.fit_rings(img, G, board, schedule=(20.0, 10.0, 5.0)) for G in guesses]
+    pts = np.array([[0.0, 0.0], [304.8, 0.0], [0.0, 203.2]])
+    for a, b in zip(shared, alone, strict=True):
+        assert np.array_equal(a.G, b.G) and a.rms_mm == b.rms_mm
+        assert np.max(np.linalg.norm(apply_h(a.G, pts) - apply_h(G_true, pts), axis=1)) < 1.0

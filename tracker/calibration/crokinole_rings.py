@@ -56,6 +56,18 @@ class RingFit:
 
 
 # ---------------------------------------------------------------------- 2. fit the rings
+def _lineness(image: np.ndarray, kern: int, cache: dict | None) -> np.ndarray:
+    """``features.lineness(image, kern)``, kept in ``cache`` by image and kernel: the fits of one
+    calibration ask for one kernel under several blurs (their guesses differ a little in
+    scale), and the morphology, not the blur, is the cost of a map."""
+    key = (id(image), "lineness", kern)
+    if cache is None:
+        return lineness(image, kern)
+    if key not in cache:
+        cache[key] = lineness(image, kern)
+    return cache[key]
+
+
 def _normals(G: np.ndarray, pts_mm: np.ndarray, dirs: np.ndarray, lens: LensModel | None = None
              ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Raw image points, unit image normals and px-per-mm along the normal at board points."""
@@ -133,7 +145,7 @@ def fit_rings(image: np.ndarray, G0: np.ndarray, board: CrokinoleBoard,
     if cache is not None and key in cache:
         ln = cache[key]
     else:
-        ln = cv2.GaussianBlur(lineness(image, kern), (0, 0), blur)
+        ln = cv2.GaussianBlur(_lineness(image, kern, cache), (0, 0), blur)
         if cache is not None:
             cache[key] = ln
     names = RINGS
@@ -252,7 +264,7 @@ def reseed(image: np.ndarray, fit: RingFit, board: CrokinoleBoard, cache: dict |
     key = (id(image), "reseed")
     ln = cache.get(key) if cache is not None else None
     if ln is None:
-        ln = cv2.GaussianBlur(lineness(image, 5), (0, 0), 1.0)
+        ln = cv2.GaussianBlur(_lineness(image, 5, cache), (0, 0), 1.0)
         if cache is not None:
             cache[key] = ln
     rr = np.linspace(20.0, 420.0, 801)
