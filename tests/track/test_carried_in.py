@@ -1,5 +1,5 @@
 """A disc carried in to the shooting line while a hand hides a resting disc (hand-made
-detections, board mm): the carried disc is not the hidden one (``lifecycle.knock_or_flick``)."""
+detections, board mm): the carried disc is not the hidden one (``confirm.knock_or_flick``)."""
 
 from __future__ import annotations
 

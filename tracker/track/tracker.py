@@ -36,8 +36,9 @@ from tracker.boards import CrokinoleBoard, KoronaBoard
 from tracker.detect.datatypes import Detections
 from tracker.track import blows
 from tracker.track.association import assign, hypothesis_cost
+from tracker.track.confirm import promote
 from tracker.track.datatypes import Sample, Track
-from tracker.track.lifecycle import miss, new_track, observe, promote, revive
+from tracker.track.lifecycle import miss, new_track, observe, revive
 from tracker.track.prediction import (
     beyond_struck_penalty,
     colour_penalty,
