@@ -22,7 +22,7 @@ Design decisions:
 The work is split by concern: :mod:`tracker.track.prediction` (hypotheses, gates and pair
 costs), :mod:`tracker.track.blows` (extra association stages for blows too fast for the frame
 rate), :mod:`tracker.track.row_order` (the last stage: a struck row keeps its order),
-:mod:`tracker.track.lifecycle` (what a matched or missed track, or a new detection,
+:mod:`tracker.track.lifecycle` and :mod:`tracker.track.confirm` (what a matched or missed track, a new detection or a confirmed tentative track
 does to the tracks); this module keeps the tracker's state and runs the stages in order.
 """
 
