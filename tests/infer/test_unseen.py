@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from tracker.boards import CrokinoleBoard
-from tracker.detect.datatypes import Detections
+from tracker.detect.datatypes import IN_DITCH, Detections
 from tracker.pipeline import Pipeline
 from tracker.track.synthetic import World
 
@@ -91,6 +91,26 @@ def test_a_shot_nobody_saw_into_the_hole_is_a_twenty() -> None:
     log = shots(p)
     assert [(s.seat, s.disc, s.end) for s in log] == [("south", "s1", {"s1": "hole"})]
     assert [e.data["disc"] for e in p.events if e.type == "twenty"] == ["s1"]
+
+def test_a_disc_laid_in_the_ditch_while_one_leaves_the_line_is_no_shot() -> None:
+    """A hand takes south's disc off the shooting line and lays a disc in the ditch (where removed
+    discs go): nothing moved on the board, so no shot (c4h_9303 at 14.7 s: a false south shot
+    and a foul). The same with the disc found in the hole is a shot (the test above)."""
+    w = World(BOARD, fps=30, seed=3)
+    w.place("s1", 0, -300, cls=0)
+    w.place("n1", 60, 120, cls=1)
+    w.run(1.0)
+    w.hand(0, -330, 90, 1.0)
+    w.run(0.3)
+    w.lift("s1")
+    w.run(0.4)
+    x1 = w.place("x1", 0, -(BOARD.surface_radius + 20), cls=0)
+    x1.where = IN_DITCH
+    w.run(2.0)
+    p = feed(w.frames)
+    assert shots(p) == []
+    assert not [e for e in p.events if e.type in ("twenty", "removed")]
+
 
 def _frames(tracks: list[list[tuple[float, float] | None]], fps: float = 10.0) -> list[tuple[float, Detections]]:
     """Detections from hand-written positions: one list per disc, one entry per frame (None:

@@ -100,15 +100,17 @@ class ShotSegmenter:
         hands: list[HandEvent] = []
         moving = [tr for tr in tracks if tr.state == "moving"]
         if not self.in_shot:
-            # (first seen already in the hole or the ditch: no hand puts a disc there)
-            sunk = [tr.id for tr in tracks if tr.state in ("hole", "off") and tr.id not in self._known]
+            # (first seen already in the hole: no hand puts a disc there. The ditch is where hands
+            # put removed discs: c4h_9303 at 14.7 s, a disc a hand laid in the ditch while one
+            # was taken off the line became a false shot and a foul)
+            sunk = [tr.id for tr in tracks if tr.state == "hole" and tr.id not in self._known]
             hands = self._hand_events(tracks, t, frame)
             landed = [h.track for h in hands if h.kind == "placed" and h.fresh
                       and not self._at_start_place(h.at, by_id(tracks, h.track))] + sunk
             gone = self._vanished(tracks, t - self.unseen_window, t) if landed and not moving else []
             if gone:
-                # a disc turned up at rest away from the shooting places, or in the hole or the
-                # ditch, while one vanished from them, nothing seen moving: a shot nobody saw
+                # a disc turned up at rest away from the shooting places, or in the hole, while
+                # one vanished from them, nothing seen moving: a shot nobody saw
                 # (judged once all is quiet). c4h_9403 at 5.2 s: w1, flicked from the west
                 # line, was seen once in flight (a lone detection, no track) and next in the
                 # hole; the 20 was missed.
