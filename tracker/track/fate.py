@@ -114,9 +114,8 @@ def off_unseen(tr: Track) -> bool:
     from the course the forecast blow gave it. Against a rim such a course runs over the rim
     whether the disc jumped it (gone for good) or the blow only pressed it into the rim while the
     detector lost it (rows against the rim are found on full passes only): the fate stands only
-    until the disc is seen again where it rested (``lifecycle.revive``). Never seen away: its
-    last detection within a quarter radius of its rest place (a detection's noise at rest is a
-    fraction of a millimetre)."""
+    until the disc is seen again where it rested (``lifecycle.revive``). Never seen away:
+    ``never_seen_away``."""
     return tr.state == "off" and never_seen_away(tr)
 
 

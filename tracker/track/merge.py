@@ -46,23 +46,33 @@ def donor_of(tracks: Sequence[Track], tr: Track, v: np.ndarray, first: Sample, v
     ``may_rest`` when given.
     """
     best, best_cost = None, BIG
+    z = np.array([first.x, first.y])
     for d in tracks:
-        if d.kind != (tr.kind if kind is None else kind) or not ((d.state == "rest" and d.occluded) or d.state == "moving"):
-            continue
-        gap = first.t - d.last_seen
-        if gap <= 1e-6 or gap > DONOR_WINDOW:
-            continue
         p = d.anchor if d.state == "rest" and d.anchor_n else d.xy
-        reach = float(np.hypot(first.x - p[0], first.y - p[1]))
-        if reach > v_max * gap + 2 * d.radius:
+        gap = _vanished_within_reach(d, tr.kind if kind is None else kind, first.t, z, p, v_max)
+        if gap is None:
             continue
+        reach = float(np.hypot(*(z - p)))
         if may_rest is not None and d.state == "rest" and not may_rest(d):
             continue
-        back = np.array([first.x, first.y]) - v * gap
+        back = z - v * gap
         cost = min(float(np.hypot(*(back - p))), reach)
         if cost < best_cost:
             best, best_cost = d, cost
     return best
+
+
+def _vanished_within_reach(d: Track, kind: int, t: float, z: np.ndarray, place: np.ndarray,
+                           v_max: float) -> float | None:
+    """How long before ``t`` the track ``d`` vanished, when it may be the disc first found at ``z``
+    then: of ``kind``, vanished (resting and unseen, or moving) at most ``DONOR_WINDOW`` before,
+    and near enough its ``place`` to have got there at the top speed; else None."""
+    if d.kind != kind or not ((d.state == "rest" and d.occluded) or d.state == "moving"):
+        return None
+    gap = t - d.last_seen
+    if gap <= 1e-6 or gap > DONOR_WINDOW or float(np.hypot(*(z - place))) > v_max * gap + 2 * d.radius:
+        return None
+    return gap
 
 
 def left_its_place(tracks: Sequence[Track], d: Track, tr: Track, gap: float, decel: float) -> bool:
@@ -193,13 +203,11 @@ def ditch_donor(tracks: Sequence[Track], tr: Track, ghosts: set[int], v_max: flo
     z = np.array([first.x, first.y])
     best, best_gap = None, BIG
     for d in tracks:
-        if d.id not in ghosts or d.kind != tr.kind or d.rest_xy is None or not d.path:
+        if d.id not in ghosts or d.rest_xy is None or not d.path:
             continue
-        if not ((d.state == "rest" and d.occluded) or d.state == "moving"):
-            continue
-        gap = first.t - d.last_seen
         was = np.asarray(d.rest_xy, float)
-        if gap <= 1e-6 or gap > DONOR_WINDOW or float(np.hypot(*(z - was))) > v_max * gap + 2 * d.radius:
+        gap = _vanished_within_reach(d, tr.kind, first.t, z, was, v_max)
+        if gap is None:
             continue
         course = np.array([d.path[-1].x, d.path[-1].y]) - was  # the forecast blow's run (unseen samples)
         ahead = z - was
