@@ -224,3 +224,29 @@ def test_a_disc_lost_as_it_slides_into_a_rim_stays_on_the_board() -> None:
     assert tr is not None and tr.state not in ("off", "pocket")
     assert B.on_surface(*tr.xy)
 
+
+def test_a_blurred_disc_flying_while_the_striker_moves_is_no_striker_seen_as_a_disc() -> None:
+    """korona_2p_game at 48.4 s: while a striker flies, a disc resting in a rim zone (where a
+    striker waits) is struck and, blurred, seen as a 22.6 mm ring (a "striker") flying from
+    where it lay. That is not the striker the detector saw at rest as a disc (one striker is
+    flicked a shot, and it is the one already flying): the resting track stays a disc."""
+    tk = Tracker(B)
+    t = 0.0
+    disc = (100.0, -330.0, DISC, 13.0)
+    for _ in range(10):  # the disc at rest where a striker waits; a striker at rest mid-board
+        tk.update(_dets([disc, (-350.0, 150.0, STRIKER, B.striker_radius)]), t)
+        t += 0.1
+    did = next(tr.id for tr in tk.tracks if tr.kind == DISC)
+    x = -350.0
+    for _ in range(5):  # the flick, 600 mm/s towards the east
+        x += 60.0
+        tk.update(_dets([disc, (x, 150.0, STRIKER, B.striker_radius)]), t)
+        t += 0.1
+    for k in range(1, 5):  # the disc struck unseen (by a disc the striker sent), flying blurred
+        x += 60.0
+        tk.update(_dets([(100.0 - 85.0 * k, -330.0 + 60.0 * k, STRIKER, 22.6),
+                         (x, 150.0, STRIKER, B.striker_radius)]), t)
+        t += 0.1
+    d = tk.get(did)
+    assert d is not None and d.kind == DISC
+    assert sum(1 for tr in tk.tracks if tr.kind == STRIKER and tr.state == "moving") >= 1
