@@ -156,9 +156,14 @@ def striker_seen_as_disc(tk: Tracker, tr: Track, v: np.ndarray, first: Sample) -
     """Korona: the resting "disc" a striker first seen flying came from, when the detector saw
     the striker at rest as a disc (the ring of its top's groove, disc-sized: k2e_8805, 1280x720,
     the opening striker found as a 13.8 mm disc until it moved): it becomes the striker. Only a
-    disc waiting where a striker waits (a rim zone, clear of the rim where the rows lie)."""
+    disc waiting where a striker waits (a rim zone, clear of the rim where the rows lie), and
+    only while no striker is moving: one striker is flicked a shot, so a striker-sized ring
+    flying from a resting disc while the shot's striker moves is a disc struck and blurred
+    (korona_2p_game at 48.4 s: n4, struck by north's striker, seen as a 22.6 mm ring and taken
+    for the striker of a disc that had rested in north's rim zone; it became a striker, and its
+    next sightings, sharp, a new disc)."""
     b = tk.board
-    if not isinstance(b, KoronaBoard) or tr.kind != STRIKER:
+    if not isinstance(b, KoronaBoard) or tr.kind != STRIKER or striker_moving(tk):
         return None
     d = donor_of(tk.tracks, tr, v, first, tk.cfg.v_max, kind=DISC)
     if d is None:
@@ -168,6 +173,11 @@ def striker_seen_as_disc(tk: Tracker, tr: Track, v: np.ndarray, first: Sample) -
         return None
     d.kind, d.radius = tr.kind, tr.radius
     return d
+
+
+def striker_moving(tk: Tracker) -> bool:
+    """Whether a (confirmed) striker track is moving."""
+    return any(o.kind == STRIKER and o.state == "moving" for o in tk.tracks)
 
 
 def label(tk: Tracker, tent: Track, track_id: int) -> None:

@@ -48,6 +48,18 @@ def where_verdict(board: CrokinoleBoard | KoronaBoard, tr: Track, where: int) ->
                 tr.pocket = _nearest_pocket(b, x, y)
 
 
+def in_pocket(b: CrokinoleBoard | KoronaBoard, tr: Track) -> tuple[np.ndarray, float] | None:
+    """Korona: where a disc down a pocket may be seen, for the tracker's association: within the
+    pocket's circle (``pocket_radius`` of its centre). A disc on the surface by the pocket's
+    mouth has its centre outside that circle (over it, it drops in), so it is never taken for a
+    disc down the pocket that follows its detections (korona_2p_game: n8, down the sw pocket
+    since 23.0 s, followed detections out of the pocket's mouth to where n5 came to rest at
+    98 s, took n5's and n5's pocketing at 122.9 s was never seen). None for any other track."""
+    if not isinstance(b, KoronaBoard) or tr.state != "pocket" or tr.pocket is None:
+        return None
+    return np.array(b.pocket_centres()[tr.pocket], float), b.pocket_radius  # type: ignore[index]
+
+
 def _over_hole(b: CrokinoleBoard, x: float, y: float) -> bool:
     """A disc "at rest" with its centre well over the 20-hole is in it: a disc down in the hole
     lies with its centre within hole radius - disc radius (1.6 mm) of the hole's centre, but is

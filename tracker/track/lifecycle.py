@@ -27,6 +27,7 @@ from tracker.track.association import BIG, bounce
 from tracker.track.datatypes import Sample, Track
 from tracker.track.fate import FLEETING_S, fleeting, off_unseen, resolve_lost, where_verdict
 from tracker.track.hidden_blows import coast_into_disc
+from tracker.track.rims import blow_speed, within_rims
 
 if TYPE_CHECKING:
     from tracker.track.tracker import Tracker
@@ -112,7 +113,7 @@ def miss(tk: Tracker, tr: Track, t: float, dt: float) -> None:
     if tr in tk._tentative:
         return
     if tr.state == "rest" and tr.id in tk._struck and t - tr.last_seen <= 2.5 * dt:  # vanished just now
-        knocked_unseen(tk, tr, t)
+        knocked_unseen(tk, tr, t, dt)
     elif tr.state == "rest":
         if not tr.occluded:
             uncover_hole(tk, tr, t)
@@ -148,7 +149,7 @@ def miss(tk: Tracker, tr: Track, t: float, dt: float) -> None:
         elif hit is not None:
             tr.xy, tr.v = hit
         else:
-            tr.xy = tr.xy + tr.v * dt
+            tr.xy, tr.v = within_rims(tk.board, tr.xy, tr.xy + tr.v * dt, tr.v, tr.radius, cfg.restitution)
         tr.path.append(Sample(t, float(tr.xy[0]), float(tr.xy[1]), False))
         if t - tr.last_seen > cfg.lost_after:
             resolve_lost(tk.board, tr, tk.cfg.decel)
@@ -164,13 +165,19 @@ def uncover_hole(tk: Tracker, tr: Track, t: float) -> None:
             tk._hole_uncovered = t
 
 
-def knocked_unseen(tk: Tracker, tr: Track, t: float) -> None:
+def knocked_unseen(tk: Tracker, tr: Track, t: float, dt: float) -> None:
     """A resting disc in a mover's path vanished the frame it was due to be hit: it was
     knocked away too fast to be seen (a blurred frame, or straight over the rim or into a
     pocket at a low frame rate). It moves on, unseen, at the speed the collision gives it;
     if it is not seen again within ``lost_after`` its fate is decided from where it was
-    heading (:func:`resolve_lost`: a pocket, off the board, or covered where it rested)."""
+    heading (:func:`resolve_lost`: a pocket, off the board, or covered where it rested).
+    Korona: sent into a rim slower than a disc can jump it (at most as fast as the mover was
+    seen going), it rebounds off the rim (:mod:`tracker.track.rims`)."""
     at, v = tk._struck[tr.id]
+    sent = 0.5 * (1 + tk.cfg.restitution) * blow_speed([o for o in tk.tracks if o is not tr], tr.settled_xy,
+                                                         tr.radius, tr.last_seen, dt)
+    at, v = within_rims(tk.board, tr.settled_xy, np.asarray(at, float), np.asarray(v, float), tr.radius,
+                        tk.cfg.restitution, sent)
     ref = tr.settled_xy
     tr.rest_xy = (float(ref[0]), float(ref[1]))
     tr.state, tr.v, tr.xy = "moving", np.asarray(v, float), np.asarray(at, float)

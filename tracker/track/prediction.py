@@ -34,6 +34,7 @@ from tracker.track.association import (
 )
 from tracker.track.blows import reach_v, segment_distance
 from tracker.track.datatypes import Track
+from tracker.track.fate import in_pocket
 from tracker.track.lifecycle import HOLE_UNCOVERED_S
 
 if TYPE_CHECKING:
@@ -83,6 +84,9 @@ def predict(tk: Tracker, rows: Sequence[Track], dt: float, t: float) -> tuple[li
         elif tr.state == "hole":  # down in the hole: it stays there (a disc sliding past does not)
             hyps.append([tr.xy.copy()])
             gates[i] = 0.6 * tr.radius
+        elif (down := in_pocket(tk.board, tr)) is not None:  # korona: down a pocket
+            hyps.append([down[0]])
+            gates[i] = down[1]
         else:  # pocket, off: still visible, may roll a little in the ditch
             hyps.append([tr.xy.copy()])
             gates[i] = 1.5 * tr.radius
