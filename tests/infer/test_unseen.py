@@ -265,3 +265,36 @@ def test_a_disc_carried_in_to_the_line_and_lost_under_the_hand_is_not_off() -> N
     assert [(s.seat, s.disc) for s in log] == [("south", "s1")]
     got, true = log[0].end["s1"], truth["s1"]
     assert isinstance(got, tuple) and isinstance(true, tuple) and np.hypot(got[0] - true[0], got[1] - true[1]) < 3
+
+
+def test_a_disc_seen_driven_away_then_lost_at_rest_is_not_the_unseen_shot_disc() -> None:
+    """c4h_9503 at 14.4 s: south's shot unseen from its line (a hand over its run), n1 driven on
+    by it and seen to a stop, then unseen there (the detector lost it) as the shot was judged.
+    n1 was followed away from its rest place, so it did not vanish from it: the new track where
+    the shot disc stopped is the shot disc, not n1 (before, n1's name went to it, n1's own
+    track was retired, and s1, left on its line, was removed for touching it)."""
+    w = World(BOARD, fps=30, seed=21)
+    w.place("n1", -152.0, 264, cls=1)
+    w.run(0.8)
+    w.shoot("n1", 0, -1073)  # comes to rest about (-152, -120)
+    w.settle(0.8)
+    w.place("s1", -152.0, -264, cls=0)
+    w.run(0.8)
+    w.hand(-152.0, -200.0, 70.0, 0.4)  # over s1's run, not where n1 lies
+    w.shoot("s1", 0, 1000)
+    while w.moving():
+        w.run(1 / 30)
+    truth = w.truth_end()
+    n1 = truth["n1"]
+    assert isinstance(n1, tuple) and n1[1] > 0  # seen driven 200 mm on
+    w.hand(n1[0], n1[1], 20.0, 0.7)  # ... and lost where it stopped
+    w.run(1.5)
+    p = feed(w.frames, no_opponent_rule=False)
+    log = shots(p)
+    assert [s.seat for s in log] == ["north", "south"], log
+    last = log[1]
+    for name in ("s1", "n1"):
+        got, want = last.end.get(name), truth[name]
+        assert isinstance(got, tuple) and isinstance(want, tuple), last
+        assert np.hypot(got[0] - want[0], got[1] - want[1]) < 3, (name, got, want)
+    assert not [e for e in p.events if e.type == "removed"], [e.to_json() for e in p.events if e.type == "removed"]

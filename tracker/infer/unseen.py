@@ -70,10 +70,14 @@ def unseen_shot(seg: ShotSegmenter, tracks: Sequence[Track], movers: list[Track]
     ends: dict[int, End] = {}
     paths = dict(paths)
     # other discs that vanished from their rest places and turned up again, unseen between:
-    # knocked on by the shot disc; each takes the new track nearest its rest place
+    # knocked on by the shot disc; each takes the new track nearest its rest place. Not one
+    # last seen away from its rest place: it was followed to where it went and the detector
+    # lost it there (c4h_9503 at 14.4 s: e1, driven 120 mm by w1 and seen to a stop, unseen
+    # there from the next frame, took the shot disc's new track 190 mm off; the shot disc, left
+    # on its line, was removed for touching it and e1 came back as a new disc)
     struck = [tr for tr in tracks if tr.id in seg._before and tr.id != shooter.id and tr.born < seg._t0 - 1e-6
               and ((tr.state == "rest" and tr.occluded) or tr.state == "lifted")
-              and tr.last_seen >= seg._t0 - seg.unseen_window]
+              and tr.last_seen >= seg._t0 - seg.unseen_window and _last_seen_at(tr, seg._before[tr.id])]
     pairs = sorted((knock_cost(seg, f, o, start), f.id, o.id) for f in fresh for o in struck if f.kind == o.kind)
     taken: set[int] = set()
     by = {tr.id: tr for tr in tracks}
@@ -107,6 +111,12 @@ def unseen_shot(seg: ShotSegmenter, tracks: Sequence[Track], movers: list[Track]
         paths[shooter.id] = np.array([[seg._t0, start[0], start[1]], [t - seg.settle, xy[0], xy[1]]])
     why = f"shot inferred from rest states: track {shooter.id} left {start[0]:.0f}, {start[1]:.0f} unseen"
     return inferred_record(seg, tracks, shooter.id, start, seg._t0, paths, ends, t, frame, why, links)
+
+
+def _last_seen_at(tr: Track, rest: tuple[float, float]) -> bool:
+    """Whether ``tr`` was last seen within a radius of ``rest`` (it vanished from there)."""
+    last = tr.last_sighting()
+    return last is None or float(np.hypot(last.x - rest[0], last.y - rest[1])) <= tr.radius
 
 
 def inferred_record(seg: ShotSegmenter, tracks: Sequence[Track], shooter: int, start: tuple[float, float],
