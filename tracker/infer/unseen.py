@@ -69,21 +69,23 @@ def unseen_shot(seg: ShotSegmenter, tracks: Sequence[Track], movers: list[Track]
     links: list[tuple[int, int]] = []
     ends: dict[int, End] = {}
     paths = dict(paths)
+    crokinole = isinstance(seg.board, CrokinoleBoard)
     # other discs that vanished from their rest places and turned up again, unseen between:
-    # knocked on by the shot disc; each takes the new track nearest its rest place. Not one
-    # last seen away from its rest place: it was followed to where it went and the detector
+    # knocked on by the shot disc; each takes the new track nearest its rest place. Crokinole
+    # (korona not measured with it): not one last seen away from its rest place: it was followed to where it went and the detector
     # lost it there (c4h_9503 at 14.4 s: e1, driven 120 mm by w1 and seen to a stop, unseen
     # there from the next frame, took the shot disc's new track 190 mm off; the shot disc, left
     # on its line, was removed for touching it and e1 came back as a new disc)
     struck = [tr for tr in tracks if tr.id in seg._before and tr.id != shooter.id and tr.born < seg._t0 - 1e-6
               and ((tr.state == "rest" and tr.occluded) or tr.state == "lifted")
-              and tr.last_seen >= seg._t0 - seg.unseen_window and _last_seen_at(tr, seg._before[tr.id])]
+              and tr.last_seen >= seg._t0 - seg.unseen_window
+              and (not crokinole or _last_seen_at(tr, seg._before[tr.id]))]
     # A lone new track lying nearer the shot's start than a struck disc rested is the shot disc,
     # stopped short by the blow, not the struck one driven back towards the shooter: the struck
     # disc went where nothing saw it (c4h_9403 at 20.0 s: n2 stopped 29 mm short of where w2
     # lay, w2 flew unseen through the lamp's glare into the ditch; w2's name went to n2's place
     # and n2, left on its line, was removed for touching it).
-    lone = sum(1 for f in fresh if f.kind == shooter.kind) == 1
+    lone = crokinole and sum(1 for f in fresh if f.kind == shooter.kind) == 1
     pairs = sorted((knock_cost(seg, f, o, start), f.id, o.id) for f in fresh for o in struck
                    if f.kind == o.kind and not (lone and f.kind == shooter.kind and _behind(seg, f, o, start)))
     taken: set[int] = set()
@@ -122,7 +124,7 @@ def unseen_shot(seg: ShotSegmenter, tracks: Sequence[Track], movers: list[Track]
     # stopped 29 mm from where w2 lay; w2 flew unseen through the lamp's glare into the ditch,
     # and without the hit the shot was a foul, without the off w2 scored where it had lain.
     stop = ends.get(shooter.id)
-    hits = [o.id for o in struck if o.id not in taken and isinstance(stop, tuple)
+    hits = [o.id for o in struck if crokinole and o.id not in taken and isinstance(stop, tuple)
             and float(np.hypot(*(np.array(stop) - seg._before[o.id]))) <= 2 * o.radius + TOUCH_MM]
     ends.update({o: "off" for o in hits})
     why = f"shot inferred from rest states: track {shooter.id} left {start[0]:.0f}, {start[1]:.0f} unseen"
