@@ -120,7 +120,14 @@ def test_a_settling_disc_that_creeps_on_unseen_is_reported_where_it_stopped() ->
         out = call(d, [], kept, kept)
         assert np.allclose(out.xy[0], [22.9, 100.5])
     assert square.calls == CREEP_CALLS
-    square.at = np.array([21.0 + 2 * SETTLED_MM, 100.0])  # something else: not the same disc
+    # a disc fitted sliding (not settling) and then kept: the same (c4h_9403 at 14.9 s, 4.2 mm)
+    square2 = Creeping((64.0, 100.0))
+    d3 = DeferredChamfer(Recorder(), square2)  # type: ignore[arg-type]
+    call(d3, [fit_at(60.0, 100.0)], Detections.empty(), Detections(xy=np.array([[40.0, 100.0]])))
+    kept3 = Detections(xy=np.array([[60.0, 100.0]]))
+    out = call(d3, [], kept3, kept3)
+    assert np.allclose(out.xy[0], [64.0, 100.5])
+    square.at = np.array([21.0 + 0.5 * 15.9, 100.0])  # something else, a third of a disc off
     d2 = DeferredChamfer(Recorder(), square)  # type: ignore[arg-type]
     call(d2, [fit_at(21.0, 100.0)], Detections.empty(), last)
     out = call(d2, [], kept, kept)

@@ -20,13 +20,13 @@ changed pixel on its silhouette). So:
 
 * and the first call (or the first after ``reset``) refits every disc at once: a single
   frame's detections are the corrected ones.
-* A settling disc may still creep after that fit: its last millimetre or two moves too few of
-  the coarse view's pixels for the detector to see (``reuse.untouched``: a light disc on a light
-  board), and the fit made as it crept was kept for good (c2e_9501 at 14.3 s: s3, fitted 1.9 mm
-  short of where it stopped and reported there from then on; such discs were most of the
-  crokinole matches' error at rest). Given a ``square`` refiner (the detector's own), such a disc
-  is fitted again, square-edged, from its centre on each of the next ``CREEP_CALLS`` calls that
-  keep it, and, where that fit holds (``_holds``), chamfer-refitted from there: only what is
+* A disc fitted in motion may still creep after its last fit: its last millimetre or two moves
+  too few of the coarse view's pixels for the detector to see (``reuse.untouched``: a light disc
+  on a light board), and the fit made as it crept was kept for good (c2e_9501 at 14.3 s: s3,
+  fitted 1.9 mm short of where it stopped and reported there from then on; c4h_9403 at 14.9 s,
+  s2 4.2 mm; such discs were most of the crokinole matches' error at rest). Given a ``square``
+  refiner (the detector's own), every disc fitted on a call after the first is fitted again,
+  square-edged, from its centre on each of the next ``CREEP_CALLS`` calls that keep it, and, where that fit holds (``_holds``), chamfer-refitted from there: only what is
   reported moves, as with the chamfer (the detector's own centre, its reuse and its decisions
   stay as they were).
 
@@ -48,8 +48,10 @@ from tracker.detect.refine import Fit, Refiner
 # shadow), not sliding: its refit is made at once. At 30 fps a disc moving 90 mm/s or less. (1 mm
 # left the shot-end p95 of seed 7401 (hard) at 2.90 mm, against 2.08 without deferring; 3 mm: 2.23.)
 SETTLED_MM = 3.0
-# Calls that keep a settling disc on which it is fitted again for its creep (``square``).
+# Calls that keep a disc fitted in motion on which it is fitted again for its creep (``square``),
+# and how far (in radii) from that fit the creep may have taken it.
 CREEP_CALLS = 5
+CREEP_RADII = 0.35
 
 
 class DeferredChamfer:
@@ -104,13 +106,14 @@ class DeferredChamfer:
         first of a video: nothing says what moves), else when a call keeps it."""
         prev = self._previous
         settling = self._first or (len(prev) > 0 and float(np.hypot(*(prev - fit.centre).T).min()) <= SETTLED_MM)
+        key = np.asarray(fit.centre, float).tobytes()
+        if not self._first:  # (it may creep on after this fit: ``_creep``)
+            self._new_settling[key] = (fit, radius, CREEP_CALLS)
         if settling and self._frame is not None:
             self.chamfer.note(self._frame, fit, radius)
             self.refits += 1
-            if not self._first:
-                self._new_settling[np.asarray(fit.centre, float).tobytes()] = (fit, radius, CREEP_CALLS)
             return
-        self._new[np.asarray(fit.centre, float).tobytes()] = (fit, radius)
+        self._new[key] = (fit, radius)
 
     def apply(self, dets: Detections, n: int) -> Detections:
         """``dets`` with the first ``n`` (the discs) at their corrected centres: the refit where
@@ -135,9 +138,9 @@ class DeferredChamfer:
 
 
 def _holds(again: Fit, fit: Fit, radius: float) -> bool:
-    """Whether a settling disc's creep refit found the same disc: as much outline as its first
-    fit (80%), its size, within ``SETTLED_MM`` of it."""
+    """Whether a creep refit found the same disc: as much outline as its first fit (80%), its
+    size, within ``CREEP_RADII`` of it."""
     return bool(np.all(np.isfinite(again.centre))) and again.coverage >= 0.8 * fit.coverage \
         and again.quarter_coverage >= 0.8 * fit.quarter_coverage \
         and abs(again.radius - radius) <= 0.15 * radius \
-        and float(np.hypot(*(again.centre - fit.centre))) <= SETTLED_MM
+        and float(np.hypot(*(again.centre - fit.centre))) <= CREEP_RADII * radius
