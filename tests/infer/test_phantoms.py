@@ -194,3 +194,25 @@ def test_a_disc_hidden_by_an_arm_for_its_first_200_mm_is_the_shot_disc() -> None
     start, got, true = log[0].start, log[0].end["s1"], w.truth_end()["s1"]
     assert start is not None and np.hypot(start[0] - 12, start[1] + 300) < 15
     assert isinstance(got, tuple) and isinstance(true, tuple) and np.hypot(got[0] - true[0], got[1] - true[1]) < 3
+
+
+def test_a_side_not_yet_seen_shooting_is_not_unlike_every_disc() -> None:
+    """4 players, partners sharing a colour: with only south and north (one side, one colour)
+    seen shooting, east's dark disc is unlike both of them but a disc all the same; it is no
+    false find until the other side's colour is known (c4h_9403 at 11.2 s, w1's 20 seen only in
+    the hole: east's shot was rejected, its disc taken for a mark on the board). A false find
+    the colour of the board is told once both sides were seen."""
+    from tracker.infer.naming import Namer
+    from tracker.track.datatypes import Track
+
+    def track(color: tuple[float, float, float], surround: tuple[float, float, float] = BOARD_RED) -> Track:
+        return Track(id=0, kind=0, radius=15.875, xy=np.zeros(2), color=np.array(color), color_n=5,
+                     surround=np.array(surround), surround_n=5)
+
+    namer = Namer("crokinole", 4, BOARD)
+    namer.learn_colour("south", track(LIGHT))
+    namer.learn_colour("north", track(LIGHT))
+    assert not namer.looks_like_board(track(DARK))
+    namer.learn_colour("east", track(DARK))
+    assert not namer.looks_like_board(track(DARK))
+    assert namer.looks_like_board(track((42.0, 60.0, 37.0)))  # the board's own colour

@@ -265,3 +265,65 @@ def test_a_disc_carried_in_to_the_line_and_lost_under_the_hand_is_not_off() -> N
     assert [(s.seat, s.disc) for s in log] == [("south", "s1")]
     got, true = log[0].end["s1"], truth["s1"]
     assert isinstance(got, tuple) and isinstance(true, tuple) and np.hypot(got[0] - true[0], got[1] - true[1]) < 3
+
+
+def test_a_disc_seen_driven_away_then_lost_at_rest_is_not_the_unseen_shot_disc() -> None:
+    """c4h_9503 at 14.4 s: south's shot unseen from its line (a hand over its run), n1 driven on
+    by it and seen to a stop, then unseen there (the detector lost it) as the shot was judged.
+    n1 was followed away from its rest place, so it did not vanish from it: the new track where
+    the shot disc stopped is the shot disc, not n1 (before, n1's name went to it, n1's own
+    track was retired, and s1, left on its line, was removed for touching it)."""
+    w = World(BOARD, fps=30, seed=21)
+    w.place("n1", -152.0, 264, cls=1)
+    w.run(0.8)
+    w.shoot("n1", 0, -1073)  # comes to rest about (-152, -120)
+    w.settle(0.8)
+    w.place("s1", -152.0, -264, cls=0)
+    w.run(0.8)
+    w.hand(-152.0, -200.0, 70.0, 0.4)  # over s1's run, not where n1 lies
+    w.shoot("s1", 0, 1000)
+    while w.moving():
+        w.run(1 / 30)
+    truth = w.truth_end()
+    n1 = truth["n1"]
+    assert isinstance(n1, tuple) and n1[1] > 0  # seen driven 200 mm on
+    w.hand(n1[0], n1[1], 20.0, 0.7)  # ... and lost where it stopped
+    w.run(1.5)
+    p = feed(w.frames, no_opponent_rule=False)
+    log = shots(p)
+    assert [s.seat for s in log] == ["north", "south"], log
+    last = log[1]
+    for name in ("s1", "n1"):
+        got, want = last.end.get(name), truth[name]
+        assert isinstance(got, tuple) and isinstance(want, tuple), last
+        assert np.hypot(got[0] - want[0], got[1] - want[1]) < 3, (name, got, want)
+    assert not [e for e in p.events if e.type == "removed"], [e.to_json() for e in p.events if e.type == "removed"]
+
+
+def test_an_unseen_shot_that_stops_against_a_disc_nobody_sees_again_hit_it_off() -> None:
+    """c4h_9403 at 20.0 s: north's shot unseen from its line, stopped against where w2 lay; w2,
+    driven on into the ditch, was never seen again (the lamp's glare, the ditch's shadow). The
+    one new track, nearer the shot's start than w2 lay, is the shot disc stopped short, not w2
+    driven back (before, w2's name went to it and the shot disc, left on its line, was removed
+    for touching it); the shot hit w2, and w2, seen nowhere, went off."""
+    w = World(BOARD, fps=30, seed=21)
+    w.place("n1", -152.0, 264, cls=1)
+    w.run(0.8)
+    w.shoot("n1", 0, -1073)  # comes to rest about (-152, -120)
+    w.settle(0.8)
+    w.place("s1", -152.0, -264, cls=0)
+    w.run(0.8)
+    w.hand(-152.0, -205.0, 70.0, 0.4)  # over s1's run
+    w.hand(-152.0, 150.0, 275.0, 5.0)  # n1's place and its way on into the ditch: never seen again
+    w.shoot("s1", 0, 1800)
+    w.settle(1.5)
+    truth = w.truth_end()
+    assert truth["n1"] == "off" and {c[1:] for c in w.contacts} & {("s1", "n1"), ("n1", "s1")}
+    p = feed(w.frames, no_opponent_rule=False)
+    log = shots(p)
+    assert [s.seat for s in log] == ["north", "south"], log
+    last = log[1]
+    got, want = last.end.get("s1"), truth["s1"]
+    assert isinstance(got, tuple) and isinstance(want, tuple) and np.hypot(got[0] - want[0], got[1] - want[1]) < 3
+    assert last.end.get("n1") == "off" and ("s1", "n1") in last.contacts, last
+    assert not [e for e in p.events if e.type == "removed"], [e.to_json() for e in p.events if e.type == "removed"]

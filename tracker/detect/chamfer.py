@@ -113,12 +113,15 @@ class ChamferCorrection:
         detector then wants one even with no chamfer to allow for (korona)."""
         return REGION_MODEL
 
-    def note(self, frame: np.ndarray, fit: Fit, radius: float) -> None:
+    def note(self, frame: np.ndarray, fit: Fit, radius: float, key: bytes | None = None) -> None:
         """Fit an accepted disc again with the chamfer modelled (from its centre, the same
         neighbours masked) and remember where it put it. Kept only when that fit holds together
-        (enough outline, not gone elsewhere)."""
+        (enough outline, not gone elsewhere). ``key``: the square-edged centre it is reported
+        for (bytes), when not ``fit``'s own (a later fit of a kept disc: ``deferred.py``)."""
+        if key is None:
+            key = np.asarray(fit.centre, float).tobytes()
         if self.bevel <= 0.0:  # nothing to refit for: the region model alone
-            self._of[np.asarray(fit.centre, float).tobytes()] = self.modelled(frame, fit.centre, radius, fit)
+            self._of[key] = self.modelled(frame, fit.centre, radius, fit)
             return
         occ, bounds = fit.masks
         again = self.refiner.refine(frame, fit.centre, radius, with_colors=False, occluders=occ,
@@ -136,7 +139,7 @@ class ChamferCorrection:
         # disc's reported place alternate by half a millimetre between refits that held and
         # refits that did not (a third of crokinole_4p_part's detections fell back).
         got = again.centre if ok else self.shifted(fit.centre)
-        self._of[np.asarray(fit.centre, float).tobytes()] = self.modelled(frame, got, radius, fit)
+        self._of[key] = self.modelled(frame, got, radius, fit)
 
     def modelled(self, frame: np.ndarray, start: np.ndarray, radius: float, fit: Fit) -> np.ndarray:
         """The region model's centre (``silhouette.py``), fitted from ``start`` with the edge

@@ -119,11 +119,13 @@ class Namer:
         painted on the board, a shadow), which a disc sliding over it seemed to move: its colour
         looks more like the board around it than like any side's discs, or like none of the
         sides' discs at all (Lab distance, lightness halved, over ``UNLIKE_LAB`` from every
-        seat's mean). Judged once at least two seats were seen shooting (their colours known).
+        seat's mean). Judged once both sides were seen shooting (their colours known; partners
+        share one: with 4 players, south and north alone are one colour, and the other side's
+        discs are unlike it -- c4h_9403 at 11.2 s, east's shot was rejected as a false find's).
         Such a track is not adopted as a disc (rendered matches, hard preset: seed 7502, the
         "15" painted by the 15 line, hidden and found again 30 mm on as the shot disc passed,
         was named n3 and later knocked off; seed 7506, a pale number on a light board)."""
-        if tr is None or tr.color_n <= 0 or len(self._seat_colour) < 2:
+        if tr is None or tr.color_n <= 0 or not self._both_sides_seen():
             return False
         nearest = min(lab_distance(tr.color, m) for m, _ in self._seat_colour.values())
         if nearest > UNLIKE_LAB:
@@ -133,6 +135,11 @@ class Namer:
         # 7511: contrast 3.9, their side's colour 4.1 away; painted marks: 7 to 10 against 17 to 28)
         return tr.surround_n > 0 and lab_distance(tr.color, tr.surround) < min(
             BOARD_LAB, 0.5 * nearest)
+
+    def _both_sides_seen(self) -> bool:
+        """Whether discs of two seats that are not partners were seen shot (both colours known)."""
+        seen = list(self._seat_colour)
+        return any(not _partners(a, b, len(self.seats)) for a in seen for b in seen)
 
     def setup(self, tracks: dict[int, Track], before: dict[int, tuple[float, float]], striker: int,
               t_start: float | None = None) -> Setup:

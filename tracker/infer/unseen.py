@@ -23,7 +23,7 @@ import numpy as np
 from tracker.boards import CrokinoleBoard, KoronaBoard
 from tracker.detect.datatypes import STRIKER
 from tracker.infer.contacts import infer_contacts
-from tracker.infer.datatypes import End, ShotRecord
+from tracker.infer.datatypes import Contact, End, ShotRecord
 from tracker.infer.ends import end_of, peak_speed, stayed_out
 from tracker.track.association import leaves_circle
 from tracker.track.datatypes import Track
@@ -69,12 +69,25 @@ def unseen_shot(seg: ShotSegmenter, tracks: Sequence[Track], movers: list[Track]
     links: list[tuple[int, int]] = []
     ends: dict[int, End] = {}
     paths = dict(paths)
+    crokinole = isinstance(seg.board, CrokinoleBoard)
     # other discs that vanished from their rest places and turned up again, unseen between:
-    # knocked on by the shot disc; each takes the new track nearest its rest place
+    # knocked on by the shot disc; each takes the new track nearest its rest place. Crokinole
+    # (korona not measured with it): not one last seen away from its rest place: it was followed to where it went and the detector
+    # lost it there (c4h_9503 at 14.4 s: e1, driven 120 mm by w1 and seen to a stop, unseen
+    # there from the next frame, took the shot disc's new track 190 mm off; the shot disc, left
+    # on its line, was removed for touching it and e1 came back as a new disc)
     struck = [tr for tr in tracks if tr.id in seg._before and tr.id != shooter.id and tr.born < seg._t0 - 1e-6
               and ((tr.state == "rest" and tr.occluded) or tr.state == "lifted")
-              and tr.last_seen >= seg._t0 - seg.unseen_window]
-    pairs = sorted((knock_cost(seg, f, o, start), f.id, o.id) for f in fresh for o in struck if f.kind == o.kind)
+              and tr.last_seen >= seg._t0 - seg.unseen_window
+              and (not crokinole or _last_seen_at(tr, seg._before[tr.id]))]
+    # A lone new track lying nearer the shot's start than a struck disc rested is the shot disc,
+    # stopped short by the blow, not the struck one driven back towards the shooter: the struck
+    # disc went where nothing saw it (c4h_9403 at 20.0 s: n2 stopped 29 mm short of where w2
+    # lay, w2 flew unseen through the lamp's glare into the ditch; w2's name went to n2's place
+    # and n2, left on its line, was removed for touching it).
+    lone = crokinole and sum(1 for f in fresh if f.kind == shooter.kind) == 1
+    pairs = sorted((knock_cost(seg, f, o, start), f.id, o.id) for f in fresh for o in struck
+                   if f.kind == o.kind and not (lone and f.kind == shooter.kind and _behind(seg, f, o, start)))
     taken: set[int] = set()
     by = {tr.id: tr for tr in tracks}
     for d, f, o in pairs:
@@ -105,18 +118,36 @@ def unseen_shot(seg: ShotSegmenter, tracks: Sequence[Track], movers: list[Track]
         end = ends.get(shooter.id)
         xy = end if isinstance(end, tuple) else (0.0, 0.0)
         paths[shooter.id] = np.array([[seg._t0, start[0], start[1]], [t - seg.settle, xy[0], xy[1]]])
+    # a struck disc that turned up nowhere, where the shot disc stopped against its place: hit,
+    # and gone off the board (a disc knocked on over the surface comes to rest in view; the
+    # ditch, in the rail's shadow, hides discs from the detector). c4h_9403 at 20.0 s: n2
+    # stopped 29 mm from where w2 lay; w2 flew unseen through the lamp's glare into the ditch,
+    # and without the hit the shot was a foul, without the off w2 scored where it had lain.
+    stop = ends.get(shooter.id)
+    hits = [o.id for o in struck if crokinole and o.id not in taken and isinstance(stop, tuple)
+            and float(np.hypot(*(np.array(stop) - seg._before[o.id]))) <= 2 * o.radius + TOUCH_MM]
+    ends.update({o: "off" for o in hits})
     why = f"shot inferred from rest states: track {shooter.id} left {start[0]:.0f}, {start[1]:.0f} unseen"
-    return inferred_record(seg, tracks, shooter.id, start, seg._t0, paths, ends, t, frame, why, links)
+    return inferred_record(seg, tracks, shooter.id, start, seg._t0, paths, ends, t, frame, why, links, hits)
+
+
+def _last_seen_at(tr: Track, rest: tuple[float, float]) -> bool:
+    """Whether ``tr`` was last seen within a radius of ``rest`` (it vanished from there)."""
+    last = tr.last_sighting()
+    return last is None or float(np.hypot(last.x - rest[0], last.y - rest[1])) <= tr.radius
 
 
 def inferred_record(seg: ShotSegmenter, tracks: Sequence[Track], shooter: int, start: tuple[float, float],
                     t_start: float, paths: dict[int, np.ndarray], ends: dict[int, End], t: float, frame: int,
-                    why: str, links: Sequence[tuple[int, int]] = ()) -> ShotRecord:
+                    why: str, links: Sequence[tuple[int, int]] = (), hits: Sequence[int] = ()) -> ShotRecord:
     """The record of a shot read from rest states: its contacts from the paths (the shot disc's
-    own made up), the ends of discs that stayed out, and ``why`` noted in ``seg.rejected``."""
+    own made up) and with the discs ``hits`` (struck, gone nobody saw where), the ends of discs
+    that stayed out, and ``why`` noted in ``seg.rejected``."""
     radius = {tr.id: tr.radius for tr in tracks}
     before = {i: xy for i, xy in seg._before.items() if i in radius}
     contacts = infer_contacts(paths, before, radius, shooter, seg.board)
+    contacts += [Contact(t - seg.settle, shooter, o) for o in hits
+                 if not any({c.a, c.b} == {shooter, o} for c in contacts)]
     ends = stayed_out(ends, seg._before, radius, contacts, shooter)
     peak = max((peak_speed(q) for q in paths.values()), default=0.0)
     seg.rejected.append((t, why))
@@ -132,13 +163,21 @@ def knock_cost(seg: ShotSegmenter, new: Track, old: Track, start: tuple[float, f
     disc's rest place, plus a diameter when it lies nearer the shot's start than that rest
     place did. A struck disc is driven away from the shooter, and the shot disc stops near
     where the struck disc lay (equal masses), so plain nearest-first swaps them."""
-    at = np.array(new.position())
-    was = np.array(seg._before[old.id])
-    s = np.array(start)
-    d = float(np.hypot(*(at - was)))
-    if float(np.hypot(*(at - s))) < float(np.hypot(*(was - s))) - old.radius:
+    d = float(np.hypot(*(np.array(new.position()) - np.array(seg._before[old.id]))))
+    if _behind(seg, new, old, start):
         d += 2 * old.radius + 50.0
     return d
+
+
+# A shot disc that stopped within this much (mm) of touching a struck disc's place struck it.
+TOUCH_MM = 3.0
+
+
+def _behind(seg: ShotSegmenter, new: Track, old: Track, start: tuple[float, float]) -> bool:
+    """Whether ``new`` lies nearer the shot's ``start`` than ``old`` rested, by over a radius."""
+    s = np.array(start)
+    return float(np.hypot(*(np.array(new.position()) - s))) < \
+        float(np.hypot(*(np.array(seg._before[old.id]) - s))) - old.radius
 
 
 # Seconds a crokinole disc first seen flying may have flown unseen since it left the shooting line

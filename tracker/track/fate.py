@@ -12,6 +12,7 @@ from tracker.boards import CrokinoleBoard, KoronaBoard
 from tracker.boards.korona import Pocket
 from tracker.detect.datatypes import IN_DITCH, IN_HOLE, IN_POCKET
 from tracker.track.datatypes import Track
+from tracker.track.slide import slid_to
 
 # A crokinole disc at rest seen fewer times than this in all (the pipeline names none before
 # three) and then unseen this many seconds was a false find (``fleeting``).
@@ -74,9 +75,12 @@ def _over_hole(b: CrokinoleBoard, x: float, y: float) -> bool:
     return b.in_hole(x, y) or float(np.hypot(x, y)) <= 0.4 * b.hole_radius
 
 
-def resolve_lost(board: CrokinoleBoard | KoronaBoard, tr: Track, decel: float) -> None:
+def resolve_lost(board: CrokinoleBoard | KoronaBoard, tr: Track, decel: float,
+                 resting: np.ndarray | None = None) -> None:
     """A moving disc vanished: into the hole, a pocket, off the board, or under a hand.
-    ``decel``: the friction the tracker coasts unseen discs with (``TrackerConfig.decel``)."""
+    ``decel``: the friction the tracker coasts unseen discs with (``TrackerConfig.decel``);
+    ``resting``: (N, 2) places of the other discs at rest (crokinole: a disc lost sliding in
+    the open slid on to where its course stops, ``slide.slid_to``)."""
     last = tr.last_sighting()
     lx, ly = (last.x, last.y) if last else (float(tr.xy[0]), float(tr.xy[1]))
     px, py = float(tr.xy[0]), float(tr.xy[1])
@@ -113,7 +117,12 @@ def resolve_lost(board: CrokinoleBoard | KoronaBoard, tr: Track, decel: float) -
         if not b.on_surface(px, py):
             tr.state = "off"
             return
-    # Lost mid-board: treat as covered where it was last seen; the lift timer decides.
+    # Lost mid-board: treat as covered where it was last seen (or, crokinole, where it slid on
+    # to in the open: ``slide.py``); the lift timer decides.
+    if isinstance(b, CrokinoleBoard) and resting is not None:
+        stop = slid_to(b, tr, decel, resting)
+        if stop is not None:
+            lx, ly = stop
     tr.state = "rest"
     tr.occluded = True
     tr.xy = np.array([lx, ly])

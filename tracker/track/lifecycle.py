@@ -152,7 +152,9 @@ def miss(tk: Tracker, tr: Track, t: float, dt: float) -> None:
             tr.xy, tr.v = within_rims(tk.board, tr.xy, tr.xy + tr.v * dt, tr.v, tr.radius, cfg.restitution)
         tr.path.append(Sample(t, float(tr.xy[0]), float(tr.xy[1]), False))
         if t - tr.last_seen > cfg.lost_after:
-            resolve_lost(tk.board, tr, tk.cfg.decel)
+            resting = np.array([o.position() for o in tk.tracks if o.state == "rest" and o is not tr],
+                               float).reshape(-1, 2)
+            resolve_lost(tk.board, tr, tk.cfg.decel, resting)
 
 
 def uncover_hole(tk: Tracker, tr: Track, t: float) -> None:

@@ -1,0 +1,77 @@
+"""Where a crokinole disc lost while sliding in the open came to rest: on along its course.
+
+A disc lost mid-board while it slides was taken to rest where it was last seen
+(``fate.resolve_lost``), which is right for a disc lost under a hand or stopped dead by a blow
+nobody saw, but not for one that slides on unseen in the open: a pale disc entering the lamp's
+glare, whose outline the detector cannot close against the bleached board (c4h_9403 at 8.7 s: n1,
+last seen at (-11, 147) going 480 mm/s inward, slid on to (-12, 55) and was never found at
+rest; kept at its last sighting it lay outside the 15 line, and the no-opponent rule removed it
+and five more discs after it). Such a disc is taken to have slid straight on, slowed by the
+tracker's friction, when nothing can have stopped or turned it: its last sightings run on one
+line at a slide's speed (a flicked or struck disc, not one a hand moves), it was lost well inside
+the shooting line (a disc carried in to the line by a hand is lost under it there), and the
+course to the forecast stop stays on the surface, clear of the pegs, of the 20-hole and of every
+disc at rest. Else None: the last sighting stands.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tracker.boards import CrokinoleBoard
+from tracker.track.blows import segment_distance
+from tracker.track.datatypes import Track
+
+# The last sightings the course is fitted to: this many seconds back from the last one, at least
+# three of them.
+FIT_S = 0.15
+# Least speed (mm/s, fitted) of a disc taken to slide on: below a hand's carrying pace a disc
+# lost may have been picked up.
+SLIDE_SPEED = 350.0
+# Most sideways scatter (mm, RMS) of the fitted sightings about their line: more is a turn, a
+# bounce or a false find, not one straight slide.
+STRAIGHT_MM = 3.0
+
+
+def slid_to(board: CrokinoleBoard, tr: Track, decel: float, resting: np.ndarray) -> tuple[float, float] | None:
+    """Where ``tr``, lost while sliding, stopped on its course (see the module doc), or None.
+    ``resting``: (N, 2) places of the other discs at rest."""
+    meas = [s for s in tr.path[-32:] if s.measured]
+    if len(meas) < 3:
+        return None
+    last = meas[-1]
+    recent = [s for s in meas if s.t >= last.t - FIT_S - 1e-6]
+    if len(recent) < 3:
+        return None
+    t = np.array([s.t for s in recent])
+    xy = np.array([(s.x, s.y) for s in recent])
+    dt = t - t.mean()
+    if float(dt @ dt) < 1e-9:
+        return None
+    mean = xy.mean(axis=0)
+    v = (dt[:, None] * (xy - mean)).sum(axis=0) / float(dt @ dt)
+    seen = float(np.hypot(*v))
+    if seen < SLIDE_SPEED:
+        return None
+    u = v / seen
+    off = (xy - mean) @ np.array([-u[1], u[0]])
+    if float(np.sqrt(np.mean(off ** 2))) > STRAIGHT_MM:
+        return None
+    at = mean + v * (last.t - t.mean())  # on the fitted line, at the last sighting
+    r = tr.radius
+    if float(np.hypot(*at)) > board.shooting_line_radius - 2 * r:
+        return None
+    speed = seen - decel * (last.t - t.mean())  # slowed since the fit's middle
+    if speed <= 0.0:
+        return None
+    stop = at + u * speed * speed / (2.0 * decel)
+    if float(np.hypot(*stop)) > board.surface_radius - r:
+        return None
+    pegs = np.asarray(board.peg_positions(), float)
+    if any(segment_distance(q, at, stop) < r + board.peg_diameter / 2 for q in pegs):
+        return None
+    if segment_distance(np.zeros(2), at, stop) < board.hole_radius + r:
+        return None
+    if any(segment_distance(q, at, stop) < 2 * r for q in np.asarray(resting, float).reshape(-1, 2)):
+        return None
+    return float(stop[0]), float(stop[1])
