@@ -242,8 +242,13 @@ def _calibrate_at(image: np.ndarray, board: CrokinoleBoard | None, work_size: in
         guesses = screen(edge_guesses(image, work_size, ctx, board), small, S, board, maps, _quality)
         scheds = [AFTER_SCREEN] * len(guesses)
     elif pegs:
-        guesses = peg_guesses(image, ctx, board)
-        scheds = [QUICK_SCHEDULE] * len(guesses)
+        # each guess from the pegs twice: with the quick fit's passes, and from its second on.
+        # Extrapolated from the pegs, the shooting line starts up to ~15 mm off (three times the
+        # pegs' radius); the first, 20 mm pass can then catch the surface edge 25 mm outside it
+        # and the narrower one miss the line (iMgYR7GklqE's bases found with a square
+        # black-hat: the first put the 10 line at 0.622 of the "shooting line")
+        guesses = [g for g in peg_guesses(image, ctx, board) for _ in range(2)]
+        scheds = [QUICK_SCHEDULE, QUICK_SCHEDULE[1:]] * (len(guesses) // 2)
         if not guesses:
             raise CalibrationError("no board found: no ring pattern, and no 8 pegs in a circle")
     else:

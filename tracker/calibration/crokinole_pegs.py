@@ -87,9 +87,9 @@ def blob_bases(img: np.ndarray, region: tuple[tuple[float, float], tuple[float, 
     ko = max(2, int(round(0.5 * wmin)))
     kop = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (ko, ko))
     grey = cv2.cvtColor(roi, cv2.COLOR_BGR2GRAY) if roi.ndim == 3 else roi
-    yy, xx = np.mgrid[y0:y1, x0:x1]
-    u, v = ellipse_uv((cx, cy), (a, b), th, np.stack([xx.ravel(), yy.ravel()], axis=1).astype(np.float64))
-    inside = (np.sqrt(u * u + v * v) < PEG_REACH).reshape(grey.shape)
+    inside_u8 = np.zeros(grey.shape, np.uint8)
+    cv2.ellipse(inside_u8, ((cx - x0, cy - y0), (2 * PEG_REACH * a, 2 * PEG_REACH * b), math.degrees(th)), 255, -1)
+    inside = inside_u8 > 0
     out: list[tuple[float, float]] = []
     for op in (cv2.MORPH_BLACKHAT, cv2.MORPH_TOPHAT):
         m = cv2.morphologyEx(cv2.morphologyEx(grey, op, k), cv2.MORPH_OPEN, kop)
