@@ -1,7 +1,7 @@
 """Calibration figures: accuracy on rendered frames, real photos, and timings.
 
     .venv/bin/python benchmarks/bench_calibration.py [--n 12] [--size 1280x720] [--no-real]
-        [--no-render] [--game crokinole|korona] [--preset easy|hard]
+        [--no-render] [--game crokinole|korona] [--preset easy|hard] [--edge-on N]
 
 Rendered frames (``tracker.render``, both presets, every board style the sampler draws): the
 calibration's ``to_board`` of the true (distorted) image of a grid of board points over the
@@ -9,7 +9,8 @@ playing surface is compared with the points themselves: mean and worst error in 
 (``../shared/real/crokinole``, read in place, never copied): which calibrate, the fitted ring
 radii as ratios of the shooting line, and overlays in /tmp/calib_overlays/ to look at; carrom
 photos (``../shared/real/carrom``) as korona boards, default and declared carrom profile. Timings:
-one 1280x720 calibration and one drift check.
+one 1280x720 calibration and one drift check. ``--edge-on N``: rendered crokinole boards seen
+nearly edge on (75 and 77 degrees from vertical, like the broadcast frame iMgYR7GklqE).
 """
 
 from __future__ import annotations
@@ -108,6 +109,46 @@ def rendered(n: int, size: tuple[int, int], game: str = "crokinole",
                 import cv2
 
                 cv2.imwrite(f"/tmp/calib_overlays/render_{game}_{preset}_{seed}.png", img)
+            rows.append(row)
+    return rows
+
+
+def edge_on(n: int, tilts: tuple[float, ...] = (75.0, 77.0), size: tuple[int, int] = (1280, 720)) -> list[dict]:
+    """Crokinole boards seen nearly edge on (a camera low over the table, beyond the 0-45
+    degrees of the rendered frames above; the real iMgYR7GklqE is ~76): ``n`` looks at each
+    tilt, the board filling 55% of the frame width. Mean and worst error over the playing
+    surface (mm, modulo a quarter turn as above) and the 10 line as measured (painted at 0.667
+    of the shooting line)."""
+    import dataclasses
+
+    from tracker.render import Camera, Renderer, SceneFrame, project, sample_look
+    from tracker.render.sampling import board_outline, fit_focal
+
+    board = CrokinoleBoard()
+    pts = surface_grid(board)
+    rows = []
+    for tilt in tilts:
+        for seed in range(1, n + 1):
+            look = sample_look("easy", np.random.default_rng(seed), "crokinole")
+            cam = Camera(height=1500.0, tilt=tilt, azimuth=0.0, roll=0.0, target=(0.0, 0.0))
+            cam = dataclasses.replace(cam, focal=fit_focal(cam, size, board_outline(board), 0.55))
+            img = Renderer(board, look, size, seed).render([SceneFrame(t=0.0)], cam)
+            px = project(cam, size, np.concatenate([pts, np.zeros((len(pts), 1))], axis=1))
+            row: dict = {"tilt": tilt, "seed": seed}
+            p0 = time.process_time()
+            try:
+                c = calibrate_image(img, "crokinole")
+                est = c.to_board(px)
+                best = min((np.linalg.norm(est @ np.array([[math.cos(k * math.pi / 2), math.sin(k * math.pi / 2)],
+                                                           [-math.sin(k * math.pi / 2), math.cos(k * math.pi / 2)]])
+                                           - pts, axis=1) for k in range(4)), key=lambda e: float(e.mean()))
+                b = c.board
+                assert isinstance(b, CrokinoleBoard)
+                row.update(ok=True, mean=float(best.mean()), worst=float(best.max()), rms=c.rms_mm,
+                           r10=b.ten_line_radius / b.shooting_line_radius)
+            except CalibrationError as e:
+                row.update(ok=False, why=str(e)[:70])
+            row["cpu"] = time.process_time() - p0
             rows.append(row)
     return rows
 
@@ -252,6 +293,8 @@ def main() -> int:
     ap.add_argument("--preset", choices=["easy", "hard"], help="rendered frames of one preset only")
     ap.add_argument("--lineless", type=int, default=0, metavar="N",
                     help="also N synthetic boards with no quadrant lines (rotation ambiguity)")
+    ap.add_argument("--edge-on", type=int, default=0, metavar="N",
+                    help="also N rendered crokinole boards seen nearly edge on at each of 75 and 77 degrees")
     a = ap.parse_args()
     w, h = (int(v) for v in a.size.split("x"))
     for game in ([] if a.no_render else [a.game] if a.game else ["crokinole", "korona"]):
@@ -273,6 +316,21 @@ def main() -> int:
                       f"median {np.median([r['cpu'] for r in rr]):.2f}")
             else:
                 print(f"{preset}: calibrated 0/{len(rr)}")
+    if a.edge_on:
+        rows = edge_on(a.edge_on)
+        print("\ncrokinole seen nearly edge on (rendered 1280x720, error over the playing surface, mm)")
+        for r in rows:
+            if r["ok"]:
+                print(f"tilt {r['tilt']:4.0f} seed {r['seed']:2d} ok   mean {r['mean']:5.2f} worst {r['worst']:5.2f} "
+                      f"rms {r['rms']:4.2f} 10/sh {r['r10']:.3f} {r['cpu']:.2f}s CPU")
+            else:
+                print(f"tilt {r['tilt']:4.0f} seed {r['seed']:2d} FAIL {r['cpu']:.2f}s CPU {r['why']}")
+        for tilt in sorted({r["tilt"] for r in rows}):
+            rr = [r for r in rows if r["tilt"] == tilt]
+            ok = [r for r in rr if r["ok"]]
+            print(f"tilt {tilt:.0f}: calibrated {len(ok)}/{len(rr)}" + (
+                f", mean {np.mean([r['mean'] for r in ok]):.2f} mm, worst {max(r['worst'] for r in ok):.2f} mm"
+                if ok else ""))
     if a.lineless:
         c = lineless(a.lineless)
         print(f"\nno quadrant lines, pegs seen ({a.lineless} synthetic 640x480 frames, tilt 0-35): "

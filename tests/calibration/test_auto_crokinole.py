@@ -81,8 +81,8 @@ def test_search_order_video_frame_tries_arcs_before_the_larger_search(monkeypatc
 
     order: list[tuple[int, bool]] = []
 
-    def refuse(image, board, size, fit_lens, arcs=False, ctx=None):  # type: ignore[no-untyped-def]
-        order.append((size, arcs))
+    def refuse(image, board, size, fit_lens, arcs=False, ctx=None, pegs=False):  # type: ignore[no-untyped-def]
+        order.append((size, cr.PEGS if pegs else arcs))
         raise CalibrationError("no board found: test")
 
     monkeypatch.setattr(cr, "_calibrate_at", refuse)
@@ -103,15 +103,17 @@ def test_video_frame_whose_rings_showed_skips_the_larger_search(monkeypatch) -> 
 
     order: list[tuple[int, object]] = []
 
-    def refuse(image, board, size, fit_lens, arcs=False, ctx=None, partial=False):  # type: ignore[no-untyped-def]
-        order.append((size, cr.PARTIAL if partial else arcs))
+    def refuse(image, board, size, fit_lens, arcs=False, ctx=None, partial=False, pegs=False):  # type: ignore[no-untyped-def]
+        order.append((size, cr.PARTIAL if partial else cr.PEGS if pegs else arcs))
         raise CalibrationError("board rings found but not followed: test")
 
     monkeypatch.setattr(cr, "_calibrate_at", refuse)
-    # (last, the search for a board with its 15 line missing: the ring pattern was found)
-    for shape, want in (((720, 1280, 3), [(cr.WORK_SIZE, False), (cr.WORK_SIZE, True), (cr.WORK_SIZE, cr.PARTIAL)]),
+    # (last, the search from the pegs and the one for a board with its 15 line missing: the
+    # ring pattern was found)
+    for shape, want in (((720, 1280, 3), [(cr.WORK_SIZE, False), (cr.WORK_SIZE, True), (cr.WORK_SIZE, cr.PEGS),
+                                          (cr.WORK_SIZE, cr.PARTIAL)]),
                         ((2048, 1800, 3), [(cr.WORK_SIZE, False), (cr.RETRY_SIZE, False), (cr.WORK_SIZE, True),
-                                           (cr.WORK_SIZE, cr.PARTIAL)])):
+                                           (cr.WORK_SIZE, cr.PEGS), (cr.WORK_SIZE, cr.PARTIAL)])):
         order.clear()
         with pytest.raises(CalibrationError, match="not followed"):
             cr.calibrate_crokinole(np.zeros(shape, np.uint8))

@@ -65,6 +65,20 @@ proportions and be confirmed by the pegs on the 15 circle and the surface edge
 the working size is not searched again at ``RETRY_SIZE`` (its lines did not vanish there; that
 search only made refusals slow).
 
+A board seen nearly edge on (iMgYR7GklqE, ~76 degrees from vertical) shows its painted rings
+as ellipses four times wider than tall, too thin on the near and far sides for any contour:
+only the rim and the surface edge are candidates, and no guess from them leads the ring fit
+onto the right lines. Before the last search, when an earlier one found rings but no fit
+was trusted, one more (``crokinole_pegs``) looks inside the ellipses the searches found for
+the 8 pegs standing on the 15 circle and fits a homography
+to their bases, its scale set by the pegs rather than by a guess of which ring is which. Its
+fits hold the line-ness kernel within the gap between the shooting line and the surface edge
+(``crokinole_rings.fit_rings``'s ``edge_gap``) and fit no lens (a board in a strip of the
+picture cannot tell a lens from the perspective); they must be followed as any fit, and,
+since their shooting line cannot be told from the nearby surface edge by ``line_or_edge``,
+be confirmed by the pegs on the 15 circle and the surface edge where boards have it
+(``crokinole_checks.check_from_pegs``).
+
 Refusals: no 1:2:3 ring pattern ("no board found ... the largest ellipse covers N% of the
 image"), rings not followed (under 55% of the points of two rings found), rms over 3 mm, a
 "shooting line" that is an edge, a board that runs off the image, no rotation cue or one the
@@ -85,6 +99,7 @@ from tracker.boards import CrokinoleBoard
 from tracker.calibration.crokinole_checks import (
     QUICK_FLOOR,
     check_followed,
+    check_from_pegs,
     check_ratios,
     check_unpainted,
     in_ratios,
@@ -92,6 +107,7 @@ from tracker.calibration.crokinole_checks import (
 from tracker.calibration.crokinole_figures import measure_board
 from tracker.calibration.crokinole_measure import fit_rotation, line_or_edge
 from tracker.calibration.crokinole_partial import AFTER_SCREEN, PARTIAL_RINGS, edge_guesses, screen
+from tracker.calibration.crokinole_pegs import peg_guesses
 from tracker.calibration.crokinole_rings import RINGS, RingFit, fit_rings, reseed
 from tracker.calibration.crokinole_seed import (
     REF_MM,
@@ -115,6 +131,7 @@ FULL_SCHEDULE = (8.0, 5.0, 3.0, 2.5)  # search half-widths (mm) of the full-reso
 GOOD_SEEN = (0.55, 0.7)  # a quick fit seeing this much of its worst and middle rings ...
 GOOD_RMS = 2.0  # ... within this rms (mm) ends the search among the guesses
 PARTIAL = "partial"  # the last search: a board with its 15 line missing (crokinole_partial)
+PEGS = "pegs"  # the search before it: a board seen nearly edge on, from its pegs (crokinole_pegs)
 
 
 class RingsFollowedRefusal(CalibrationError):
@@ -162,7 +179,7 @@ def calibrate_crokinole(image: np.ndarray, board: CrokinoleBoard | None = None,
         # failed first search: the arcs go first there (w4ctumdIGuk, 6zvFH-j0Pd0: 2.1 and
         # 1.9 s -> ~1 s). A large photo whose thin lines vanished is searched larger first.
         passes.insert(2 if side <= ARCS_FIRST_SIDE else 1, (RETRY_SIZE, False))
-    passes.append((WORK_SIZE, PARTIAL))
+    passes += [(WORK_SIZE, PEGS), (WORK_SIZE, PARTIAL)]
     refusal: CalibrationError | None = None
     ctx: dict = {}  # reduced images and line-ness maps, shared by the searches
     found_at_work_size = False  # a ring pattern was found on the reduced image
@@ -181,6 +198,14 @@ def calibrate_crokinole(image: np.ndarray, board: CrokinoleBoard | None = None,
                 if not found_at_work_size:
                     break  # no ring pattern at all: not a board with a line or two missing
                 return _calibrate_at(image, board, size, fit_lens, ctx=ctx, partial=True)
+            if arcs == PEGS:
+                if refusal is None or str(refusal).startswith("no board found"):
+                    continue  # no search found rings: no board to look for pegs on (a fast refusal)
+                # no lens: a board seen nearly edge on fills a strip of the picture, where the
+                # rings cannot tell a lens from the perspective (rendered boards 77 degrees from
+                # vertical with no lens: k1 -0.21 fitted and kept, the 10 line at 0.650-0.654
+                # of the shooting line painted at 0.667; 0.662-0.666 without)
+                return _calibrate_at(image, board, size, False, ctx=ctx, pegs=True)
             return _calibrate_at(image, board, size, fit_lens, arcs=bool(arcs), ctx=ctx)
         except CalibrationError as e:
             if size == WORK_SIZE and not str(e).startswith("no board found"):
@@ -194,10 +219,11 @@ def calibrate_crokinole(image: np.ndarray, board: CrokinoleBoard | None = None,
 
 def _calibrate_at(image: np.ndarray, board: CrokinoleBoard | None, work_size: int,
                   fit_lens: bool, arcs: bool = False, ctx: dict | None = None,
-                  partial: bool = False) -> CrokinoleResult:
+                  partial: bool = False, pegs: bool = False) -> CrokinoleResult:
     """See :func:`calibrate_crokinole`. ``ctx``: one calibration's scratch (reduced images
     and line-ness maps), shared by its searches. ``partial``: the search for a board with its
-    15 line missing (``crokinole_partial``)."""
+    15 line missing (``crokinole_partial``). ``pegs``: the search from the pegs
+    (``crokinole_pegs``; its caller fits no lens)."""
     board = board or CrokinoleBoard()
 
     # every guess is tried by a quick ring fit on the reduced image; the best is refined at
@@ -215,6 +241,16 @@ def _calibrate_at(image: np.ndarray, board: CrokinoleBoard | None, work_size: in
     if partial:
         guesses = screen(edge_guesses(image, work_size, ctx, board), small, S, board, maps, _quality)
         scheds = [AFTER_SCREEN] * len(guesses)
+    elif pegs:
+        # each guess from the pegs twice: with the quick fit's passes, and from its second on.
+        # Extrapolated from the pegs, the shooting line starts up to ~15 mm off (three times the
+        # pegs' radius); the first, 20 mm pass can then catch the surface edge 25 mm outside it
+        # and the narrower one miss the line (iMgYR7GklqE's bases found with a square
+        # black-hat: the first put the 10 line at 0.622 of the "shooting line")
+        guesses = [g for g in peg_guesses(image, ctx, board) for _ in range(2)]
+        scheds = [QUICK_SCHEDULE, QUICK_SCHEDULE[1:]] * (len(guesses) // 2)
+        if not guesses:
+            raise CalibrationError("no board found: no ring pattern, and no 8 pegs in a circle")
     else:
         affine, tilted = find_board_split(image, work_size=work_size, arcs=arcs, ctx=ctx)
         guesses = with_rescaled(affine + tilted)
@@ -227,7 +263,7 @@ def _calibrate_at(image: np.ndarray, board: CrokinoleBoard | None, work_size: in
         sched = scheds[i] if i < len(scheds) else QUICK_SCHEDULE
         i += 1
         try:
-            f = fit_rings(small, S @ G0, board, radii0, schedule=sched, cache=maps, rings=rings)
+            f = fit_rings(small, S @ G0, board, radii0, schedule=sched, cache=maps, rings=rings, edge_gap=pegs)
         except CalibrationError:
             continue
         seen = sorted(f.inliers[k] for k in f.rings)
@@ -242,11 +278,12 @@ def _calibrate_at(image: np.ndarray, board: CrokinoleBoard | None, work_size: in
         try:
             # the playing-surface edge (or the rim) followed as the shooting line fits rings
             # well too: such a guess must not win over a weaker one on the painted lines
-            line_or_edge(small, f.G)
+            if not pegs:  # (see crokinole_checks.check_from_pegs)
+                line_or_edge(small, f.G)
         except CalibrationError as e:
             edge_err = e
             continue
-        if arcs or partial:
+        if arcs or partial or pegs:
             # among joined arcs, the surface edge under perspective is often the best guess
             # and its quick fit follows it as the shooting line with the 10 line at 0.60 of
             # it (2X1Wzg85dT4): out of a board's proportions it cannot win (the final fit is
@@ -276,7 +313,7 @@ def _calibrate_at(image: np.ndarray, board: CrokinoleBoard | None, work_size: in
             raise edge_err
         raise CalibrationError("board rings found but every ring fit diverged; give --points or --markers")
     if len(best.rings) == len(RINGS) and sorted(best.inliers.values())[1] < 0.8:
-        best = reseed(small, best, board, cache=maps)
+        best = reseed(small, best, board, cache=maps, edge_gap=pegs)
     if 0.5 < sc < 1:
         # a reduced video frame whose best quick fit is far from following its rings: the
         # full-resolution refinement (its line-ness map and up to 3 fits) did not make such a
@@ -290,7 +327,7 @@ def _calibrate_at(image: np.ndarray, board: CrokinoleBoard | None, work_size: in
         full_maps: dict = ctx.setdefault("full_maps", {})  # the full-resolution line-ness map, shared by the refits
         rings = best.rings
         best = fit_rings(image, G_full, board, best.radii, schedule=sched, fit_lens=fit_lens, cache=full_maps,
-                         rings=rings)
+                         rings=rings, edge_gap=pegs)
         nominal_ratio = np.array([board.ten_line_radius, board.fifteen_line_radius]) / board.shooting_line_radius
         if fit_lens and np.max(np.abs(np.array([best.radii["ten"], best.radii["fifteen"]]) - REF_MM * nominal_ratio)) > RING_MISMATCH_MM:
             # the rings are not where the profile says even with the lens's help: this board
@@ -306,11 +343,12 @@ def _calibrate_at(image: np.ndarray, board: CrokinoleBoard | None, work_size: in
     if lens is not None:  # rotation and measurements on the straightened image
         image = lens.undistort_image(image)
     cut, side = check_followed(fit, (w, h))
-    if arcs or partial:
+    if arcs or partial or pegs:
         check_ratios(fit)
     if fit.rms_mm > 3.0:
         raise CalibrationError(f"board rings fit poorly (rms {fit.rms_mm:.1f} mm); refusing a bad calibration")
-    line_or_edge(image, fit.G)
+    if not pegs:
+        line_or_edge(image, fit.G)
     try:
         if cut > CUT_MAX:
             raise CalibrationError(cut_message(cut, side))
@@ -320,6 +358,8 @@ def _calibrate_at(image: np.ndarray, board: CrokinoleBoard | None, work_size: in
     G = fit.G @ rotation_h(phi)  # new board coords = R(-phi) old
     measured, extra = measure_board(image, G, fit.radii, board)
     check_unpainted(fit, measured, extra)
+    if pegs:
+        check_from_pegs(fit, measured, extra)
     residuals = dict(fit.residuals)
     residuals.update(extra)
     if "quadrant_lines" in info:

@@ -81,22 +81,39 @@ def check_ratios(fit: RingFit) -> None:
                 f"{q:.3f} of the shooting line; give --points or --markers")
 
 
+def check_from_pegs(fit: RingFit, measured: CrokinoleBoard, extra: dict[str, float]) -> None:
+    """Refuse a fit seeded from the pegs (``crokinole_pegs``) unless the rest of the board
+    confirms it as for a board with no 15 line (``check_unpainted``): the pegs on its 15 circle
+    and the playing-surface edge where real boards have it. Its shooting line is not tested
+    for an edge (``crokinole_measure.line_or_edge``): on a board seen nearly edge on the line
+    runs a pixel or two from the surface edge on the near and far sides, and the profile across
+    it holds both (iMgYR7GklqE's fit, on its lines, had a step 1.2-1.8 times its depth). The
+    surface edge taken for the shooting line, what that test guards against, would put the
+    measured surface edge at the ditch's outer edge (1.25 of it) and the 10 line at 0.615 of
+    it (``check_ratios``); and the fit's scale came from the pegs, not from an ellipse taken
+    for the shooting line."""
+    _confirm(fit, measured, extra, "board found from its pegs")
+
+
 def check_unpainted(fit: RingFit, measured: CrokinoleBoard, extra: dict[str, float]) -> None:
     """Refuse a fit made without the 15 line (``fit.rings`` lacks it: a board whose 15 line is
     not painted, OO-iiTEaz-w) unless the rest of the board confirms it: two lines alone at
-    2:3 are easy to find in any picture, a board's pegs and surface edge are not. The 8 pegs
-    must stand on the 15 circle of the board model (``PEG_MM`` of it, residual under it too)
-    and the playing-surface edge must lie where real boards have it (``EDGE_BAND`` of the
-    shooting line)."""
-    if "fifteen" in fit.rings:
-        return
+    2:3 are easy to find in any picture, a board's pegs and surface edge are not (``_confirm``)."""
+    if "fifteen" not in fit.rings:
+        _confirm(fit, measured, extra, "board rings found without a 15 line")
+
+
+def _confirm(fit: RingFit, measured: CrokinoleBoard, extra: dict[str, float], what: str) -> None:
+    """Refuse unless the 8 pegs stand on the fit's 15 circle (``PEG_MM`` of it, residual under
+    it too) and the playing-surface edge lies where real boards have it (``EDGE_BAND`` of the
+    shooting line, its residual measured)."""
     r15 = fit.radii["fifteen"]
     pegs = measured.peg_circle_radius
     edge = measured.surface_radius / measured.shooting_line_radius
     pegs_ok = "pegs" in extra and abs(pegs - r15) <= PEG_MM and extra["pegs"] <= PEG_MM
     if not (pegs_ok and EDGE_BAND[0] <= edge <= EDGE_BAND[1] and "surface_edge" in extra):
         raise CalibrationError(
-            "board rings found without a 15 line, and the pegs and the playing-surface edge do not "
+            f"{what}, and the pegs and the playing-surface edge do not "
             f"confirm a board (pegs {'seen' if 'pegs' in extra else 'not seen'} at {pegs:.0f} mm, "
             f"the 15 circle at {r15:.0f} mm; surface edge at {edge:.3f} of the shooting line); "
             "give --points or --markers")

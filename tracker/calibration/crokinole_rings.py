@@ -68,6 +68,27 @@ def _lineness(image: np.ndarray, kern: int, cache: dict | None) -> np.ndarray:
     return cache[key]
 
 
+def _edge_gap_kernel(G: np.ndarray, board: CrokinoleBoard) -> int:
+    """The widest line-ness kernel (odd px, at least 5) that keeps the playing-surface edge
+    out of the shooting line's response: half the gap between them where the view foreshortens
+    it most. On a board seen nearly edge on (77 degrees from vertical) that gap is 4-8 px on the
+    near and far sides while the kernel sized from the line's width across the picture was 9 px;
+    the edge's response then pulled the shooting line outwards and every other ring was
+    measured 2.5% small (10 line at 0.650-0.654 of the shooting line on rendered boards painted
+    at 0.667; 0.662-0.665 with a 5 px kernel, 0.651-0.662 with a 7 px one). Only for fits seeded from
+    the pegs: held to the gap on every fit, the oblique broadcast frames' fits moved by up to
+    5 px at the ends of their shooting lines, better on some and worse on others."""
+    gap = (board.surface_radius - board.shooting_line_radius) * REF_MM / board.shooting_line_radius
+    a = np.linspace(0, 2 * math.pi, 36, endpoint=False)
+    u = np.stack([np.cos(a), np.sin(a)], axis=1)
+    with np.errstate(all="ignore"):
+        d = np.linalg.norm(apply_h(G, (REF_MM + gap) * u) - apply_h(G, REF_MM * u), axis=1)
+    if not np.all(np.isfinite(d)):
+        return MAX_KERNEL  # a wild guess (part of the board behind the camera): no cap
+    k = int(d.min() / 2)
+    return max(5, k if k % 2 else k - 1)
+
+
 def _normals(G: np.ndarray, pts_mm: np.ndarray, dirs: np.ndarray, lens: LensModel | None = None
              ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Raw image points, unit image normals and px-per-mm along the normal at board points."""
@@ -120,7 +141,7 @@ def fit_rings(image: np.ndarray, G0: np.ndarray, board: CrokinoleBoard,
               radii0: dict[str, float] | None = None,
               schedule: tuple[float, ...] = (20.0, 12.0, 6.0, 3.0, 2.5),
               fit_lens: bool = False, radius_prior_mm: float | None = 1.0,
-              cache: dict | None = None, rings: tuple[str, ...] = RINGS) -> RingFit:
+              cache: dict | None = None, rings: tuple[str, ...] = RINGS, edge_gap: bool = False) -> RingFit:
     """Refine ``G0`` (board mm -> image px) on the three ring lines; measure their radii.
 
     ``rings``: the lines fitted (the shooting line and at least one other). A line left out
@@ -130,7 +151,11 @@ def fit_rings(image: np.ndarray, G0: np.ndarray, board: CrokinoleBoard,
     With ``fit_lens`` the radial distortion (k1, k2 of :class:`LensModel`) is fitted jointly:
     ``G`` then maps board mm to *undistorted* pixels and the search projects through the lens.
     The lens joins from the second pass on (the first pass's wide search only needs to lock on),
-    and k2 is held near zero by a weak prior: three rings fix k1 well, k2 only loosely."""
+    and k2 is held near zero by a weak prior: three rings fix k1 well, k2 only loosely.
+
+    With ``edge_gap`` the line-ness kernel is also held within the gap between the shooting
+    line and the playing-surface edge (``_edge_gap_kernel``): for a board seen nearly edge on
+    (the fits seeded from the pegs, ``crokinole_pegs``)."""
     import cv2
 
     G = normalize_h(G0.copy())
@@ -140,6 +165,8 @@ def fit_rings(image: np.ndarray, G0: np.ndarray, board: CrokinoleBoard,
     # more, and a large elliptical kernel costs seconds. The map is cached per image and kernel:
     # the quick fits of one calibration share it.)
     kern = min(MAX_KERNEL, max(5, odd(4.0 * scale * board.line_width + 3)))
+    if edge_gap:
+        kern = min(kern, _edge_gap_kernel(G, board))
     blur = max(0.7, 0.6 * scale)
     key = (id(image), kern, round(blur, 1))
     if cache is not None and key in cache:
@@ -253,12 +280,13 @@ def fit_rings(image: np.ndarray, G0: np.ndarray, board: CrokinoleBoard,
     return fit
 
 
-def reseed(image: np.ndarray, fit: RingFit, board: CrokinoleBoard, cache: dict | None = None) -> RingFit:
+def reseed(image: np.ndarray, fit: RingFit, board: CrokinoleBoard, cache: dict | None = None,
+           edge_gap: bool = False) -> RingFit:
     """A fit that follows one ring well but not the others: look for the 1:2:3 pattern again on
     the radial profile of the frame it found (now close to top-down, so the rings are concentric
     in it) and fit again from there. Keep whichever fit sees more of its rings. ``cache``: as
     :func:`fit_rings`'s (the profile's line-ness map is kept there too: each search of one
-    calibration re-seeds on the same reduced image)."""
+    calibration re-seeds on the same reduced image). ``edge_gap``: as :func:`fit_rings`'s."""
     import cv2
 
     key = (id(image), "reseed")
@@ -280,7 +308,7 @@ def reseed(image: np.ndarray, fit: RingFit, board: CrokinoleBoard, cache: dict |
     G = fit.G @ np.diag([f, f, 1.0])
     radii = {"shooting": REF_MM, "ten": REF_MM * peaks[1] / peaks[2], "fifteen": REF_MM * peaks[0] / peaks[2]}
     try:
-        new = fit_rings(image, G, board, radii, cache=cache)
+        new = fit_rings(image, G, board, radii, cache=cache, edge_gap=edge_gap)
     except CalibrationError:
         return fit
     return new if sorted(new.inliers.values())[1] > sorted(fit.inliers.values())[1] else fit
