@@ -108,9 +108,14 @@ class BackgroundModel:
         assert self.lab is not None
         y0, y1, x0, x1 = box if box is not None else (0, self.lab.shape[0], 0, self.lab.shape[1])
         cur = blurred[y0:y1, x0:x1] if blurred.shape[:2] != (y1 - y0, x1 - x0) else blurred
-        d = cv2.absdiff(cur, self.lab[y0:y1, x0:x1] + self.offset)
+        model = self.lab[y0:y1, x0:x1]
+        # (The offset is zero but between ``update``'s steps; adding a zero per channel is a
+        # whole-view broadcast that cost more than the rest of this together.)
+        d = cv2.absdiff(cur, model + self.offset if self.offset.any() else model)
         diff = cv2.transform(d, WEIGHTS.reshape(1, 3))
-        diff[~self.known[y0:y1, x0:x1]] = 0.0
+        # 0 where never seen (a difference is never negative: times 0 or 1 is the same as
+        # setting those pixels to 0, without the masked copy)
+        np.multiply(diff, self.known[y0:y1, x0:x1], out=diff)
         return np.asarray(diff)
 
     def threshold(self, floor: float) -> float:
