@@ -139,3 +139,23 @@ def test_difference_is_the_weighted_absolute_difference_bit_for_bit_with_or_with
             got = m.difference(shot if box is None else shot[y0:y1, x0:x1], box)
             assert got.dtype == want.dtype and np.array_equal(got, want)
             assert (got[~m.known[y0:y1, x0:x1]] == 0).all() and got.max() > 50.0
+
+
+def test_the_exposure_offset_enters_the_model_as_numpy_would_add_it() -> None:
+    """``update`` adds the exposure offset in OpenCV, in place (speed): the model after it is bit
+    for bit the one ``lab + offset`` gives, then blended with the frame as before."""
+    import cv2
+
+    empty = board()
+    m = BackgroundModel(valid())
+    m.reset(empty)
+    brighter = empty + np.array([9.37, 1.21, -1.05], np.float32)
+    off = m.exposure_offset(brighter)
+    assert m.lab is not None
+    want = m.lab + off
+    nothing = np.zeros((H, W), bool)
+    diff = cv2.transform(cv2.absdiff(brighter, want), np.array([[1.0, 1.6, 1.6]], np.float32))
+    blend = m.valid & (diff < m.close * max(m.noise, 1.0))
+    cv2.accumulateWeighted(brighter, want, m.rate, mask=blend.view(np.uint8))
+    m.update(brighter, covered=nothing)
+    assert np.array_equal(m.lab, want)
