@@ -121,7 +121,7 @@ def find_streaks(det: DiscDetector, view_bgr: np.ndarray, dets: Detections,
     if box is None:
         return dets
     y0, y1, x0, x1 = box
-    crop = lab[y0:y1, x0:x1] if lab is not None else cv2.cvtColor(view_bgr[y0:y1, x0:x1], cv2.COLOR_BGR2Lab).astype(np.float32)
+    crop = lab[y0:y1, x0:x1] if lab is not None else det.view_lab(view_bgr, (y0, y1, x0, x1))
     blurred = BackgroundModel.prepare(crop)
     diff = model.difference(blurred, box)
     mask = (diff > model.threshold(MIN_DIFF)) & model.valid[y0:y1, x0:x1]
