@@ -116,3 +116,46 @@ def test_rim_band_is_the_edge_of_the_board_region() -> None:
     v[(xx - 40) ** 2 + (yy - 40) ** 2 <= 30**2] = True
     m = BackgroundModel(v)
     assert m.rim[40, 10] and m.rim[40, 70] and not m.rim[40, 40] and not m.rim[40, 5]
+
+
+def test_difference_is_the_weighted_absolute_difference_bit_for_bit_with_or_without_an_offset() -> None:
+    """The zero offset is not added and the unseen pixels are zeroed by a product (speed): the
+    numbers are those of the plain formula, |frame - (model + offset)| weighted, 0 where unseen."""
+    import cv2
+
+    from tracker.detect.background import WEIGHTS
+
+    empty = board()
+    m = BackgroundModel(valid())
+    m.reset(empty, covered=disc_mask((30, 40)))
+    shot = with_disc(empty, (55, 25))
+    for offset in ([0.0, 0.0, 0.0], [2.5, -1.0, 0.75]):
+        m.offset = np.array(offset, np.float32)
+        assert m.lab is not None
+        for box in (None, (10, 60, 5, 75)):
+            y0, y1, x0, x1 = box if box is not None else (0, H, 0, W)
+            want = cv2.transform(cv2.absdiff(shot[y0:y1, x0:x1], m.lab[y0:y1, x0:x1] + m.offset), WEIGHTS.reshape(1, 3))
+            want[~m.known[y0:y1, x0:x1]] = 0.0
+            got = m.difference(shot if box is None else shot[y0:y1, x0:x1], box)
+            assert got.dtype == want.dtype and np.array_equal(got, want)
+            assert (got[~m.known[y0:y1, x0:x1]] == 0).all() and got.max() > 50.0
+
+
+def test_the_exposure_offset_enters_the_model_as_numpy_would_add_it() -> None:
+    """``update`` adds the exposure offset in OpenCV, in place (speed): the model after it is bit
+    for bit the one ``lab + offset`` gives, then blended with the frame as before."""
+    import cv2
+
+    empty = board()
+    m = BackgroundModel(valid())
+    m.reset(empty)
+    brighter = empty + np.array([9.37, 1.21, -1.05], np.float32)
+    off = m.exposure_offset(brighter)
+    assert m.lab is not None
+    want = m.lab + off
+    nothing = np.zeros((H, W), bool)
+    diff = cv2.transform(cv2.absdiff(brighter, want), np.array([[1.0, 1.6, 1.6]], np.float32))
+    blend = m.valid & (diff < m.close * max(m.noise, 1.0))
+    cv2.accumulateWeighted(brighter, want, m.rate, mask=blend.view(np.uint8))
+    m.update(brighter, covered=nothing)
+    assert np.array_equal(m.lab, want)

@@ -110,3 +110,23 @@ def test_a_pool_of_light_along_a_bare_rim_is_no_row(gain: float) -> None:
     lit = _light_bump(img, calib, (-330.0, LINE - R), gain, 40.0)
     assert len(_rim(lit, calib)) == 0, _rim(lit, calib).round(1).tolist()
 
+
+
+def test_column_medians_are_numpys_median_of_each_columns_samples() -> None:
+    """``_column_medians`` (all columns from one sort) gives each column's ``np.median`` of its
+    band's samples bit for bit, odd and even counts, ties included."""
+    from tracker.detect.rim import _column_medians
+
+    rng = np.random.default_rng(7)
+    for trial in range(60):
+        depth, along = int(rng.integers(1, 30)), int(rng.integers(1, 40))
+        off = rng.normal(size=(depth, along, 3)).astype(np.float32)
+        if trial % 2:
+            off = np.round(off * 2) / 2  # ties
+        band = rng.random((depth, along)) < 0.5
+        if not band.any():
+            continue
+        got = _column_medians(off, band)
+        for i in np.flatnonzero(band.any(0)):
+            want = np.median(off[band[:, i], i], axis=0)
+            assert got[i].dtype == want.dtype and np.array_equal(got[i], want)

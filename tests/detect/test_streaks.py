@@ -296,3 +296,21 @@ def test_an_oblique_camera_widens_a_streak_by_the_top_face_shift() -> None:
     assert 50.5 < width < 56.0 and abs(length - 105.0) < 8.0, (width, length)
     assert abs(abs(float(axis[0])) - 1.0) < 1e-6  # along x
     assert _capsule(py, px, mpp, r, r, tilt=0.5) is None  # a near-overhead camera: still refused
+
+
+def test_blob_pixels_are_each_components_pixels_in_raster_order() -> None:
+    """``_blob_pixels`` reads each large component in its own bounding box (speed): the same
+    pixels, in the same order, as the whole labelling's ``np.nonzero`` grouped by label."""
+    from tracker.detect.streaks import _blob_pixels
+
+    rng = np.random.default_rng(3)
+    for _ in range(40):
+        noise = rng.random((int(rng.integers(8, 90)), int(rng.integers(8, 90)))).astype(np.float32)
+        m = (cv2.GaussianBlur(noise, (0, 0), 2.0) > 0.5).astype(np.uint8)
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(m, connectivity=8)
+        big = np.nonzero(stats[1:, cv2.CC_STAT_AREA] >= 6)[0] + 1
+        got = _blob_pixels(labels, stats, big)
+        assert len(got) == len(big)
+        for i, (py, px) in zip(big, got, strict=True):
+            ys, xs = np.nonzero(labels == i)
+            assert np.array_equal(py, ys) and np.array_equal(px, xs)

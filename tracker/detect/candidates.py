@@ -234,7 +234,7 @@ def search(det: DiscDetector, view: np.ndarray, kind: int, radius: float,
         spectra = shared[2]
         sub = view  # (only its shape is read below)
     else:
-        sub = lab if lab is not None else det._lab(view)
+        sub = lab if lab is not None else det.view_lab(view)
         spectra = field_spectra(sub, filt.fft_shape)
         det._view_spectra = (view, filt.fft_shape, spectra)
     rr = ring_response(sub, filt, spectra=spectra)
@@ -267,7 +267,7 @@ def box_responses(det: DiscDetector, view: np.ndarray, lab: np.ndarray | None, k
     for y0, y1, x0, x1 in boxes:
         filt = _crop_filter(det, kind, y1 - y0, x1 - x0)
         hb, wb = filt.shape
-        crop = lab[y0:y1, x0:x1] if lab is not None else det._lab(view[y0:y1, x0:x1])
+        crop = lab[y0:y1, x0:x1] if lab is not None else det.view_lab(view, (y0, y1, x0, x1))
         sub = cv2.copyMakeBorder(crop, 0, hb - (y1 - y0), 0, wb - (x1 - x0), cv2.BORDER_REPLICATE)
         rr = ring_response(sub, filt)
         score[y0:y1, x0:x1] = rr.score[: y1 - y0, : x1 - x0]

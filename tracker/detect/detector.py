@@ -127,6 +127,7 @@ class DiscDetector:
         self._ring_px: dict[int, tuple[float, float]] = {}
         self._crop_filters: OrderedDict[tuple[int, int, int], RingFilter] = OrderedDict()
         self._view_spectra: tuple[np.ndarray, tuple[int, int], Spectra] | None = None  # (``search``)
+        self._view_lab: tuple[np.ndarray, np.ndarray] | None = None  # (``view_lab``)
         # Frame-to-frame reuse (see ``detect``).
         self._ref_grey: np.ndarray | None = None
         self._last: Detections | None = None
@@ -185,6 +186,21 @@ class DiscDetector:
     def _lab(bgr: np.ndarray) -> np.ndarray:
         lab = cv2.cvtColor(bgr, cv2.COLOR_BGR2Lab)
         return lab.astype(np.float32)
+
+    def view_lab(self, view: np.ndarray, box: tuple[int, int, int, int] | None = None) -> np.ndarray:
+        """``_lab`` of this call's coarse ``view``, or of its ``box`` (y0, y1, x0, x1), read only.
+        The whole view's is made at most once a call (asked for whole, or for a box of half the
+        view or more: the search, the second pass and the streaks each read part of it) and
+        boxes are cut from it; a smaller box before that is converted alone. The same numbers
+        either way (the conversion is per pixel)."""
+        H, W = view.shape[:2]
+        y0, y1, x0, x1 = box if box is not None else (0, H, 0, W)
+        if self._view_lab is None or self._view_lab[0] is not view:
+            if (y1 - y0) * (x1 - x0) < 0.5 * H * W:
+                return self._lab(view[y0:y1, x0:x1])
+            self._view_lab = (view, self._lab(view))
+        lab = self._view_lab[1]
+        return lab if box is None else lab[y0:y1, x0:x1]
 
     def set_background(self, frame_bgr: np.ndarray, discs: Detections | None = None) -> None:
         """Start the empty-board model from a frame; ``discs``: the discs found on it (the board
@@ -367,7 +383,7 @@ class DiscDetector:
         self._force_full = False
         self._since_full = 0 if full else self._since_full + 1
         # The whole view's Lab only when it is all searched.
-        lab = self._lab(view) if full else None
+        lab = self.view_lab(view) if full else None
         # Discs found before with no changed pixel on their silhouette stand as they were, on a
         # full pass too: a disc found at rest by any pass stays found until the picture at its
         # place changes, so a full pass cannot lose what the incremental ones found (a full

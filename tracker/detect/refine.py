@@ -166,6 +166,18 @@ class Refiner:
         c = (u @ (P - self.pose.centre[:2])) / max(float(self.pose.centre[2]), 1.0)
         return self.bevel * np.clip(c, -1.0, 1.0)
 
+    def _residuals(self, pts: np.ndarray, is_top: np.ndarray, P: np.ndarray, r: float
+                   ) -> tuple[np.ndarray, np.ndarray]:
+        """For a disc at ``P`` of radius ``r``: the unit directions from the circle each edge
+        point of ``pts`` belongs to (the top rim's where ``is_top``, else the bottom's) to the
+        point, and the point's distance beyond that circle (``refine``'s fit)."""
+        T = P + (P - self.pose.centre[:2]) * self.f
+        cen = np.where(is_top[:, None], T[None], P[None])
+        dvec = pts - cen
+        dist = np.maximum(np.sqrt((dvec * dvec).sum(axis=1)), 1e-9)
+        u = dvec / dist[:, None]
+        return u, dist - np.where(is_top, (1.0 + self.f) * r - self._bevel_drop(u, P), r)
+
     def top_of(self, P: np.ndarray) -> np.ndarray:
         return P + (P - self.pose.centre[:2]) * self.f
 
@@ -278,13 +290,8 @@ class Refiner:
             sel = good
             J_scale = np.where(is_top, 1.0 + f, 1.0)[:, None]
             J_r = -np.where(is_top, k, 1.0)[:, None]
+            u, res = self._residuals(pts, is_top, Pn, rn)
             for _ in range(2):
-                Tn = Pn + (Pn - C) * f
-                cen = np.where(is_top[:, None], Tn[None], Pn[None])
-                dvec = pts - cen
-                dist = np.maximum(np.sqrt((dvec * dvec).sum(axis=1)), 1e-9)
-                u = dvec / dist[:, None]
-                res = dist - np.where(is_top, k * rn - self._bevel_drop(u, Pn), rn)
                 med = _median(np.abs(res[good])) if good.any() else 1.0
                 sel = good & (np.abs(res) <= max(3.0 * 1.4826 * med, max(0.5, 0.35 * px) if it >= 3 else max(1.5, 0.7 * px)))
                 if sel.sum() < 8:
@@ -297,11 +304,8 @@ class Refiner:
                 sol[cols] = sol_c
                 Pn = Pn + sol[:2]
                 rn = float(min(max(rn + sol[2], 0.7 * radius), 1.3 * radius))
-                Tn = Pn + (Pn - C) * f
-                cen = np.where(is_top[:, None], Tn[None], Pn[None])
-                dvec = pts - cen
-                dist = np.maximum(np.sqrt((dvec * dvec).sum(axis=1)), 1e-9)
-                res = dist - np.where(is_top, k * rn - self._bevel_drop(dvec / dist[:, None], Pn), rn)
+                # (also the next step's starting residual: the same circle)
+                u, res = self._residuals(pts, is_top, Pn, rn)
                 resid_rms = float(np.sqrt((res[sel] ** 2).sum() / int(sel.sum())))
                 if np.abs(sol).max() < 1e-3:
                     break

@@ -121,7 +121,7 @@ def find_streaks(det: DiscDetector, view_bgr: np.ndarray, dets: Detections,
     if box is None:
         return dets
     y0, y1, x0, x1 = box
-    crop = lab[y0:y1, x0:x1] if lab is not None else cv2.cvtColor(view_bgr[y0:y1, x0:x1], cv2.COLOR_BGR2Lab).astype(np.float32)
+    crop = lab[y0:y1, x0:x1] if lab is not None else det.view_lab(view_bgr, (y0, y1, x0, x1))
     blurred = BackgroundModel.prepare(crop)
     diff = model.difference(blurred, box)
     mask = (diff > model.threshold(MIN_DIFF)) & model.valid[y0:y1, x0:x1]
@@ -139,17 +139,10 @@ def find_streaks(det: DiscDetector, view_bgr: np.ndarray, dets: Detections,
     big = np.nonzero(stats[1:, cv2.CC_STAT_AREA] >= min_area)[0] + 1
     if len(big) == 0:
         return dets
-    ys, xs = np.nonzero(labels)
-    ids = labels[ys, xs]
-    keep = np.isin(ids, big)
-    ys, xs, ids = ys[keep], xs[keep], ids[keep]
-    order = np.argsort(ids, kind="stable")
-    ys, xs, ids = ys[order], xs[order], ids[order]
-    cuts = np.flatnonzero(np.diff(ids)) + 1
     rows: list[tuple[np.ndarray, np.ndarray, int, np.ndarray, np.ndarray]] = []
     striker_r = det.board.striker_radius if isinstance(det.board, KoronaBoard) else None
     thr = model.threshold(MIN_DIFF)
-    for py, px in zip(np.split(ys, cuts), np.split(xs, cuts), strict=True):
+    for py, px in _blob_pixels(labels, stats, big):
         if beside is not None and beside[py, px].any():
             continue
         # A disc in flight changes the view where it is; a blob that stands still (discs at rest
@@ -203,6 +196,18 @@ def find_streaks(det: DiscDetector, view_bgr: np.ndarray, dets: Detections,
                          streak=np.array([row[1] for row in rows]), color=np.array([row[3] for row in rows]),
                          surround=np.array([row[4] for row in rows]))
     return Detections.merge([dets, streaks])
+
+
+def _blob_pixels(labels: np.ndarray, stats: np.ndarray, ids: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The pixels (rows, columns; in raster order) of each component ``ids`` (ascending) of a
+    ``cv2.connectedComponentsWithStats`` labelling, each read within its own bounding box (the
+    whole window's ``np.nonzero`` and a sort by label cost more than the blobs' own work)."""
+    out = []
+    for i in ids:
+        x, y, w, h = (int(v) for v in stats[i, :4])
+        py, px = np.nonzero(labels[y:y + h, x:x + w] == i)
+        out.append((py + y, px + x))
+    return out
 
 
 def _lingers(centre: np.ndarray, vec: np.ndarray, before: list[tuple[np.ndarray, np.ndarray]]) -> bool:
