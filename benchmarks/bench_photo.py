@@ -26,6 +26,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--overlays", help="write overlay PNGs to this folder (keep it out of the repository)")
     ap.add_argument("--quick", action="store_true", help="only the first three photos")
+    ap.add_argument("--discs", action="store_true", help="list every disc found (place, team, points) to compare runs")
     args = ap.parse_args()
     labels_path = REAL / "labels.csv"
     if not labels_path.exists():
@@ -69,6 +70,9 @@ def main() -> int:
         print(f"{row['image']:18} {got[0]:>4} ({want[0]:>3}) {got[1]:>4} ({want[1]:>3}) "
               f"{got[2]}/{got[3]} ({want[2]}/{want[3]}) {'yes' if ok else 'NO':>5} {len(result.close_calls):>6} "
               f"{t1 - t0:>8.1f} {t2 - t1:>9.2f}")
+        if args.discs:
+            for d in sorted(result.discs, key=lambda d: (d.where, d.x)):
+                print(f"    {d.where:7} ({d.x:7.1f}, {d.y:7.1f}) team {d.team} {d.points:2d} points")
         if out:
             cv2.imwrite(str(out / (Path(row["image"]).stem + "_overlay.png")), draw_overlay(img, result))
     print(f"exact for both colours: {exact} of {len(rows)}")

@@ -128,7 +128,11 @@ def test_empty_hole_found_off_its_centre_under_a_tilted_camera_is_dropped(
     img, calib = still_frame(BOARD, "hard", (480, 270), seed, lambda rng: [disc])
     det = DiscDetector(calib, "crokinole")
     first = det.detect(img)
-    assert any(5.0 < float(np.hypot(*xy)) < 0.5 * BOARD.hole_radius for xy in first.xy)  # the case
+    # The case: the first call finds the empty hole off its centre (seed 6026). At seed 6001 the
+    # hole's rim, fitted flat from its centre, already explains that find's outline, so it is
+    # the hole from the first call on (``verify.seen_within_hole``; before, 5-9 mm off the centre).
+    off = any(5.0 < float(np.hypot(*xy)) < 0.5 * BOARD.hole_radius for xy in first.xy)
+    assert off == (seed == 6026)
     det.set_background(img, first)
     assert det.hole_lab is not None
     det.refresh()

@@ -75,6 +75,12 @@ CASES = [
          [{**shot("south", "s1", {"s1": Z15}), "unseen": True},
           shot("north", "n2", {"n2": Z5, "s1": "off"}, [["n2", "s1"]])],
          removed={"s1": "off_board"}, points={"A": 0, "B": 15}, reason="must-hit not judged"),
+    # ... nor on the no-opponent rule: the disc was found lying outside the 15 zone, so nobody
+    # removed it (triple.mp4 begins with reds and blacks in the 10 and 5 zones)
+    Case("unseen-shot/no-opponent-rule-not-judged", {},
+         [{**shot("south", "s1", {"s1": Z10}), "unseen": True},
+          {**shot("north", "n1", {"n1": Z5}), "unseen": True}],
+         points={"A": 10, "B": 5}),
     Case("NL-opponent-on-board/contact-listed-opponent-first", {"n1": ("north", Z10)},
          [shot("south", "s1", {"s1": Z15}, [["n1", "s1"]])], points={"A": 15, "B": 10}),
     Case("NL-opponent-on-board/chain-opponent-knocks-opponent",

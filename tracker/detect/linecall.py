@@ -33,7 +33,7 @@ MIN_POSITIONS = 4  # arc positions that must show the line
 MAX_SPREAD_MM = 0.8  # median absolute deviation of their radii beyond which the measure is not trusted
 
 
-def _lab(image: np.ndarray, calib: Calibration, pts_mm: np.ndarray) -> np.ndarray:
+def lab_at(image: np.ndarray, calib: Calibration, pts_mm: np.ndarray) -> np.ndarray:
     """Lab (float, 8-bit scale) of the image at board points (..., 2)."""
     shape = pts_mm.shape[:-1]
     px = calib.to_image(pts_mm.reshape(-1, 2)).astype(np.float32)
@@ -75,7 +75,7 @@ def local_line_radius(image: np.ndarray, calib: Calibration, board: CrokinoleBoa
         return None
     a = np.array(keep)
     u = np.stack([np.cos(a), np.sin(a)], 1)
-    lab = _lab(image, calib, u[:, None, :] * rho[None, :, None])  # (positions, samples, 3)
+    lab = lab_at(image, calib, u[:, None, :] * rho[None, :, None])  # (positions, samples, 3)
     centres = []
     outer = np.abs(rho - R) > 0.5 * w + max(1.5, 1.5 * px_mm)
     for prof in lab:

@@ -15,6 +15,8 @@ calibrate -> detect -> learn the sides' colours from the discs -> score with the
   away from the camera the face, a disc's thickness up, is seen over the board past the foot,
   so a gap narrower than that cannot be seen in the photo and the call rests on the camera
   model (sam_board6: both discs by the 10 line have 3.5-4.6 mm hidden against gaps of 0.5-0.6).
+* Given the image, a find on the surface that the board round it is unlike unevenly (a patch
+  framed by a shadow, ``tracker.detect.framed``) is left out, with a note.
 * Given the image, a disc within ``LOCAL_LINE_MM`` of a line is judged against that line as
   measured beside the disc (``tracker.detect.linecall``), not the board's fitted circle: the
   circle's residual is the size of a close call.
@@ -32,6 +34,7 @@ from tracker.boards import CrokinoleBoard
 from tracker.calibration.datatypes import Calibration
 from tracker.detect.color import ColorModel, lab_to_hex
 from tracker.detect.datatypes import IN_HOLE, ON_SURFACE, Detections
+from tracker.detect.framed import drop_framed
 from tracker.detect.geometry import CameraPose, camera_pose
 from tracker.detect.linecall import LINE_FIELDS, local_line_radius
 
@@ -127,8 +130,13 @@ def score_detections(calib: Calibration, dets: Detections, sides: int = 2,
     if not isinstance(board, CrokinoleBoard):
         raise ValueError("photo scoring is for crokinole boards")
     notes: list[str] = []
+    pose = camera_pose(calib)
+    if image is not None:  # patches of board framed by a shadow (``framed.py``)
+        dets, dropped = drop_framed(image, calib, pose, dets)
+        notes += [f"left out a find at ({x:.0f}, {y:.0f}) mm: the board round it is unlike it unevenly "
+                  "(a patch framed by a shadow?)" for x, y in dropped]
     if len(dets) == 0:
-        return PhotoResult(calib, dets, [], ["#000000"] * sides, sides, ["no discs found"])
+        return PhotoResult(calib, dets, [], ["#000000"] * sides, sides, ["no discs found", *notes])
     if len(dets) < sides:
         model = ColorModel(centres=np.concatenate([dets.color, np.repeat(dets.color[-1:], sides - len(dets), 0)]))
         model = ColorModel(centres=model.centres[np.argsort(-model.centres[:, 0])])
@@ -137,7 +145,6 @@ def score_detections(calib: Calibration, dets: Detections, sides: int = 2,
         model = ColorModel.fit(dets.color, k=sides, surround=dets.surround)
     cls = model.predict(dets.color, dets.surround) if model.relative else model.predict(dets.color)
     r = board.disc_radius
-    pose = camera_pose(calib)
     out: list[PhotoDisc] = []
     for i in range(len(dets)):
         x, y = (float(v) for v in dets.xy[i])

@@ -65,9 +65,33 @@ def is_empty_hole(det: DiscDetector, frame: np.ndarray, guess: np.ndarray, fit: 
             looks = bool(np.hypot(*(flat.centre - centre)) < max(5.0, fit.mm_per_px)
                          and flat.radius > 0.5 * (hole + radius)
                          and flat.coverage >= 0.6 and flat.residual <= fit.residual + 0.15)
+        if not looks:
+            looks = seen_within_hole(det, frame, fit, centre, hole)
         if looks and not disc_shows_in_hole(det, fit, centre):
             return True
     return False
+
+
+def seen_within_hole(det: DiscDetector, frame: np.ndarray, fit: Fit, centre: np.ndarray, hole: float) -> bool:
+    """Whether the outline ``fit`` followed is the rim of the hole at ``centre`` (radius ``hole``
+    as the board was measured): the rim, fitted flat from the hole's own centre, is found there
+    at its size (within a pixel's half), explains the edges as well as the disc did (as much
+    outline, as small a residual), and the disc's top face, as seen, is centred inside it. What
+    shows there is the empty hole or a disc down in it, not a disc standing beside the hole,
+    whose top face would hide the rim's far side. Fitted as a disc a thickness tall, the empty
+    hole of an obliquely seen board whose hole is about a disc's size was placed beside the
+    hole, on the surface (-S85EVHM_OY, about 40 degrees: 15 mm off, a "15"), and the other
+    tests missed it: its top circle 7 mm off the hole's centre as calibrated (the rim itself
+    4.5 mm), the flat fit from the guess went astray, and the size test wants a hole larger than
+    a disc. The colour then decides, as for a fit centred on the hole."""
+    px = fit.mm_per_px
+    T = fit.top_centre if fit.top_centre is not None else fit.centre
+    if np.hypot(*(T - centre)) > hole:
+        return False
+    flat = det.flat_refiner.refine(frame, centre, hole, with_colors=False)
+    return bool(np.hypot(*(flat.centre - centre)) < max(5.0, px) and abs(flat.radius - hole) <= max(1.0, 0.5 * px)
+                and flat.coverage >= max(0.6, fit.coverage - 0.1) and flat.residual <= fit.residual + 0.15
+                and np.hypot(*(T - flat.centre)) < 0.5 * flat.radius)
 
 
 def disc_shows_in_hole(det: DiscDetector, fit: Fit, centre: np.ndarray) -> bool:

@@ -18,7 +18,8 @@ partners), so the discs at rest before a shot fall into two colour clusters; whe
 are clearly apart (two colours are on the board, not one colour split by light), the shot disc's
 cluster is the shooter's side and the other is the opponents'. Partners share a colour: of a
 team, the seat on whose side of the board the disc lies. Discs found nowhere near either colour
-(a hand taken for a disc) get no owner.
+(a hand taken for a disc) get no owner. The discs on the board when the view began are logged
+with these owners as unseen shots, so they score (``missed.on_board_at_start``).
 """
 
 from __future__ import annotations

@@ -68,6 +68,7 @@ def judge(p: Pipeline, rec: ShotRecord, res: FrameResult) -> None:
     if p.game == "crokinole":  # owners of discs never seen shot, by colour (``colours.py``)
         p.namer.owners = crokinole_owners(p.namer.seats, tracks, rec,
                                              p.namer.seat_of_start(rec.start, expected))
+        missed.on_board_at_start(p, rec, tracks, res)  # a video begun mid-round
     shot = p.namer.shot(rec, tracks, expected)
     for tid, name in p.namer.adopted:
         missed.missed_shot(p, tid, name, rec, tracks, res)

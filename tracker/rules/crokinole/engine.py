@@ -10,7 +10,8 @@ state (discs on the board, ditch, 20s, turn, round, totals) and orders the rulin
    at rest) is not judged on it;
 2. resting places: into the hole -> a 20 for the disc's owner; off the surface -> ditch;
 3. no-opponent rule (optional): with no opponent disc on the board, the shot disc must stop in the
-   15 zone or touching the 15 line, else it is removed;
+   15 zone or touching the 15 line, else it is removed (not judged on an ``unseen`` line either:
+   its disc was found lying there, so nobody removed it);
 4. shooting line: every disc resting on or outside it is removed.
 
 The log is what was observed, so the engine follows it rather than refusing it: a shot out of
@@ -253,7 +254,7 @@ class CrokinoleEngine:
             if not ok:
                 dec.append(Removal("removed", why, discs=(disc,), seat=self.owner[disc], cause="shooting_line"))
                 self._to_ditch(disc, why, act)
-        if not opponents_on_board and self.rules.no_opponent_rule and shot.disc in self.on_board:
+        if not opponents_on_board and self.rules.no_opponent_rule and shot.disc in self.on_board and not shot.unseen:
             ok, why = P.satisfies_no_opponent_rule(shot.disc, self._xy(shot.disc), self.board)
             if ok:
                 dec.append(Decision("stays", why, discs=(shot.disc,), seat=seat))
