@@ -267,12 +267,8 @@ def test_a_disc_carried_in_to_the_line_and_lost_under_the_hand_is_not_off() -> N
     assert isinstance(got, tuple) and isinstance(true, tuple) and np.hypot(got[0] - true[0], got[1] - true[1]) < 3
 
 
-def test_a_disc_seen_driven_away_then_lost_at_rest_is_not_the_unseen_shot_disc() -> None:
-    """c4h_9503 at 14.4 s: south's shot unseen from its line (a hand over its run), n1 driven on
-    by it and seen to a stop, then unseen there (the detector lost it) as the shot was judged.
-    n1 was followed away from its rest place, so it did not vanish from it: the new track where
-    the shot disc stopped is the shot disc, not n1 (before, n1's name went to it, n1's own
-    track was retired, and s1, left on its line, was removed for touching it)."""
+def _n1_at_rest_s1_on_its_line() -> World:
+    """North's n1 shot to rest about (-152, -120), then south's s1 put on its line below it."""
     w = World(BOARD, fps=30, seed=21)
     w.place("n1", -152.0, 264, cls=1)
     w.run(0.8)
@@ -280,6 +276,16 @@ def test_a_disc_seen_driven_away_then_lost_at_rest_is_not_the_unseen_shot_disc()
     w.settle(0.8)
     w.place("s1", -152.0, -264, cls=0)
     w.run(0.8)
+    return w
+
+
+def test_a_disc_seen_driven_away_then_lost_at_rest_is_not_the_unseen_shot_disc() -> None:
+    """c4h_9503 at 14.4 s: south's shot unseen from its line (a hand over its run), n1 driven on
+    by it and seen to a stop, then unseen there (the detector lost it) as the shot was judged.
+    n1 was followed away from its rest place, so it did not vanish from it: the new track where
+    the shot disc stopped is the shot disc, not n1 (before, n1's name went to it, n1's own
+    track was retired, and s1, left on its line, was removed for touching it)."""
+    w = _n1_at_rest_s1_on_its_line()
     w.hand(-152.0, -200.0, 70.0, 0.4)  # over s1's run, not where n1 lies
     w.shoot("s1", 0, 1000)
     while w.moving():
@@ -306,13 +312,7 @@ def test_an_unseen_shot_that_stops_against_a_disc_nobody_sees_again_hit_it_off()
     one new track, nearer the shot's start than w2 lay, is the shot disc stopped short, not w2
     driven back (before, w2's name went to it and the shot disc, left on its line, was removed
     for touching it); the shot hit w2, and w2, seen nowhere, went off."""
-    w = World(BOARD, fps=30, seed=21)
-    w.place("n1", -152.0, 264, cls=1)
-    w.run(0.8)
-    w.shoot("n1", 0, -1073)  # comes to rest about (-152, -120)
-    w.settle(0.8)
-    w.place("s1", -152.0, -264, cls=0)
-    w.run(0.8)
+    w = _n1_at_rest_s1_on_its_line()
     w.hand(-152.0, -205.0, 70.0, 0.4)  # over s1's run
     w.hand(-152.0, 150.0, 275.0, 5.0)  # n1's place and its way on into the ditch: never seen again
     w.shoot("s1", 0, 1800)
