@@ -83,3 +83,8 @@ class DetectorSettings:
     # which of the two does it not known).
     rim_shadow: float = 0.7
     row_pitch: bool = False
+    # Korona: a striker's outline is chosen as a whole (``strikers.fit_options``: the refinement's
+    # consensus outline, ``consensus.py``). Off by default: resting strikers are found far more
+    # often under the hard preset and placed better everywhere, but the tracking does worse with
+    # them on three fixtures (cached reviews, off -> on; figures in ``strikers.fit_options``).
+    striker_consensus: bool = False

@@ -1,17 +1,20 @@
-"""Korona strikers against the discs found with them (``DiscDetector``'s last step).
+"""Korona strikers: how their outline is fitted (``fit_options``), and against the discs found
+with them (``DiscDetector``'s last step).
 
 A striker (50 mm) and a target disc (25 mm) found at one place are one thing: a striker whose
 groove (a disc-sized ring on its top) was fitted as a disc, or a disc whose shading was fitted as
-a striker-sized ring. These functions decide which, from the fits' sizes and confidences.
+a striker-sized ring. ``drop_strikers_over_discs`` and ``striker_grooves`` decide which, from the
+fits' sizes and confidences.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from tracker.boards import KoronaBoard
 from tracker.detect.datatypes import DISC, STRIKER, Detections
 from tracker.detect.fitpass import CONCENTRIC
 
@@ -25,6 +28,47 @@ if TYPE_CHECKING:
 # a disc at rest 20.4-22.0 mm (at 0.85, korona_4p_part's e6 against the west rim at 23.3 s was
 # taken for the striker: a false identity switch).
 STRIKER_FIT = 0.92
+
+
+def fit_options(det: DiscDetector, kind: int) -> dict[str, Any]:
+    """The extra ``Refiner.refine`` arguments for fitting a thing of ``kind``: with
+    ``DetectorSettings.striker_consensus``, for a korona striker, the one outline its edges follow
+    best all round is chosen before the two narrow iterations (``consensus.py``); nothing for a
+    disc, nor by default.
+
+    A striker is as tall as a disc and twice as wide, so a ray across its outline meets, within
+    the fit's first windows, its groove, the top rim, on the near side the side wall's foot,
+    its shadow's edge and often the striking line it lies on. Per ray the widest windows take
+    one or another, and the circle through that mix settled millimetres off, where its own
+    rim then lay outside the narrow windows: the rays there found only the edge's tail and
+    failed the salience test, and the outline read open. k4h_9506 (hard preset) at 5 s: the
+    striker resting below the north striking line was fitted 3.5 mm off with 54% of its rays
+    (60% needed); chosen as a whole, 0.6 mm off and 98% closed. A lower salience threshold only
+    let the mixed circles through; each ray's texture read off the board's paint and outside the
+    outline (tried: the striking line and the striker's groove and side wall left out of it) found
+    no striker the consensus did not, and placed them worse (k4h_9306 p95 3.4 -> 5.5 mm).
+
+    Detector full passes every 15th frame (true calibration), resting strikers found as strikers
+    within 10 mm, median/p95 error (mm), strikers found where none is, off -> on: k4h_9506 17/44
+    -> 32/44, 0.90/3.28 -> 0.86/2.57, 0 -> 2 (its north-west pocket: ``verify.place_ok`` now
+    turns that down); k4h_9306 40/42 -> 41/42, 0.88/2.20 -> 0.78/3.36, 1 -> 3; k2e_9505 12/41 both
+    (the rest are its groove, fitted as a disc first: ``groove_strikers``); korona_2p_game
+    140/155 -> 141/155, 3.99/7.01 -> 1.27/2.03; korona_4p_part 48/57 -> 47/57, 2.58/7.44 ->
+    1.50/3.15, 1 -> 3; korona_ru_part 63/74 -> 64/74, 4.27/6.80 -> 1.14/6.24, 48 -> 74 (rings
+    between the discs of a rim row); korona_overshot and korona_pocket as before.
+
+    Why it is off: reviews (``bench_review.py``; shots R/P, pockets R/P, position median/p95 mm,
+    switches per 100 shots), off -> on: k4h_9506 0%/0% -> 50%/67%, 0%/100% -> 33%/100%,
+    positions none -> 2.11/3.39, 0 -> 0; k2e_9505 events the same, 2.14/5.33 -> 1.96/4.31; k4h_9306 shots P 67%
+    -> 62%, pockets 100%/75% -> 67%/50%, 1.46/9.32 -> 1.34/7.85; korona_2p_game shots P 93% ->
+    96%, pockets 80%/100% -> 60%/75%, 2.57/6.86 -> 1.44/5.23, 14.3 -> 10.7; korona_4p_part shots
+    100%/100% -> 90%/82% (strikers now seen while a hand sets them down: two false shots),
+    1.92/7.03 -> 1.49/3.60, switches 0 -> 40; korona_ru_part shots P 86% -> 92%, pockets
+    75%/75% -> 50%/67%, 3.86/8.10 -> 2.63/5.64; korona_overshot and korona_pocket the same.
+    Every match's strikers are placed better, but the tracking loses pockets with them."""
+    if kind != STRIKER or not isinstance(det.board, KoronaBoard) or not det.settings.striker_consensus:
+        return {}
+    return {"consensus": True}
 
 
 def drop_strikers_over_discs(det: DiscDetector, dets: Detections) -> Detections:
