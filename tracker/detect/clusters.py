@@ -231,7 +231,7 @@ class ClusterPass(OutlineLook):
             bounds = det.board.half - max(2.0, 1.5 * px) if isinstance(det.board, KoronaBoard) else None
             fit = det.refiner.refine(self.frame, seed, self.radius, with_colors=False,
                                      give_up_below=0.6 * det.settings.min_coverage, occluders=occ,
-                                     bounds=bounds, **fit_options(det, self.kind))
+                                     bounds=bounds, **fit_options(det, self.kind, seed))
             if fit.visible < MIN_VISIBLE or not self._free(fit.centre) or \
                     not det._accept(fit, self.radius, residual_scale=RESIDUAL_SCALE if fit.visible < 1.0 else 1.0):
                 continue

@@ -38,7 +38,6 @@ def fit_kind(det: DiscDetector, frame_bgr: np.ndarray, view: np.ndarray, lab: np
     centres, coh = det.candidates(view, kind, radius, region, lab)
     from tracker.detect.strikers import fit_options
 
-    opts = fit_options(det, kind)  # (a korona striker's outline: one consensus outline)
     fits: list[tuple[Fit, float]] = []
     rejected: list[tuple[np.ndarray, float, Fit]] = []  # candidate, coherence, its fit
     # (a groove can only be passed over for a larger kind than some find already taken)
@@ -52,7 +51,7 @@ def fit_kind(det: DiscDetector, frame_bgr: np.ndarray, view: np.ndarray, lab: np
                 rejected.append((c, float(q), memo.fit))
             continue
         fit = det.refiner.refine(frame_bgr, c, radius, with_colors=False,
-                                 give_up_below=0.6 * det.settings.min_coverage, **opts)
+                                 give_up_below=0.6 * det.settings.min_coverage, **fit_options(det, kind, c))
         if not det._accept(fit, radius):
             rejected.append((c, float(q), fit))
             det.rejects.note(c, kind, radius, fit, "outline")
