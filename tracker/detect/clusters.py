@@ -53,6 +53,7 @@ from tracker.boards import CrokinoleBoard, KoronaBoard
 from tracker.detect.ditch import ditch_circle, like_ditch
 from tracker.detect.outline import MIN_DENSE, MIN_RING, MIN_VISIBLE, OutlineLook, cv2_blur
 from tracker.detect.refine import Fit
+from tracker.detect.strikers import fit_options
 
 if TYPE_CHECKING:
     from tracker.detect.detector import DiscDetector
@@ -230,7 +231,7 @@ class ClusterPass(OutlineLook):
             bounds = det.board.half - max(2.0, 1.5 * px) if isinstance(det.board, KoronaBoard) else None
             fit = det.refiner.refine(self.frame, seed, self.radius, with_colors=False,
                                      give_up_below=0.6 * det.settings.min_coverage, occluders=occ,
-                                     bounds=bounds)
+                                     bounds=bounds, **fit_options(det, self.kind, seed))
             if fit.visible < MIN_VISIBLE or not self._free(fit.centre) or \
                     not det._accept(fit, self.radius, residual_scale=RESIDUAL_SCALE if fit.visible < 1.0 else 1.0):
                 continue

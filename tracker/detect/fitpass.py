@@ -36,6 +36,8 @@ def fit_kind(det: DiscDetector, frame_bgr: np.ndarray, view: np.ndarray, lab: np
     ``region``: where the view changed (None: a full pass, with the whole view's ``lab``)."""
     full = region is None
     centres, coh = det.candidates(view, kind, radius, region, lab)
+    from tracker.detect.strikers import fit_options
+
     fits: list[tuple[Fit, float]] = []
     rejected: list[tuple[np.ndarray, float, Fit]] = []  # candidate, coherence, its fit
     # (a groove can only be passed over for a larger kind than some find already taken)
@@ -49,7 +51,7 @@ def fit_kind(det: DiscDetector, frame_bgr: np.ndarray, view: np.ndarray, lab: np
                 rejected.append((c, float(q), memo.fit))
             continue
         fit = det.refiner.refine(frame_bgr, c, radius, with_colors=False,
-                                 give_up_below=0.6 * det.settings.min_coverage)
+                                 give_up_below=0.6 * det.settings.min_coverage, **fit_options(det, kind, c))
         if not det._accept(fit, radius):
             rejected.append((c, float(q), fit))
             det.rejects.note(c, kind, radius, fit, "outline")

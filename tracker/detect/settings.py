@@ -83,3 +83,8 @@ class DetectorSettings:
     # which of the two does it not known).
     rim_shadow: float = 0.7
     row_pitch: bool = False
+    # Korona: the outline of a striker at rest is chosen as a whole (``strikers.fit_options``: the
+    # refinement's consensus outline, ``consensus.py``). k4h_9506 (hard preset) shots 0% -> 25%
+    # recall (100% precision), pockets 0% -> 67%; the other korona dev matches and fixtures the
+    # same or better (figures in ``strikers.fit_options``).
+    striker_consensus: bool = True

@@ -1,19 +1,23 @@
-"""Korona strikers against the discs found with them (``DiscDetector``'s last step).
+"""Korona strikers: how their outline is fitted (``fit_options``), and against the discs found
+with them (``DiscDetector``'s last step).
 
 A striker (50 mm) and a target disc (25 mm) found at one place are one thing: a striker whose
 groove (a disc-sized ring on its top) was fitted as a disc, or a disc whose shading was fitted as
-a striker-sized ring. These functions decide which, from the fits' sizes and confidences.
+a striker-sized ring. ``drop_strikers_over_discs`` and ``striker_grooves`` decide which, from the
+fits' sizes and confidences.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from tracker.boards import KoronaBoard
 from tracker.detect.datatypes import DISC, STRIKER, Detections
 from tracker.detect.fitpass import CONCENTRIC
+from tracker.detect.reuse import untouched
 
 if TYPE_CHECKING:
     from tracker.detect.detector import DiscDetector
@@ -25,6 +29,46 @@ if TYPE_CHECKING:
 # a disc at rest 20.4-22.0 mm (at 0.85, korona_4p_part's e6 against the west rim at 23.3 s was
 # taken for the striker: a false identity switch).
 STRIKER_FIT = 0.92
+
+
+def fit_options(det: DiscDetector, kind: int, at: np.ndarray | None = None) -> dict[str, Any]:
+    """The extra ``Refiner.refine`` arguments for fitting a thing of ``kind`` at ``at``: for a
+    korona striker at rest (``DetectorSettings.striker_consensus``), the one outline its edges
+    follow best all round is chosen before the two narrow iterations (``consensus.py``); nothing
+    for a disc.
+
+    A striker is as tall as a disc and twice as wide, so a ray across its outline meets, within
+    the fit's first windows, its groove, the top rim, on the near side the side wall's foot,
+    its shadow's edge and often the striking line it lies on. Per ray the widest windows take
+    one or another, and the circle through that mix settled millimetres off, where its own
+    rim then lay outside the narrow windows: the rays there found only the edge's tail and
+    failed the salience test, and the outline read open. k4h_9506 (hard preset) at 5 s: the
+    striker resting below the north striking line was fitted 3.5 mm off with 54% of its rays
+    (60% needed); chosen as a whole, 0.6 mm off and 98% closed. A lower salience threshold only
+    let the mixed circles through; each ray's texture read off the board's paint and outside the
+    outline (tried: the striking line and the striker's groove and side wall left out of it) found
+    no striker the consensus did not, and placed them worse (k4h_9306 p95 3.4 -> 5.5 mm).
+
+    Only where no pixel of a striker there changed since the last call (``reuse.untouched``;
+    the first call counts as still), as ``fitpass.at_rest`` does for grooves: everywhere, the
+    strikers were also seen while a hand set them down or took them up, and the tracking made
+    shots and swaps of that (reviews off -> everywhere: korona_4p_part shots 100%/100% ->
+    90%/82%, switches 0 -> 40 per 100 shots; pockets k4h_9306 100%/75% -> 67%/50%,
+    korona_2p_game 80%/100% -> 60%/75%, korona_ru_part 75%/75% -> 50%/67%; though the
+    positions at rest were better on every match, korona_4p_part p95 7.03 -> 3.60 mm).
+
+    Reviews (``bench_review.py``, detector runs), off -> at rest: k4h_9506 shots 0%/0% ->
+    25%/100%, pockets 0%/100% -> 67%/100%, positions none -> 2.03/2.56 mm; korona_ru_part
+    pockets 75%/75% -> 75%/100%, median/p95 3.86/8.10 -> 3.79/8.01 mm; k2e_9505, k4h_9306,
+    korona_2p_game, korona_4p_part, korona_overshot, korona_pocket and the dev matches k2e_9305
+    and k2e_9405 the same (the last two lost their rounds to a salience test lowered to 2x)."""
+    if kind != STRIKER or not isinstance(det.board, KoronaBoard) or not det.settings.striker_consensus:
+        return {}
+    if at is not None and det.moved is not None:
+        one = Detections(xy=np.asarray(at, float)[None], radius=np.array([det.board.striker_radius]))
+        if not untouched(one, det.moved, det.view, det.pose, det.thickness)[0]:
+            return {}
+    return {"consensus": True}
 
 
 def drop_strikers_over_discs(det: DiscDetector, dets: Detections) -> Detections:

@@ -155,6 +155,15 @@ def place_ok(det: DiscDetector, centre: np.ndarray, radius: float, mm_per_px: fl
         for px, py in b.pocket_centres().values():
             if np.hypot(centre[0] - px, centre[1] - py) < 0.5 * b.pocket_radius:
                 return False
+        # A striker centred over a pocket's mouth has fallen in (``pocket_of``). Seen at a slant,
+        # a pocket's dark inside shows beside its mouth, about a striker's size: fitted with the
+        # striker's consensus outline (``strikers.fit_options``), k4h_9506's and k4h_9306's
+        # north-west pocket was a striker 16-17 mm from the pocket's centre. (With the consensus
+        # off it turns down a striker-sized fit on 4 frames of the korona dev matches and
+        # fixtures, k2e_9505's and korona_4p_part's, 20-32 mm from a pocket's centre; their
+        # reviews are the same.)
+        if radius >= b.striker_radius and b.pocket_of(float(centre[0]), float(centre[1])) is not None:
+            return False
     return True
 
 

@@ -1,0 +1,87 @@
+"""Korona strikers at rest under a hard look (low lamp, noisy picture), on and beside the striking
+lines: found as strikers, where they lie.
+
+The look and the camera are those the renderer drew for the held-out match k4h_9506 (its
+``hard`` preset: sensor noise 7.9 grey levels, JPEG quality 40, a lamp 57 degrees up casting
+strong shadows, 1.6-1.9 mm a pixel at the strikers), where for the first 23 s the resting strikers
+went unseen: a ray across a striker's outline meets its groove, top rim, side wall, shadow and the
+striking line within the fit's first windows, and the circle fitted through that mix settled
+millimetres off, its outline open. Frames come from the project's renderer with the true
+calibration (its own tests cover it).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tracker.boards import KoronaBoard
+from tracker.calibration.datatypes import Calibration
+from tracker.detect.datatypes import STRIKER
+from tracker.detect.detector import DetectorSettings, DiscDetector
+
+render = pytest.importorskip("tracker.render")
+
+SIZE = (1280, 720)
+# Just below the north striking line (k4h_9506 at 5 s), on the south one (its strikers waiting to
+# be shot), on the west one, and beside the north one farther along.
+STRIKERS = [(-8.0, 277.0), (-25.0, -320.0), (225.0, -320.0), (175.0, 300.0), (-320.0, -100.0)]
+
+
+def _hard_frame(seed: int) -> tuple[np.ndarray, Calibration]:
+    board = KoronaBoard()
+    look = render.Look(surface="natural", line_color=(20, 20, 20), line_width=2.9, outer_shape="square",
+                       disc_colors=((140, 195, 230), (40, 70, 112)), striker_color=(60, 90, 140),
+                       light_gradient=0.42, glare=0.28, vignette=0.19, exposure_drift=0.07, noise_sigma=7.9,
+                       jpeg_quality=40, shadow_strength=0.54, rail="natural", light_azimuth=292.0,
+                       light_elevation=56.7, gloss=0.34, blur_sigma=0.77, sharpen=0.08,
+                       white_balance=(0.87, 1.01, 1.13))
+    cam = render.Camera(height=1725.3, tilt=19.66, azimuth=13.66, roll=9.3, focal=1081.9, k1=-0.2945,
+                        k2=0.0375, target=(-41.6, 36.0))
+    sprites = [render.DiscSprite(id=f"S{i}", x=x, y=y, radius=board.striker_radius, thickness=board.disc_thickness,
+                                 side=0, kind="striker") for i, (x, y) in enumerate(STRIKERS)]
+    sprites.append(render.DiscSprite(id="d0", x=-150.0, y=100.0, radius=board.disc_radius,
+                                     thickness=board.disc_thickness, side=1))
+    img = render.Renderer(board, look, SIZE, seed=seed).render([render.SceneFrame(t=0.0, discs=tuple(sprites))], cam)
+    K, dist = render.intrinsics(cam, SIZE)
+    calib = Calibration(homography=render.true_homography(cam, SIZE), image_size=SIZE, rms_mm=0.0,
+                        board=board, camera_matrix=K, dist_coeffs=dist)
+    return img, calib
+
+
+def test_resting_strikers_on_the_striking_lines_under_a_hard_look_are_found() -> None:
+    """Five strikers on three renders (their noise, grain and tints differ): most are found as
+    strikers within 2 mm, and no striker is reported anywhere else. With the striker's outline
+    chosen as a whole (``DetectorSettings.striker_consensus``, ``strikers.fit_options``) 9 of
+    the 15 are found so; without it 3 (one more 2.0 mm off). The misses: the two on the south
+    striking line, nearest the camera, where the lamp's shadow falls beyond the striker's far rim
+    and merges with it: fitted 2.4-3.4 mm towards the shadow, or with a radius past the
+    tolerance (``verify.accept``)."""
+    found = 0
+    for seed in (1, 2, 3):
+        img, calib = _hard_frame(seed)
+        dets = DiscDetector(calib, "korona", settings=DetectorSettings(striker_consensus=True)).detect(img)
+        xy = dets.xy[dets.kind == STRIKER]
+        for x, y in STRIKERS:
+            e = np.hypot(*(xy - [x, y]).T) if len(xy) else np.array([np.inf])
+            found += int(e.min() < 2.0)
+        for p in xy:  # nothing reported as a striker where none lies
+            assert min(np.hypot(p[0] - x, p[1] - y) for x, y in STRIKERS) < 10.0, p
+    assert found >= 8, found
+
+
+def test_no_striker_rests_centred_over_a_pocket_mouth() -> None:
+    """Seen at a slant, a pocket's dark inside shows beside its mouth, about a striker's size: fitted
+    as one outline it passed for a striker 16-17 mm from the north-west pocket's centre (k4h_9506,
+    k4h_9306), just past the half of the mouth's radius that a disc is looked for up to. A
+    striker centred over the mouth has fallen in (``KoronaBoard.pocket_of``); a disc there is still
+    looked for (at the mouth's edge it may be on its way in), and a striker just beyond it rests."""
+    _, calib = _hard_frame(1)
+    det = DiscDetector(calib, "korona")
+    b = det.board
+    c = np.array(b.pocket_centres()["nw"])
+    inward = np.array([1.0, -1.0]) / np.sqrt(2.0)  # from the pocket's centre towards the board's
+    over = c + 20.0 * inward
+    assert not det.place_ok(over, b.striker_radius, 1.6)
+    assert det.place_ok(over, b.disc_radius, 1.6)
+    assert det.place_ok(c + (b.pocket_radius + 2.0) * inward, b.striker_radius, 1.6)
