@@ -70,7 +70,8 @@ def on_board_at_start(p: Pipeline, rec: ShotRecord, tracks: dict[int, Track], re
     board = p.board
     if p.game != "crokinole" or not isinstance(board, CrokinoleBoard):
         return
-    views = [e.t for e in p.events if e.type == "calibrated"]
+    # (a fit once the bumped camera came to rest is the same view: ``camera.settle_refit``)
+    views = [e.t for e in p.events if e.type == "calibrated" and not e.data.get("settled")]
     if not views:  # tracking fed with detections on a known board: no view began
         return
     seen = [t for e, t in zip(p.entries, p.entry_t, strict=True) if isinstance(e, Shot) and not e.unseen]

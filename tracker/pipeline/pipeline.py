@@ -148,6 +148,7 @@ class Pipeline:
         self._seat_hinted = False  # the --south warning was given (``camera.seat_side_hint``)
         self._bump_tries = 0
         self._bump_t = 0.0
+        self._settle_at: float | None = None  # when the board is fitted once more after a bump's fit
         self._recent: list[np.ndarray] = []
         self._last_dets = Detections.empty()
         self.settling = Settling(round(SETTLE_S * fps))
@@ -161,7 +162,7 @@ class Pipeline:
             self._start(calib, 0.0, 0)
 
     # ------------------------------------------------------------------ calibration
-    def _start(self, calib: Calibration, t: float, index: int) -> None:
+    def _start(self, calib: Calibration, t: float, index: int, **extra: Any) -> None:
         from tracker.detect.detector import DiscDetector
 
         if calib.board.game != self.game:
@@ -185,7 +186,7 @@ class Pipeline:
             self.tracker.board = self.board
         self.gate = StillnessGate(adaptive=adaptive)
         self.drift: DriftMonitor | None = None
-        self.events.append(ev.calibrated(t, index, calib.homography.tolist(), round(float(calib.rms_mm), 3)))
+        self.events.append(ev.calibrated(t, index, calib.homography.tolist(), round(float(calib.rms_mm), 3), **extra))
 
     def set_calibration(self, calib: Calibration, image: np.ndarray, t: float = 0.0, index: int = 0) -> None:
         """Use a calibration made elsewhere (clicked points, markers) from now on."""
