@@ -41,7 +41,7 @@ per-frame code there stays about frames, detections and the referee.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -157,31 +157,20 @@ def check_drift(p: Pipeline, frame: np.ndarray, t: float, index: int) -> None:
     p._recent = (p._recent + [frame])[-9:]
     if (index - p._bump_tries) % 5:
         return
-    from tracker.calibration import calibrate_image
-
-    median = median_frame(p._recent)
-    calib = None
-    for img in (median, frame):  # the median drops moving hands
-        try:
-            calib = calibrate_image(img, p.game, board=p.board_hint, south=p.south)
-            break
-        except TrackerError:
-            continue
-    if calib is None:
+    fit = fit_again(p, frame)
+    if fit is None:
         if t - p._bump_t > 5.0:  # give up: carry on with the old fit rather than stop
             p._bumped = False
             p._last_drift_t = t
             p.warnings.append(f"board not found again after the camera moved; kept the old fit from t = {t:.2f} s")
         return
+    calib, img = fit
     k = board_turn(p, calib, img)
     if k:
         calib = turned(calib, k)
         p.warnings.append(f"t = {t:.2f} s: the new view shows the board turned {90 * k} degrees; "
                           "the seats follow the discs at rest, not the picture")
-    p._start(calib, t, index)
-    set_drift(p, frame)
-    if hasattr(p, "detector"):  # (tests may stand in for the fit and run no detector)
-        p.detector.relearn_hole(img)
+    restart(p, calib, frame, img, t, index)
     p._bumped = False
     p._settle_at = t + SETTLE_REFIT_S
     p._recent = []
@@ -192,27 +181,41 @@ def settle_refit(p: Pipeline, frame: np.ndarray, t: float, index: int) -> None:
     """Fit the board once more after a bump's fit, now the camera has come to rest (see the
     module docstring); keep the fit in use unless the new one moves the board by
     ``SETTLE_REFIT_MM`` or more."""
-    from tracker.calibration import calibrate_image
-
     assert p.calib is not None
-    calib = None
-    for img in (median_frame(p._recent), frame):
-        try:
-            calib = calibrate_image(img, p.game, board=p.board_hint, south=p.south)
-            break
-        except TrackerError:
-            continue
+    fit = fit_again(p, frame)
     p._recent = []
-    if calib is None:
+    if fit is None:
         return
+    calib, img = fit
     k, moved = nearest_turn(p.calib, calib)
     if moved < SETTLE_REFIT_MM:
         return
-    p._start(turned(calib, k) if k else calib, t, index, settled=True)  # the same view, at rest
-    set_drift(p, frame)
-    if hasattr(p, "detector"):
-        p.detector.relearn_hole(img)
+    restart(p, turned(calib, k) if k else calib, frame, img, t, index, settled=True)  # the same view, at rest
     p.warnings.append(f"board fitted again at t = {t:.2f} s, the camera at rest ({moved:.1f} mm from the last fit)")
+
+
+def fit_again(p: Pipeline, frame: np.ndarray) -> tuple[Calibration, np.ndarray] | None:
+    """The board fitted again on the median of the recent frames (it drops moving hands), else
+    on ``frame``: the fit and the image it was made on, or None where neither shows it."""
+    from tracker.calibration import calibrate_image
+
+    for img in (median_frame(p._recent), frame):
+        try:
+            return calibrate_image(img, p.game, board=p.board_hint, south=p.south), img
+        except TrackerError:
+            continue
+    return None
+
+
+def restart(p: Pipeline, calib: Calibration, frame: np.ndarray, img: np.ndarray, t: float, index: int,
+            **extra: Any) -> None:
+    """Go on with a new fit of the board (``calib``, made on ``img``) from ``frame``: a new
+    ``calibrated`` event (with ``extra``), the drift check's reference and the 20-hole's colour
+    taken again."""
+    p._start(calib, t, index, **extra)
+    set_drift(p, frame)
+    if hasattr(p, "detector"):  # (tests may stand in for the fit and run no detector)
+        p.detector.relearn_hole(img)
 
 
 def nearest_turn(old: Calibration, new: Calibration) -> tuple[int, float]:
