@@ -70,8 +70,9 @@ def on_board_at_start(p: Pipeline, rec: ShotRecord, tracks: dict[int, Track], re
     board = p.board
     if p.game != "crokinole" or not isinstance(board, CrokinoleBoard):
         return
+    fits = [(e.t, bool(e.data.get("settled"))) for e in p.events if e.type == "calibrated"]
     # (a fit once the bumped camera came to rest is the same view: ``camera.settle_refit``)
-    views = [e.t for e in p.events if e.type == "calibrated" and not e.data.get("settled")]
+    views = [t for t, settled in fits if not settled]
     if not views:  # tracking fed with detections on a known board: no view began
         return
     seen = [t for e, t in zip(p.entries, p.entry_t, strict=True) if isinstance(e, Shot) and not e.unseen]
@@ -87,6 +88,8 @@ def on_board_at_start(p: Pipeline, rec: ShotRecord, tracks: dict[int, Track], re
                 or tr.born > rec.t_start or board.zone(at[0], at[1], tr.radius) not in (5, 10, 15) \
                 or (tr.surround_n > 0 and lab_distance(tr.color, tr.surround) < BOARD_LAB):
             continue
+        if max([f for f in fits if f[0] <= tr.born + 1e-6], default=fits[0])[1]:
+            continue  # first seen once the bumped camera settled: the view began before, without it
         view = max([v for v in views if v <= tr.born + 1e-6], default=views[0])
         if tr.born > view + VIEW_SLACK_S or any(view <= t <= tr.born for t in seen):
             continue  # first seen well after the view began, or once play was seen in it
