@@ -14,7 +14,8 @@ events.jsonl, frames.jsonl). Without arguments: the fixtures in fixtures/videos/
 * ``--dets DIR``: review each video once and keep the detections the tracker was fed, per frame,
   in DIR (a pickle per match); later runs replay them through tracking, events and rules only,
   in seconds instead of minutes (for work downstream of the detector: the detector and the
-  stillness gate are not re-run, so a change of theirs needs the cache deleted);
+  stillness gate are not re-run, so a change of theirs needs the cache deleted; the board fits'
+  ``calibrated`` events are kept and replayed with them);
 * ``--explain``: for each match not exact, the shots of the review and of the truth side by
   side in time order with their ends, and the events of other types that neither side matched;
 * ``--worst N``: for each match, its N largest errors at rest: which shot, which disc, where;
@@ -186,11 +187,14 @@ def cached_dets_folder(folder: Path, cache: Path) -> dict[str, Any]:
     truth = json.loads((folder / "truth.json").read_text())
     path = cache / f"{folder.name}.pkl"
     if not path.exists():
-        fed: list[tuple[Any, float, int, Any]] = []
+        fed: list[tuple[Any, float, int, Any, list[Any]]] = []
         orig = pl.Pipeline.process_detections
+        fits_seen = [0]
 
         def record(self: Pipeline, dets: Any, t: float, index: int) -> Any:
-            fed.append((dets, t, index, self.board))
+            fits = [e for e in self.events if e.type == "calibrated"]
+            fed.append((dets, t, index, self.board, fits[fits_seen[0]:]))  # the board fits since the last frame
+            fits_seen[0] = len(fits)
             return orig(self, dets, t, index)
 
         pl.Pipeline.process_detections = record  # type: ignore[method-assign]
@@ -203,12 +207,14 @@ def cached_dets_folder(folder: Path, cache: Path) -> dict[str, Any]:
     fed = pickle.loads(path.read_bytes())
     p = Pipeline(truth["game"], int(truth["players"]), rules=rules_of(truth))
     board = None
-    for dets, t, index, b in fed:
+    for dets, t, index, b, *rest in fed:
+        fits = rest[0] if rest else []  # (caches made before the fits were kept have none)
         if board is None:
             p.start_tracking(b)
         elif b is not board:  # the board was fitted again (camera moved)
             p.board = p.tracker.board = b
         board = b
+        p.events.extend(fits)  # the fits' ``calibrated`` events (the missed-disc check reads them)
         p.process_detections(dets, t, index)
     p.finish()
     return evaluate(folder, p.summary(), [e.to_json() for e in p.sorted_events()],
