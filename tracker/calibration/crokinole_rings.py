@@ -118,6 +118,8 @@ def _peak_search(img: np.ndarray, p0: np.ndarray, nrm: np.ndarray, half: float,
     import cv2
 
     offs = np.arange(-half, half + step / 2, step)
+    if len(offs) < 3:  # no room for a peak inside the search (a degenerate fit: a board of the other game)
+        return np.zeros(len(p0)), np.zeros(len(p0))
     mx = (p0[:, 0, None] + offs[None, :] * nrm[:, 0, None]).astype(np.float32)
     my = (p0[:, 1, None] + offs[None, :] * nrm[:, 1, None]).astype(np.float32)
     v = cv2.remap(img, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0)

@@ -11,6 +11,8 @@ would let hands and shadows through; this pass instead uses what is already know
   it). ``Refiner.refine(occluders=...)`` leaves the rays whose rim point falls inside one out of
   the fit and out of the coverage, so a disc is judged only on the part of its outline that can
   show an edge. Hands, arms and shadows are never occluders: their open outlines still fail.
+  The hole also hides the foot's edge where the foot overhangs it on the side facing the camera
+  (``openings``; there the foot, not the top rim, is the outline).
 * Rejected ring-filter candidates: one whose fit found the disc off-centre (a light disc's
   shadow pulls the coarse peak) is refitted once from where the fit went, so its rays are cast
   from the disc's centre; one next to an occluder is retried where it was, a third of a radius
@@ -157,6 +159,17 @@ class ClusterPass(OutlineLook):
         circ.append(self._ditch(xy, margin))
         return np.concatenate(circ) if circ else np.zeros((0, 3))
 
+    def openings(self, xy: np.ndarray, margin: float) -> np.ndarray:
+        """The 20-hole as ``Refiner.refine``'s ``openings`` (it hides the foot's edge over it
+        too) for a disc near ``xy``, when ``occluders`` masks it."""
+        b = self.det.board
+        if not isinstance(b, CrokinoleBoard):
+            return np.zeros((0, 3))
+        d = float(np.hypot(*xy))
+        if not HOLE_REST * b.hole_radius < d < self.radius * 2.6 + 30.0:
+            return np.zeros((0, 3))
+        return np.array([[0.0, 0.0, b.hole_radius + margin]])
+
     def _ditch(self, xy: np.ndarray, margin: float) -> np.ndarray:
         """The ditch beside a disc at ``xy`` at the surface's edge, as one circle (``ditch.py``)."""
         return ditch_circle(self.det.board, xy, self.radius, margin)
@@ -231,7 +244,8 @@ class ClusterPass(OutlineLook):
             bounds = det.board.half - max(2.0, 1.5 * px) if isinstance(det.board, KoronaBoard) else None
             fit = det.refiner.refine(self.frame, seed, self.radius, with_colors=False,
                                      give_up_below=0.6 * det.settings.min_coverage, occluders=occ,
-                                     bounds=bounds, **fit_options(det, self.kind, seed))
+                                     bounds=bounds, openings=self.openings(seed, margin),
+                                     **fit_options(det, self.kind, seed))
             if fit.visible < MIN_VISIBLE or not self._free(fit.centre) or \
                     not det._accept(fit, self.radius, residual_scale=RESIDUAL_SCALE if fit.visible < 1.0 else 1.0):
                 continue
