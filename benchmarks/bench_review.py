@@ -19,6 +19,8 @@ events.jsonl, frames.jsonl). Without arguments: the fixtures in fixtures/videos/
 * ``--explain``: for each match not exact, the shots of the review and of the truth side by
   side in time order with their ends, and the events of other types that neither side matched;
 * ``--worst N``: for each match, its N largest errors at rest: which shot, which disc, where;
+* ``--noise SIGMAS``: the detector's change mask keeps only the parts that stand out of the
+  picture's noise by that many standard deviations (``Pipeline.change_noise``, off by default);
 * ``--speed VIDEO``: frames per second of review against a decode-only loop of the same video,
   and the peak memory of the process;
 * ``--real``: review the real clips in ../shared/real/crokinole/video/ with --annotate and write
@@ -321,7 +323,10 @@ def main() -> None:
     ap.add_argument("--dets", type=Path, metavar="DIR", help="replay the detections cached in DIR (made on first use)")
     ap.add_argument("--explain", action="store_true", help="print the shots and events of matches not scored exactly")
     ap.add_argument("--worst", type=int, default=0, metavar="N", help="print each match's N largest errors at rest")
+    ap.add_argument("--noise", type=float, default=None, metavar="SIGMAS",
+                    help="the change mask's noise hysteresis (Pipeline.change_noise; default: the detector's own)")
     args = ap.parse_args()
+    Pipeline.change_noise = args.noise
     global EXPLAIN, WORST
     EXPLAIN, WORST = args.explain, args.worst
     folders = args.folders or sorted(p.parent for p in (ROOT / "fixtures" / "videos").glob("*/video.mp4"))

@@ -2,7 +2,7 @@
 
     python benchmarks/bench_speed.py [VIDEO ...] [--game G --players N] [--profile N]
                                      [--frames N] [--threads N] [--quick] [--skip MODES]
-                                     [--gate adaptive|fixed]
+                                     [--gate adaptive|fixed] [--noise SIGMAS]
 
 Without a video (as ``tracker bench speed`` runs it), a 1280x720 30 fps crokinole match (seed
 7201, 8 shots; 3 with ``--quick``) is rendered into a temporary folder first.
@@ -26,7 +26,9 @@ truth.json beside it, else from ``--game``/``--players``):
   (``Pipeline.skip_moving``: off, safe, blind, odd, even; default: the pipeline's own), to
   compare their speed on the same video (the decode-only figure is measured once);
 * ``--gate adaptive|fixed``: the stillness gate's threshold follows the picture's noise, or
-  stays fixed (``Pipeline.adaptive_gate``; default: the game's own, ``pipeline.ADAPTIVE_GATE``).
+  stays fixed (``Pipeline.adaptive_gate``; default: the game's own, ``pipeline.ADAPTIVE_GATE``);
+* ``--noise SIGMAS``: the detector's change mask keeps only the parts that stand out of the
+  picture's noise by that many standard deviations (``Pipeline.change_noise``; default: off).
 
 CPU time, not wall time: the machine is shared, and wall time would measure the neighbours.
 OpenCV is limited to ``--threads`` threads (default 1: the target is one core).
@@ -105,8 +107,11 @@ def main() -> int:
     ap.add_argument("--skip", default=None, metavar="MODES", help="comma-separated Pipeline.skip_moving modes")
     ap.add_argument("--gate", choices=("adaptive", "fixed"), default=None,
                     help="the stillness gate's threshold (default: the game's own, stillness.py)")
+    ap.add_argument("--noise", type=float, default=None, metavar="SIGMAS",
+                    help="the change mask's noise hysteresis (Pipeline.change_noise; default: the detector's own)")
     args = ap.parse_args()
     Pipeline.adaptive_gate = None if args.gate is None else args.gate == "adaptive"
+    Pipeline.change_noise = args.noise
     import cv2
 
     cv2.setNumThreads(args.threads)

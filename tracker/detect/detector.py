@@ -58,6 +58,7 @@ from tracker.detect import strikers, verify
 from tracker.detect.background import BackgroundModel
 from tracker.detect.candidates import RingFilter, Spectra, search
 from tracker.detect.chamfer import GAME_BEVEL_MM, ChamferCorrection
+from tracker.detect.change_noise import ChangeNoise
 from tracker.detect.datatypes import (
     DISC,
     IN_DITCH,
@@ -140,6 +141,7 @@ class DiscDetector:
         # pipeline counts frames instead, ``stillness.FullPasses``).
         self.periodic = True
         self.lost = LostDiscs(self.view, self.pose, self.thickness, self.settings.change_level)
+        self.noise = ChangeNoise(self.settings.change_noise_sigmas)  # (``_changed``)
         self.row_memory = RowMemory()  # korona: the resting row discs between full passes (``row_memory.py``)
         # Widen the ring outward by the largest apparent top-face shift over the board.
         corners = np.array([[0.0, 0.0], [half, half], [-half, half], [half, -half], [-half, -half]])
@@ -326,9 +328,14 @@ class DiscDetector:
         if self._ref_grey is None or self._last is None or not st.reuse:
             return None, None, grey
         # (in OpenCV on 0/1 bytes, read as booleans without a copy)
-        _, raw = cv2.threshold(cv2.absdiff(grey, self._ref_grey), st.change_level, 1, cv2.THRESH_BINARY)
+        diff = cv2.absdiff(grey, self._ref_grey)
+        _, raw = cv2.threshold(diff, st.change_level, 1, cv2.THRESH_BINARY)
         raw = cv2.bitwise_and(raw, self._valid.view(np.uint8))
         moved = cv2.morphologyEx(raw, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        # on a noisy picture, only the changed parts that stand out of the noise
+        # (``change_noise.py``; off by default: ``DetectorSettings.change_noise_sigmas``)
+        self.noise.learn(diff, self._valid.view(np.uint8))
+        moved = self.noise.confirmed(moved, diff, st.change_level)
         if st.creep_pixels > 0:  # a disc creeping to a stop (``reuse.crept``)
             creep = crept(self._last, raw.view(bool), self.view, self.pose, self.thickness, st.creep_pixels)
             moved = cv2.bitwise_or(moved, creep.view(np.uint8))

@@ -32,6 +32,13 @@ class DetectorSettings:
     max_candidates: int = 120
     reuse: bool = True  # keep unchanged discs from the previous call (video)
     change_level: float = 10.0  # grey levels: a coarse-view pixel changed
+    # A changed part of the view stands only when some pixel of it changed by this many times the
+    # picture's noise (``change_noise.py``; 0: off). A clean picture's noise stays under it, so
+    # only noisy cameras are touched. Off by default: with 6, c4h_9503 (hard) ran 12% -> 20% of
+    # decode speed, but lost accuracy: crokinole_4p_part shots P 100% -> 78%, removed 100% ->
+    # 50%/25%; c4h_9503 a false removal; k4h_9506 shots 25%/100% -> 50%/67%, pockets 67% -> 33%
+    # (``Pipeline.change_noise`` turns it on for a review; ``bench_speed.py``/``bench_review.py --noise``).
+    change_noise_sigmas: float = 0.0
     # A kept disc with this many raw changed pixels on its silhouette is refitted (``reuse.crept``),
     # and kept discs are compared with the picture they were fitted on (``reuse.held_reference``):
     # a disc creeping to a stop no longer keeps the fit made while it slid. 0: the opened change

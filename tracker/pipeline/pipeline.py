@@ -99,6 +99,10 @@ class Pipeline:
     # disc took west's shot, A 30 -> 40), both when a due pass was forced onto a still frame and
     # when it waited for the next detected one; with the detector's count it stays exact.
     frame_passes = False
+    # The detector's change mask without the parts that do not stand out of the picture's noise
+    # (``detect/change_noise.py``): that many standard deviations, or None for the detector's own
+    # (``DetectorSettings.change_noise_sigmas``, off). Faster on noisy cameras, not as accurate yet.
+    change_noise: float | None = None
 
     def __init__(
         self,
@@ -175,6 +179,8 @@ class Pipeline:
         # ``frame_passes``: the periodic full passes come from ``self.passes``, counted in frames,
         # not calls (``stillness.FullPasses``); else the detector's own count
         self.detector.periodic = not self.frame_passes
+        if self.change_noise is not None:
+            self.detector.noise.sigmas = self.change_noise
         self.passes.frames = self.detector.settings.refresh_frames if self.frame_passes else 0
         if old is not None:  # a new fit of the same board (the camera moved)
             self.detector.carry_over(old)

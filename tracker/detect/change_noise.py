@@ -1,0 +1,102 @@
+"""The change mask on a noisy camera: changes confirmed against the picture's own noise.
+
+Between two detector calls the coarse view's blurred grey is differenced and the pixels beyond
+``DetectorSettings.change_level`` (10 grey levels), opened by 3x3, are where the view changed
+(``DiscDetector._changed``). On a clean picture nothing else crosses that level. On a noisy one
+(the renderer's hard preset: sensor noise and compression speckle) the difference between two
+frames of a still board has a median of 3 grey levels and its largest values reach 18-24, so
+1-2% of the board's pixels cross 10 on every call and the opening leaves some 10 specks of
+10-30 pixels: the still board "changed" on every frame (c4h_9503: on all 715 frames), each
+speck dilated by a disc became a box of the ring search, the fits and the streaks ran on most
+of the board, resting discs under a speck were refitted, and the turned-down candidates
+(``rejects.py``) were forgotten.
+
+A real change is not a speck of noise: a disc, a hand or a shadow moving differs by tens of
+grey levels at its core. So the changed parts are kept by hysteresis: a connected part of the
+mask stands when at least one of its pixels differs by more than ``SIGMAS`` times the noise's
+standard deviation (the part is kept whole, at ``change_level``, so a real change is as wide as
+before). The noise is measured on every call from the board's own pixels: the median absolute
+difference (for Gaussian noise 0.674 sigma), interpolated within its grey level, as a running
+median over the last ``TESTS`` calls (a hand covering part of the board moves it little). On a
+clean picture ``SIGMAS`` times the noise stays under ``change_level`` and nothing is removed:
+the mask is exactly what it was.
+
+Off by default (``DetectorSettings.change_noise_sigmas`` = 0; ``Pipeline.change_noise`` and the
+benchmarks' ``--noise`` turn it on). With 6, the detector's work on a hard 1280x720 match fell
+by half (c4h_9503: review 12% -> 20% of decode speed, the fits on 349 calls instead of 701),
+but the reviews moved: the incremental searches no longer visit the places the specks used to
+open, and what they found there (discs missed before, candidates turned down) came at other
+moments (crokinole_4p_part gained a false shot and removals, c4h_9503 a false removal, k4h_9506
+lost a pocket and gained a shot). Whether a call that changed only by noise may at least take
+the still path, with every real change searched as before, was tried too: crokinole_4p_part
+still gained a false shot, k4h_9506 still lost a pocket, for 12% -> 15% on c4h_9503.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+SIGMAS = 6.0  # a changed part's strongest pixel against the noise (standard deviations)
+TESTS = 31  # the running median's length, in calls
+MEDIAN_TO_SIGMA = 1.0 / 0.6745  # |N(0, s)| has median 0.6745 s
+
+
+def median_abs(diff: np.ndarray, valid: np.ndarray) -> float:
+    """The median of ``diff`` (uint8) over ``valid`` (uint8 0/1 mask), read within its grey
+    level as if the values were spread evenly over it (integer levels would make the noise
+    jump by a third between 2 and 3)."""
+    hist = cv2.calcHist([diff], [0], valid, [256], [0, 256]).ravel()
+    total = float(hist.sum())
+    if total <= 0:
+        return 0.0
+    cum = np.cumsum(hist)
+    level = int(np.searchsorted(cum, 0.5 * total))
+    below = float(cum[level - 1]) if level > 0 else 0.0
+    inside = float(hist[level])
+    # level v holds the values in [v - 0.5, v + 0.5) (0: [0, 0.5))
+    lo = max(level - 0.5, 0.0)
+    hi = level + 0.5
+    return lo + (hi - lo) * (0.5 * total - below) / max(inside, 1.0)
+
+
+class ChangeNoise:
+    """The running noise of the view's frame differences, and the hysteresis it drives."""
+
+    def __init__(self, sigmas: float = SIGMAS, tests: int = TESTS) -> None:
+        self.sigmas = sigmas  # 0: off (the mask is left as it is)
+        self.tests = tests
+        self._medians: list[float] = []
+
+    def learn(self, diff: np.ndarray, valid: np.ndarray) -> None:
+        """One call's difference image (uint8) over the board (``valid``, uint8 0/1)."""
+        if self.sigmas <= 0:
+            return
+        self._medians.append(median_abs(diff, valid))
+        del self._medians[:-self.tests]
+
+    @property
+    def sigma(self) -> float:
+        """The noise's standard deviation in grey levels (0 before the first call)."""
+        return MEDIAN_TO_SIGMA * float(np.median(self._medians)) if self._medians else 0.0
+
+    def high(self, level: float) -> float | None:
+        """The level a changed part's strongest pixel must exceed, or None when the noise does
+        not reach ``level`` (a clean picture: every part stands)."""
+        high = self.sigmas * self.sigma
+        return high if self.sigmas > 0 and high > level else None
+
+    def confirmed(self, moved: np.ndarray, diff: np.ndarray, level: float) -> np.ndarray:
+        """``moved`` (uint8 0/1) without its connected parts whose every pixel of ``diff`` is
+        within ``high(level)``; ``moved`` itself when the noise is low."""
+        high = self.high(level)
+        if high is None:
+            return moved
+        n, labels = cv2.connectedComponents(moved, connectivity=8)
+        if n <= 1:
+            return moved
+        keep = np.zeros(n, np.uint8)
+        keep[labels[diff > high]] = 1
+        keep[0] = 0
+        out: np.ndarray = keep[labels]
+        return out
