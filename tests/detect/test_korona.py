@@ -209,3 +209,39 @@ def test_a_striker_creeping_to_rest_is_found_where_it_stops() -> None:
     # (this view puts the disc beside it 2 mm off; the groove found at -16 was kept 5.7 mm off)
     e = np.hypot(*(got.xy - [-60.0, -10.0]).T)
     assert float(e.min()) < 3.0, got.xy.round(1).tolist()
+
+
+def test_a_disc_creeping_after_its_last_fit_is_reported_where_it_stopped() -> None:
+    """A brown disc slides in, then creeps 2 mm in steps of 0.4 mm (too little for the detector's change
+    mask, so the find of the frame it stopped sliding on is kept). With the creep refits of
+    ``deferred.py`` (``DetectorSettings.creep_refits``; crokinole has them with its chamfer) the
+    place reported once it rests is where a fresh detector fits it; without them, the fit made
+    before the creep."""
+    board = KoronaBoard()
+    look = render.Look(surface="birch", disc_colors=((40, 40, 40), (170, 110, 40)), noise_sigma=1.5)
+    cam = render.Camera(height=1300.0, tilt=8.0, focal=560.0)
+    size = (800, 600)
+
+    def frame(x: float) -> np.ndarray:
+        sprites = tuple(render.DiscSprite(id=f"d{i}", x=px, y=py, radius=board.disc_radius, thickness=board.disc_thickness,
+                                          side=1 - i, kind="disc") for i, (px, py) in enumerate([(x, 60.0), (-120.0, -90.0)]))
+        return render.Renderer(board, look, size, seed=5).render([render.SceneFrame(t=0.0, discs=sprites)], cam)
+
+    K, dist = render.intrinsics(cam, size)
+    calib = Calibration(homography=render.true_homography(cam, size), image_size=size, rms_mm=0.0,
+                        board=board, camera_matrix=K, dist_coeffs=dist)
+    xs = [100.0, 60.0] + [60.0 + 0.4 * (i + 1) for i in range(5)] + [62.0] * 3
+    frames = {x: frame(x) for x in set(xs)}
+
+    def found(d: Detections) -> np.ndarray:
+        return d.xy[int(np.argmin(np.hypot(*(d.xy - [62.0, 60.0]).T)))]
+
+    fresh = found(DiscDetector(calib, "korona").detect(frames[62.0]))
+    off = {}
+    for on in (False, True):
+        det = DiscDetector(calib, "korona", settings=DetectorSettings(creep_refits=on))
+        for x in xs:
+            got = det.detect(frames[x])
+        off[on] = float(np.hypot(*(found(got) - fresh)))
+    assert off[True] < 0.6, off  # (0.49 mm; 1.39 without the refits)
+    assert off[False] > off[True] + 0.8, off
