@@ -21,7 +21,8 @@ from typing import TYPE_CHECKING
 import cv2
 import numpy as np
 
-from tracker.detect.datatypes import STRIKER, Detections
+from tracker.boards import KoronaBoard
+from tracker.detect.datatypes import DISC, STRIKER, Detections
 from tracker.detect.refine import Fit
 from tracker.detect.reuse import untouched
 
@@ -67,6 +68,8 @@ def fit_kind(det: DiscDetector, frame_bgr: np.ndarray, view: np.ndarray, lab: np
     accepted: list[tuple[Fit, float]] = []
     for fit, q in fits:
         if blocked(fit.centre, radius, taken, grooves and at_rest(det, fit.centre, radius)):
+            continue
+        if sliding_groove(det, kind, fit.centre):
             continue
         taken.append((fit.centre, radius))
         accepted.append((fit, q))
@@ -120,6 +123,28 @@ def blocked(c: np.ndarray, radius: float, taken: list[tuple[np.ndarray, float]],
         if d < 1.6 * min(radius, pr) and not (grooves and pr < SMALLER * radius and d < CONCENTRIC * pr):
             return True
     return False
+
+
+# A disc-sized find this far or farther (mm) from the centre of the striker the last call found,
+# and concentric with it (``CONCENTRIC``), is the groove of a striker still sliding
+# (``sliding_groove``). (At rest the groove's fit and the striker's lie about a millimetre apart.)
+GROOVE_SLID_MM = 2.0
+
+
+def sliding_groove(det: DiscDetector, kind: int, c: np.ndarray) -> bool:
+    """Whether a find of ``kind`` at ``c`` is the groove of a korona striker that moved since the
+    last call, to be passed over so that the striker's own outline is fitted there: a disc-sized
+    find centred within ``CONCENTRIC`` of a disc's radius of the last call's striker, but
+    ``GROOVE_SLID_MM`` or more from it. A striker slowing down is fitted by its groove once its
+    blur clears, and the detector keeps a find while no pixel of its silhouette changes: the
+    groove's silhouette lies inside the striker's uniform face, so the creep of its last
+    millimetres never touched it (k2e_9505 at 27.7 s: the groove found 4.9 mm before the
+    striker stopped, kept 9.2 mm from where it came to rest)."""
+    last = det._last
+    if kind != DISC or not isinstance(det.board, KoronaBoard) or last is None or not np.any(last.kind == STRIKER):
+        return False
+    d = float(np.hypot(*(last.xy[last.kind == STRIKER] - c).T).min())
+    return GROOVE_SLID_MM <= d < CONCENTRIC * det.board.disc_radius
 
 
 def at_rest(det: DiscDetector, c: np.ndarray, radius: float) -> bool:
