@@ -93,3 +93,12 @@ def test_a_striker_waiting_on_its_line_and_unseen_in_flight_is_shot_from_there()
     assert shots[0].start is not None and np.hypot(shots[0].start[0] - 223.0, shots[0].start[1] + 320.0) < 5.0
     end = shots[0].end.get("S")
     assert isinstance(end, tuple) and np.hypot(end[0] + 236.0, end[1] - 297.0) < 3.0
+
+
+def test_a_striker_slid_by_hand_from_mid_board_to_a_striking_line_is_no_shot() -> None:
+    """k4h_9306 at 10.4 s: west's striker, left mid-board by west's shot, is slid by a hand at
+    ~2000 mm/s to west's striking line. It starts far in front of every striking line (more
+    than a striker's radius), where no shot starts: no shot (it was logged as south's)."""
+    frames = (_seq(STRIKER, [(183.0, -236.0)] * 30)
+              + _seq(STRIKER, _line((176.0, -217.0), (-315.0, 247.0), 8)) + _seq(STRIKER, [(-319.0, 249.0)] * 90))
+    assert _review(frames) == []

@@ -438,7 +438,11 @@ class ShotSegmenter:
         if isinstance(b, CrokinoleBoard):
             d = float(np.hypot(x, y))
             return d > b.ten_line_radius + tr.radius  # shot from the shooting line (in the 5 zone)
-        return tr.kind == STRIKER or b.rim_zone_of(x, y) is not None
+        # korona: a striker set against its striking line may stand up to its radius in front
+        # of it; one flicked from a rest place further into the field is a hand carrying it
+        # back to a striking line (k4h_9306 at 10.4 s: west's striker, left mid-board by its
+        # shot, slid to west's line by hand, was logged as a shot of south's)
+        return b.rim_zone_of(x, y, margin=tr.radius if tr.kind == STRIKER else 0.0) is not None
 
 
 def by_id(tracks: Sequence[Track], track_id: int) -> Track | None:
