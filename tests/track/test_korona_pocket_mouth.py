@@ -81,3 +81,18 @@ def test_a_striker_creeping_to_rest_beside_a_pocket_is_not_down_it() -> None:
     _run(tk, [[(*STRIKER_REST, DISC)]] * 20, t)
     assert striker.state == "rest"
     assert np.hypot(*(striker.xy - np.array(STRIKER_PATH[-1]))) < 5.0
+
+
+def test_a_striker_set_down_by_a_hand_is_not_a_disc_resting_nearby() -> None:
+    """k4h_9306 at 15.9 s: north's striker is set down on north's line by a hand (first seen
+    11 mm short of where it lands, blurred), while s5 rests 63 mm away in north's rim zone,
+    hidden by the hand for a moment. The striker did not fly from s5's place (it came nearer to
+    it, not away): s5 stays a disc where it lies, and the striker is a striker of its own."""
+    s5 = (2.0, 354.0)
+    tk = Tracker(B)
+    t = _run(tk, [[(*s5, DISC)]] * 10, 0.0)
+    (disc,) = tk.tracks
+    t = _run(tk, [[]] * 3, t)  # the hand over s5
+    _run(tk, [[(-52.0, 306.0, STRIKER)], [(-50.0, 317.0, STRIKER)]] + [[(-49.0, 318.0, STRIKER), (*s5, DISC)]] * 10, t)
+    assert disc.kind == DISC and disc.state == "rest" and np.hypot(*(disc.xy - np.array(s5))) < 1.0
+    assert [tr.kind for tr in tk.tracks if tr is not disc] == [STRIKER]

@@ -10,6 +10,7 @@ way or flicked out of its rest gate (:mod:`tracker.track.merge`), a striker firs
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -173,7 +174,7 @@ def striker_seen_as_disc(tk: Tracker, tr: Track, v: np.ndarray, first: Sample) -
     if d is None:
         return None
     q = d.settled_xy
-    if not b.striker_waits(float(q[0]), float(q[1])):
+    if not b.striker_waits(float(q[0]), float(q[1])) or not flying_from(tk, tr, q):
         return None
     d.kind, d.radius = tr.kind, tr.radius
     return d
@@ -198,6 +199,17 @@ def overlapped_rest(tk: Tracker, tr: Track, overlap: float = 0.75) -> Track | No
         if far < overlap * (d.radius + tr.radius) and far < best_d:
             best, best_d = d, far
     return best
+
+
+def flying_from(tk: Tracker, tr: Track, q: np.ndarray) -> bool:
+    """Whether the new track ``tr`` moved away from ``q`` between its first sightings (not only
+    blurred on its first), as a striker flicked from there does. A striker a hand sets down is
+    blurred by the hand's motion and drops a few mm as it lands, wherever the hand came from
+    (k4h_9306 at 15.9 s: north's striker, set on its line 11 mm from its first sighting, took
+    over s5, resting 63 mm away in north's rim zone, as the striker "seen as a disc")."""
+    first, last = tr.path[0], tr.path[-1]
+    qx, qy = float(q[0]), float(q[1])
+    return math.hypot(last.x - qx, last.y - qy) - math.hypot(first.x - qx, first.y - qy) > 2 * tk.cfg.move_mm
 
 
 def striker_moving(tk: Tracker) -> bool:
