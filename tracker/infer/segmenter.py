@@ -438,11 +438,16 @@ class ShotSegmenter:
         if isinstance(b, CrokinoleBoard):
             d = float(np.hypot(x, y))
             return d > b.ten_line_radius + tr.radius  # shot from the shooting line (in the 5 zone)
-        # korona: a striker set against its striking line may stand up to its radius in front
-        # of it; one flicked from a rest place further into the field is a hand carrying it
-        # back to a striking line (k4h_9306 at 10.4 s: west's striker, left mid-board by its
-        # shot, slid to west's line by hand, was logged as a shot of south's)
-        return b.rim_zone_of(x, y, margin=tr.radius if tr.kind == STRIKER else 0.0) is not None
+        # korona: a striker waits in a rim zone, clear of the rim where the rows stand
+        # (``striker_waits``), and may stand up to its radius in front of its striking line;
+        # one flicked from a rest place further into the field or against the rim is a hand
+        # carrying it to a striking line (k4h_9306 at 10.4 s: west's striker, left mid-board
+        # by its shot, slid to west's line by hand, was logged as a shot of south's;
+        # korona_2p_game at 73.7 s: south's striker, laid against the south rim, set on the
+        # line by hand)
+        if tr.kind != STRIKER:
+            return b.rim_zone_of(x, y) is not None
+        return b.rim_zone_of(x, y, margin=tr.radius) is not None and max(abs(x), abs(y)) <= b.half - 2 * tr.radius
 
 
 def by_id(tracks: Sequence[Track], track_id: int) -> Track | None:
