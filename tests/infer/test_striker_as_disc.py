@@ -106,7 +106,7 @@ def test_a_striker_slid_by_hand_from_mid_board_to_a_striking_line_is_no_shot() -
 
 def test_a_striker_set_on_its_line_by_hand_from_against_the_rim_is_no_shot() -> None:
     """korona_2p_game at 73.7 s: south's striker, laid against the south rim (its centre 400 mm
-    out, where no striker waits to be shot: the rows stand there), is set on south's striking
+    out: touching the rim, no finger gets behind it to flick it), is set on south's striking
     line by a hand at ~850 mm/s: no shot."""
     frames = (_seq(STRIKER, [(196.0, -400.0)] * 30) + [None] * 5
               + _seq(STRIKER, [(205.0, -346.0)] + [(126.0, -324.0)] * 90))

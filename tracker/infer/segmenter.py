@@ -41,7 +41,13 @@ from tracker.infer.contacts import infer_contacts, motion_start
 from tracker.infer.datatypes import End, HandEvent, ShotRecord
 from tracker.infer.ends import end_of, peak_speed, reached, stayed_out
 from tracker.infer.rim_gone import knocked_out_unseen, rim_unseen
-from tracker.infer.unseen import arrived_unseen, flicked_unseen, striker_put_down, unseen_shot
+from tracker.infer.unseen import (
+    TOUCH_MM,
+    arrived_unseen,
+    flicked_unseen,
+    striker_put_down,
+    unseen_shot,
+)
 from tracker.track.datatypes import Track
 from tracker.track.merge import DONOR_WINDOW
 
@@ -438,16 +444,17 @@ class ShotSegmenter:
         if isinstance(b, CrokinoleBoard):
             d = float(np.hypot(x, y))
             return d > b.ten_line_radius + tr.radius  # shot from the shooting line (in the 5 zone)
-        # korona: a striker waits in a rim zone, clear of the rim where the rows stand
-        # (``striker_waits``), and may stand up to its radius in front of its striking line;
-        # one flicked from a rest place further into the field or against the rim is a hand
+        # korona: a striker waits in a rim zone, and may stand up to its radius in front of
+        # its striking line; one flicked from a rest place further into the field, or from
+        # against the rim (within TOUCH_MM of touching it: no finger gets behind it), is a hand
         # carrying it to a striking line (k4h_9306 at 10.4 s: west's striker, left mid-board
         # by its shot, slid to west's line by hand, was logged as a shot of south's;
         # korona_2p_game at 73.7 s: south's striker, laid against the south rim, set on the
         # line by hand)
         if tr.kind != STRIKER:
             return b.rim_zone_of(x, y) is not None
-        return b.rim_zone_of(x, y, margin=tr.radius) is not None and max(abs(x), abs(y)) <= b.half - 2 * tr.radius
+        return b.rim_zone_of(x, y, margin=tr.radius) is not None \
+            and max(abs(x), abs(y)) < b.half - tr.radius - TOUCH_MM
 
 
 def by_id(tracks: Sequence[Track], track_id: int) -> Track | None:
