@@ -78,3 +78,36 @@ def test_a_striker_put_down_unseen_as_a_disc_is_the_shot_not_the_one_lifted_befo
               + _seq(DISC, [(50.0, 314.0), (50.0, 310.0)] + [(50.0, 306.0)] * 90))
     shots = _review(frames)
     assert [s.seat for s in shots] == ["south"], [(s.seat, s.start) for s in shots]
+
+
+def test_a_striker_waiting_on_its_line_and_unseen_in_flight_is_shot_from_there() -> None:
+    """k4h_9506 at 7.2 s: south's striker, set with its centre on south's striking line
+    (y = -320), read 0.9 mm past it into the field; the detector sees it at rest on a few frames
+    only, not at all on its way, and first again 1.1 s later near the north rim, slowing to rest.
+    The flight was a new track, so the shot is read from rest states: the striker vanished from
+    where it waited, on its line, and turned up away from every rim zone."""
+    frames = (_seq(STRIKER, [(223.0, -319.1)] * 20) + [None] * 32
+              + _seq(STRIKER, _line((-194.0, 239.0), (-236.0, 297.0), 8)) + _seq(STRIKER, [(-236.0, 297.0)] * 90))
+    shots = _review(frames)
+    assert [s.seat for s in shots] == ["south"], [(s.seat, s.start) for s in shots]
+    assert shots[0].start is not None and np.hypot(shots[0].start[0] - 223.0, shots[0].start[1] + 320.0) < 5.0
+    end = shots[0].end.get("S")
+    assert isinstance(end, tuple) and np.hypot(end[0] + 236.0, end[1] - 297.0) < 3.0
+
+
+def test_a_striker_slid_by_hand_from_mid_board_to_a_striking_line_is_no_shot() -> None:
+    """k4h_9306 at 10.4 s: west's striker, left mid-board by west's shot, is slid by a hand at
+    ~2000 mm/s to west's striking line. It starts far in front of every striking line (more
+    than a striker's radius), where no shot starts: no shot (it was logged as south's)."""
+    frames = (_seq(STRIKER, [(183.0, -236.0)] * 30)
+              + _seq(STRIKER, _line((176.0, -217.0), (-315.0, 247.0), 8)) + _seq(STRIKER, [(-319.0, 249.0)] * 90))
+    assert _review(frames) == []
+
+
+def test_a_striker_set_on_its_line_by_hand_from_against_the_rim_is_no_shot() -> None:
+    """korona_2p_game at 73.7 s: south's striker, laid against the south rim (its centre 400 mm
+    out: touching the rim, no finger gets behind it to flick it), is set on south's striking
+    line by a hand at ~850 mm/s: no shot."""
+    frames = (_seq(STRIKER, [(196.0, -400.0)] * 30) + [None] * 5
+              + _seq(STRIKER, [(205.0, -346.0)] + [(126.0, -324.0)] * 90))
+    assert _review(frames) == []

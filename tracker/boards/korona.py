@@ -98,9 +98,10 @@ class KoronaBoard:
     def in_centre_circle(self, x: float, y: float, radius: float = 0.0) -> bool:
         return math.hypot(x, y) + radius <= self.centre_circle_radius
 
-    def rim_zone_of(self, x: float, y: float) -> Seat | None:
-        """The seat whose rim zone (between the rim and its striking line) holds the point."""
-        d = self.half - self.striking_line_offset
+    def rim_zone_of(self, x: float, y: float, margin: float = 0.0) -> Seat | None:
+        """The seat whose rim zone (between the rim and its striking line) holds the point; with
+        ``margin`` (mm), reaching that far past the striking line into the field."""
+        d = self.half - self.striking_line_offset - margin
         if y <= -d:
             return "south"
         if y >= d:

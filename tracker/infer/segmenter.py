@@ -41,9 +41,20 @@ from tracker.infer.contacts import infer_contacts, motion_start
 from tracker.infer.datatypes import End, HandEvent, ShotRecord
 from tracker.infer.ends import end_of, peak_speed, reached, stayed_out
 from tracker.infer.rim_gone import knocked_out_unseen, rim_unseen
-from tracker.infer.unseen import arrived_unseen, flicked_unseen, striker_put_down, unseen_shot
+from tracker.infer.unseen import (
+    TOUCH_MM,
+    arrived_unseen,
+    flicked_unseen,
+    striker_put_down,
+    unseen_shot,
+)
 from tracker.track.datatypes import Track
 from tracker.track.merge import DONOR_WINDOW
+
+# Korona: mm past its striking line into the field that a striker waiting to be shot may be
+# measured at: it is set with its centre on the line, and a resting striker's measured centre
+# is off by a mm or two (the striker's groove and shadow).
+ON_LINE_MM = 5.0
 
 
 class ShotSegmenter:
@@ -365,15 +376,15 @@ class ShotSegmenter:
         return False
 
     # ------------------------------------------------------------------ shots nobody saw
-    def _at_start_place(self, at: tuple[float, float], tr: Track | None) -> bool:
+    def _at_start_place(self, at: tuple[float, float], tr: Track | None, on_line: float = 0.0) -> bool:
         """Where a disc waits to be shot: crokinole, on the shooting line (within a radius and a
         bit: players set discs on or just inside it); korona, a striker anywhere behind a
-        striking line's middle (the rim zones)."""
+        striking line's middle (the rim zones), or up to ``on_line`` mm past the line."""
         b = self.board
         r = tr.radius if tr is not None else b.disc_radius
         if isinstance(b, CrokinoleBoard):
             return b.waits_on_shooting_line(float(at[0]), float(at[1]), r)
-        return (tr is None or tr.kind == STRIKER) and b.rim_zone_of(*at) is not None
+        return (tr is None or tr.kind == STRIKER) and b.rim_zone_of(*at, margin=on_line) is not None
 
     def _vanished(self, tracks: Sequence[Track], since: float, until: float, as_disc: bool = False) -> list[Track]:
         """Discs that rested where shots start and stopped being seen between ``since`` and
@@ -393,8 +404,12 @@ class ShotSegmenter:
             # read as its groove, whose ring is disc-sized)
             if as_disc:
                 waits = isinstance(self.board, KoronaBoard) and tr.kind != STRIKER and self.board.striker_waits(*at)
-            else:
-                waits = self._at_start_place(at, tr)
+            else:  # a korona striker set on its striking line (its centre on the line,
+                # measured a mm or two either side: k4h_9506 at 7.2 s, south's striker read
+                # 0.9 mm past the line, unseen in flight, made no shot); not one that came to
+                # rest there in this episode (a shot's striker stopped by a line is no striker
+                # waiting to be shot)
+                waits = self._at_start_place(at, tr, on_line=0.0 if tr.id in self._moved else ON_LINE_MM)
             if waits and tr.last_seen - tr.born >= 0.1 and tr.hits >= 3:
                 out.append(tr)
         return out
@@ -429,7 +444,17 @@ class ShotSegmenter:
         if isinstance(b, CrokinoleBoard):
             d = float(np.hypot(x, y))
             return d > b.ten_line_radius + tr.radius  # shot from the shooting line (in the 5 zone)
-        return tr.kind == STRIKER or b.rim_zone_of(x, y) is not None
+        # korona: a striker waits in a rim zone, and may stand up to its radius in front of
+        # its striking line; one flicked from a rest place further into the field, or from
+        # against the rim (within TOUCH_MM of touching it: no finger gets behind it), is a hand
+        # carrying it to a striking line (k4h_9306 at 10.4 s: west's striker, left mid-board
+        # by its shot, slid to west's line by hand, was logged as a shot of south's;
+        # korona_2p_game at 73.7 s: south's striker, laid against the south rim, set on the
+        # line by hand)
+        if tr.kind != STRIKER:
+            return b.rim_zone_of(x, y) is not None
+        return b.rim_zone_of(x, y, margin=tr.radius) is not None \
+            and max(abs(x), abs(y)) < b.half - tr.radius - TOUCH_MM
 
 
 def by_id(tracks: Sequence[Track], track_id: int) -> Track | None:

@@ -10,6 +10,7 @@ way or flicked out of its rest gate (:mod:`tracker.track.merge`), a striker firs
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -65,6 +66,10 @@ def confirm(tk: Tracker, tr: Track, t: float, dt: float) -> None:
     first, last = tr.path[0], tr.path[-1]
     if tr.state == "hole" and t - tk._hole_uncovered < HOLE_UNCOVERED_S:
         return  # the empty hole a disc just uncovered, not a disc in it
+    lying = overlapped_rest(tk, tr)
+    if lying is not None:  # the resting disc's own stray sightings, not a second disc
+        label(tk, tr, lying.id)
+        return
     split = blow_split(tk.tracks, tr, dt) if isinstance(tk.board, CrokinoleBoard) else None
     if split is not None:
         split_blow(tk, tr, *split, t)
@@ -169,10 +174,42 @@ def striker_seen_as_disc(tk: Tracker, tr: Track, v: np.ndarray, first: Sample) -
     if d is None:
         return None
     q = d.settled_xy
-    if not b.striker_waits(float(q[0]), float(q[1])):
+    if not b.striker_waits(float(q[0]), float(q[1])) or not flying_from(tk, tr, q):
         return None
     d.kind, d.radius = tr.kind, tr.radius
     return d
+
+
+def overlapped_rest(tk: Tracker, tr: Track, overlap: float = 0.75) -> Track | None:
+    """A resting disc every sighting of the tentative track ``tr`` lies deep inside (centres
+    closer than ``overlap`` of the two radii's sum: two discs cannot lie so) while that disc was
+    itself seen at rest after ``tr``'s first sighting: ``tr`` is that disc seen off its place
+    now and then (a stray fit, a hand at its edge), not a second disc. k2e_9505 at 20.6 s: s1,
+    at rest by the nw pocket, found 15 then 8 mm off on two frames between sightings in place,
+    became a second disc there; it later took s1's and then the striker's detections, and the
+    striker, left unseen at rest by the pocket, was called pocketed."""
+    seen = np.array([(s.x, s.y) for s in tr.path if s.measured], float).reshape(-1, 2)
+    if not len(seen):
+        return None
+    best, best_d = None, float("inf")
+    for d in tk.tracks:
+        if d.state != "rest" or d.last_seen <= tr.born or not d.anchor_n:
+            continue
+        far = float(np.hypot(*(seen - d.anchor).T).max())
+        if far < overlap * (d.radius + tr.radius) and far < best_d:
+            best, best_d = d, far
+    return best
+
+
+def flying_from(tk: Tracker, tr: Track, q: np.ndarray) -> bool:
+    """Whether the new track ``tr`` moved away from ``q`` between its first sightings (not only
+    blurred on its first), as a striker flicked from there does. A striker a hand sets down is
+    blurred by the hand's motion and drops a few mm as it lands, wherever the hand came from
+    (k4h_9306 at 15.9 s: north's striker, set on its line 11 mm from its first sighting, took
+    over s5, resting 63 mm away in north's rim zone, as the striker "seen as a disc")."""
+    first, last = tr.path[0], tr.path[-1]
+    qx, qy = float(q[0]), float(q[1])
+    return math.hypot(last.x - qx, last.y - qy) - math.hypot(first.x - qx, first.y - qy) > 2 * tk.cfg.move_mm
 
 
 def striker_moving(tk: Tracker) -> bool:

@@ -49,6 +49,25 @@ def where_verdict(board: CrokinoleBoard | KoronaBoard, tr: Track, where: int) ->
                 tr.pocket = _nearest_pocket(b, x, y)
 
 
+def coasted_into_pocket(b: CrokinoleBoard | KoronaBoard, p0: np.ndarray, p1: np.ndarray) -> Pocket | None:
+    """Korona: the pocket a disc coasting unseen from ``p0`` to ``p1`` (mm) dropped into: its
+    centre passed over the pocket's circle (over it, a disc falls in). None on a crokinole board
+    or when the step passes over no pocket. Without it the tracker coasted such a disc on
+    through the pocket, off the corner's rims and back out, and gave it the next detection near
+    there (k2e_9505 at 23.4 s: s1, struck into the nw pocket and seen once in its mouth, coasted
+    over the pocket and back out 50 mm, and took the detection of south's striker resting there)."""
+    if not isinstance(b, KoronaBoard):
+        return None
+    a = np.asarray(p0, float)
+    d = np.asarray(p1, float) - a
+    for name, q in b.pocket_centres().items():
+        c = np.asarray(q, float)
+        s = float(np.clip((c - a) @ d / max(float(d @ d), 1e-12), 0.0, 1.0))
+        if float(np.hypot(*(a + s * d - c))) < b.pocket_radius:
+            return name
+    return None
+
+
 def in_pocket(b: CrokinoleBoard | KoronaBoard, tr: Track) -> tuple[np.ndarray, float] | None:
     """Korona: where a disc down a pocket may be seen, for the tracker's association: within the
     pocket's circle (``pocket_radius`` of its centre). A disc on the surface by the pocket's
@@ -107,7 +126,7 @@ def resolve_lost(board: CrokinoleBoard | KoronaBoard, tr: Track, decel: float,
     else:
         pocket = b.pocket_of(lx, ly) or b.pocket_of(px, py)
         if pocket is None:
-            pocket = _near_pocket(b, lx, ly, tr.radius)
+            pocket = _near_pocket(b, lx, ly, tr.radius, max(coast, float(np.hypot(*v))), decel)
         if pocket is None:
             pocket = _course_pocket(b, tr, np.array([lx, ly]), np.array([px, py]), coast, last.t if last else None,
                                     decel, seen_speed=float(np.hypot(*v)))
@@ -178,11 +197,19 @@ def _heading_over_hole(b: CrokinoleBoard, x: float, y: float, v: np.ndarray) -> 
     return abs(float(p[0] * u[1] - p[1] * u[0])) <= b.hole_radius
 
 
-def _near_pocket(b: KoronaBoard, x: float, y: float, radius: float) -> Pocket | None:
-    """The pocket whose centre lies within its radius and a disc's diameter of (x, y), if any."""
+def _near_pocket(b: KoronaBoard, x: float, y: float, radius: float, speed: float, decel: float) -> Pocket | None:
+    """The pocket whose centre lies within its radius and a disc's diameter of (x, y), if any,
+    and that a disc last seen there at ``speed`` (mm/s) could still slide into against friction
+    (``decel``): a disc seen coming to a stop beside a pocket stays on the surface, unseen
+    (k2e_9505 at 23.6 s: south's striker, last seen creeping to rest at 95 mm/s 26 mm from the
+    nw pocket's circle, its resting outline found as a disc, was called down the pocket)."""
     near = _nearest_pocket(b, x, y)
     q = b.pocket_centres()[near]
-    return near if np.hypot(x - q[0], y - q[1]) < b.pocket_radius + 2 * radius else None
+    d = float(np.hypot(x - q[0], y - q[1]))
+    if d >= b.pocket_radius + 2 * radius:
+        return None
+    slide = speed * speed / (2 * decel)
+    return near if d - b.pocket_radius <= slide else None
 
 
 def _course_pocket(b: KoronaBoard, tr: Track, at: np.ndarray, now: np.ndarray, coast: float, seen: float | None,
@@ -209,8 +236,12 @@ def _course_pocket(b: KoronaBoard, tr: Track, at: np.ndarray, now: np.ndarray, c
     # the coasting speed, taken back to the sighting; or the speed it was seen going at between
     # its last two sightings, when more: the coasting (a smoothed velocity) may have stopped it
     # short (korona_2p_game at 115.4 s: seen at 710 mm/s 180 mm out of the se pocket, coasted
-    # to a stop in 70 mm, and left "covered" there though it went down 0.2 s later)
-    speed = max(coast + decel * elapsed, seen_speed)
+    # to a stop in 70 mm, and left "covered" there though it went down 0.2 s later). A coast
+    # that has stopped says only that the disc was slow: it stopped sooner than ``elapsed``,
+    # so the speed it was seen going at stands (k2e_9505 at 23.6 s: south's striker, seen
+    # creeping to rest at 95 mm/s 58 mm from the nw pocket's centre, was sent back in at
+    # 450 mm/s and down the pocket)
+    speed = max(coast + decel * elapsed, seen_speed) if coast > 0 else seen_speed
     lim = b.half - tr.radius
     c = b.pocket_centres()
     reach = b.pocket_radius + tr.radius
@@ -220,10 +251,12 @@ def _course_pocket(b: KoronaBoard, tr: Track, at: np.ndarray, now: np.ndarray, c
         for k in (0, 1):
             if abs(p[k]) > lim and p[k] * v[k] > 0:
                 p[k], v[k] = np.sign(p[k]) * lim, -restitution * v[k]
-        for name, q in c.items():
-            if np.hypot(p[0] - q[0], p[1] - q[1]) < reach:
-                return name
         sp = float(np.hypot(*v))
+        for name, q in c.items():
+            gap = float(np.hypot(p[0] - q[0], p[1] - q[1]))
+            # within reach, and fast enough to slide on until its centre is over the pocket
+            if gap < reach and gap - b.pocket_radius <= sp * sp / (2 * decel):
+                return name
         v = v * max(sp - decel * step, 0.0) / sp
     return None
 

@@ -25,7 +25,14 @@ from tracker.boards import CrokinoleBoard, KoronaBoard
 from tracker.detect.datatypes import DISC, Detections
 from tracker.track.association import BIG, bounce
 from tracker.track.datatypes import Sample, Track
-from tracker.track.fate import FLEETING_S, fleeting, off_unseen, resolve_lost, where_verdict
+from tracker.track.fate import (
+    FLEETING_S,
+    coasted_into_pocket,
+    fleeting,
+    off_unseen,
+    resolve_lost,
+    where_verdict,
+)
 from tracker.track.hidden_blows import coast_into_disc
 from tracker.track.rims import blow_speed, within_rims
 
@@ -148,10 +155,13 @@ def miss(tk: Tracker, tr: Track, t: float, dt: float) -> None:
             tr.xy, tr.v = blow
         elif hit is not None:
             tr.xy, tr.v = hit
+        elif (down := coasted_into_pocket(tk.board, tr.xy, tr.xy + tr.v * dt)) is not None:
+            tr.xy = tr.xy + tr.v * dt
+            tr.state, tr.pocket, tr.v = "pocket", down, np.zeros(2)
         else:
             tr.xy, tr.v = within_rims(tk.board, tr.xy, tr.xy + tr.v * dt, tr.v, tr.radius, cfg.restitution)
         tr.path.append(Sample(t, float(tr.xy[0]), float(tr.xy[1]), False))
-        if t - tr.last_seen > cfg.lost_after:
+        if tr.state == "moving" and t - tr.last_seen > cfg.lost_after:
             resting = np.array([o.position() for o in tk.tracks if o.state == "rest" and o is not tr],
                                float).reshape(-1, 2)
             resolve_lost(tk.board, tr, tk.cfg.decel, resting)
