@@ -10,6 +10,7 @@ import pytest
 
 from tracker.boards import CrokinoleBoard, KoronaBoard
 from tracker.calibration.datatypes import Calibration
+from tracker.detect import chamfer
 from tracker.detect.chamfer import ChamferCorrection
 from tracker.detect.geometry import camera_pose
 from tracker.detect.refine import Refiner
@@ -86,9 +87,12 @@ def test_model_with_the_shared_light_is_steadier_than_the_edge_fit() -> None:
     assert max(e_model) < min(1.4, max(e_edge)), (e_edge, e_model)
 
 
-def test_correction_uses_the_model_and_remembers_the_light() -> None:
+def test_correction_uses_the_model_and_remembers_the_light(monkeypatch: pytest.MonkeyPatch) -> None:
     """With ``model=True``, ``ChamferCorrection`` reports the model's centre, and after a few discs starts each fit
-    from the shadow direction fitted so far; without the model it reports the edge refit."""
+    from the shadow direction fitted so far (held there with ``HOLD_SHADOW``); without the model it reports the
+    edge refit. (At 640x360, below the model's resolution in video, ``MODEL_MAX_MM_PER_PX``: lifted here.)"""
+    monkeypatch.setattr(chamfer, "MODEL_MAX_MM_PER_PX", 99.0)
+    monkeypatch.setattr(chamfer, "HOLD_SHADOW", True)
     img, calib, truth, r, h = _scene("korona", 11)
     pose = camera_pose(calib)
     edge = Refiner(calib, pose, h)

@@ -32,14 +32,18 @@ median/p95 mm, edge fits -> with the model):
     640x360  easy  crokinole 0.53/1.95 -> 0.42/0.88   korona 1.09/2.25 -> 0.53/1.57
     640x360  hard  crokinole 1.41/4.08 -> 1.52/2.91   korona 1.76/5.87 -> 0.91/5.46
 
-It is off by default because end to end on the fixtures (480x270-640x360 video, the pipeline's
-own calibration) it did not hold: crokinole_2p_round lost its exact round to a false
-shooting-line removal (removals 100%/100% -> 100%/67%) and crokinole_4p_part's positions got
-worse (2.30/9.36 -> 3.02/9.70 mm), for reasons not yet found (candidates: the calibration's
-error against a model that draws the ring lines where the calibration has them; the shadow
-direction held from the first discs; the move limit of 1.5 px at 3-4.6 mm a pixel). With the
-limit at 2 mm / 0.5 px crokinole_2p_round stays exact, but its positions are still worse than
-without the model (1.84/2.61 against 1.58/2.49 mm).
+End to end on the fixtures (480x270-640x360 video, the pipeline's own calibration) it did not
+hold: crokinole_2p_round lost its exact round to a false shooting-line removal (removals
+100%/100% -> 100%/67%) and crokinole_4p_part's positions got worse (2.30/9.36 -> 3.02/9.70 mm),
+for reasons not yet found (candidates: the calibration's error against a model that draws the
+ring lines where the calibration has them; the shadow direction held from the first discs; the
+move limit of 1.5 px at 3-4.6 mm a pixel). With the limit at 2 mm / 0.5 px crokinole_2p_round
+stays exact, but its positions are still worse than without the model (1.84/2.61 against
+1.58/2.49 mm). So it fits only discs seen at ``MODEL_MAX_MM_PER_PX`` or finer (1280x720 and up:
+the dev matches are at 1.2-2.1 mm a pixel, the fixtures at 2.7-4.4), with each disc's own
+shadow (``HOLD_SHADOW``) and the outline's size fitted (``silhouette.FIT_SIZE``), and it is on
+by default for crokinole only (``REGION_MODEL``; korona's positions have not been measured end
+to end with it). Figures: the commit message that turned it on.
 """
 
 from __future__ import annotations
@@ -51,7 +55,7 @@ import numpy as np
 from tracker.detect.datatypes import Detections
 from tracker.detect.geometry import CameraPose
 from tracker.detect.refine import Fit, Refiner
-from tracker.detect.silhouette import SilhouetteFitter
+from tracker.detect.silhouette import FINE_MM_PER_PX, SilhouetteFitter
 
 # Chamfer of the discs' top edge by game, mm (``DetectorSettings.bevel``). Crokinole: measured on
 # the labelled real photos (``photo.PHOTO_BEVEL_MM``); in video, with true calibration, it took
@@ -65,9 +69,20 @@ GAME_BEVEL_MM = {"crokinole": 1.9, "korona": 0.0}
 # get worse for it (rendered 1280x720 easy korona frames, true calibration: median/p95 0.62/1.76 mm
 # from the square-edged fit, 0.43/0.73 with the model).
 MODEL_BEVEL_MM = {"crokinole": 1.9, "korona": 2.0}
-# Whether video positions take the region model's centre (``ChamferCorrection(model=None)``).
-# Off: see the module docstring for why it is not yet on by default.
-REGION_MODEL = False
+# Whether video positions take the region model's centre (``ChamferCorrection(model=None)``):
+# True or False for every game, or per game (``{"crokinole": True}``). Off: see the module
+# docstring.
+REGION_MODEL: bool | dict[str, bool] = False
+# The region model fits only discs the image shows at this many millimetres a pixel or finer
+# (a disc's radius 6.6 pixels or more, where it fits the outline's size too): coarser, too few
+# pixels carry its shadow and chamfer (module docstring: the fixtures at 2.7-4.4 mm a pixel).
+MODEL_MAX_MM_PER_PX = FINE_MM_PER_PX
+# Whether the cast shadow's shift is held at the median of the discs fitted so far (else each
+# fit starts from that median and fits its own). Off: at 1280x720 the shadow fitted per disc
+# does better (c2h_9602, a disc by the 20-hole, 1.11/1.15 mm with the edge fits alone,
+# 1.92/1.92 with the shadow held, 0.62/0.73 with it free; c4h_9503 1.08/1.83 -> 1.18/1.82;
+# full reviews, the model's size held, ``silhouette.FIT_SIZE``).
+HOLD_SHADOW = False
 # The region model may move a centre at most this far from where the edge fits put it (mm, or
 # this many image pixels where a pixel is larger): farther, it has fitted something else (a hand
 # over the disc, a blurred moving disc).
@@ -102,16 +117,16 @@ class ChamferCorrection:
         # the model draws that one.)
         game = refiner.calib.board.game
         drawn = MODEL_BEVEL_MM.get(game, bevel) if bevel == GAME_BEVEL_MM.get(game, 0.0) else bevel
-        use = REGION_MODEL if model is None else model
+        use = self.modelling(game) if model is None else model
         self.model = SilhouetteFitter(refiner.calib, pose, refiner.thickness, drawn) if use else None
         self._shadows: list[np.ndarray] = []  # the shadow shifts fitted so far (the light's direction)
         self._fits = 0
 
     @staticmethod
-    def modelling() -> bool:
-        """Whether corrections are made with the region model by default (``REGION_MODEL``): a
-        detector then wants one even with no chamfer to allow for (korona)."""
-        return REGION_MODEL
+    def modelling(game: str) -> bool:
+        """Whether ``game``'s corrections are made with the region model by default
+        (``REGION_MODEL``): a detector then wants one even with no chamfer to allow for."""
+        return REGION_MODEL if isinstance(REGION_MODEL, bool) else REGION_MODEL.get(game, False)
 
     def note(self, frame: np.ndarray, fit: Fit, radius: float, key: bytes | None = None) -> None:
         """Fit an accepted disc again with the chamfer modelled (from its centre, the same
@@ -143,16 +158,18 @@ class ChamferCorrection:
 
     def modelled(self, frame: np.ndarray, start: np.ndarray, radius: float, fit: Fit) -> np.ndarray:
         """The region model's centre (``silhouette.py``), fitted from ``start`` with the edge
-        fit's masks; ``start`` where the model moves too far. Once a few discs have been fitted,
-        the shadow's shift is held at the median of theirs (the light is shared)."""
+        fit's masks; ``start`` where the model moves too far, or where the image is too coarse
+        for it (``MODEL_MAX_MM_PER_PX``). Once a few discs have been fitted, the shadow's shift
+        starts from the median of theirs (the light is shared), and with ``HOLD_SHADOW`` is held
+        there."""
         start = np.asarray(start, float)
-        if self.model is None:
+        if self.model is None or fit.mm_per_px > MODEL_MAX_MM_PER_PX:
             return start
         occ, bounds = fit.masks
         self._fits += 1
         sh = np.median(np.array(self._shadows[-15:]), axis=0) if len(self._shadows) >= 5 else None
         # (every tenth fit leaves the shadow free, so the median follows a change of light)
-        hold = sh is not None and self._fits % 10 != 0
+        hold = HOLD_SHADOW and sh is not None and self._fits % 10 != 0
         m = self.model.fit(frame, start, radius, occluders=occ, bounds=bounds, shadow=sh, fix_shadow=hold)
         if m is None or not bool(np.all(np.isfinite(m.centre))):
             return start

@@ -115,7 +115,7 @@ class DiscDetector:
         # (The refit waits until the disc holds still: ``deferred.py``.)
         self.chamfer = DeferredChamfer(ChamferCorrection(Refiner(fast, self.pose, self.thickness, bevel=self.bevel),
                                                          self.pose, self.bevel, st.min_coverage), self.refiner) \
-            if (self.bevel > 0.0 or ChamferCorrection.modelling() or st.creep_refits) and not st.bevel_in_fit else None
+            if (self.bevel > 0.0 or ChamferCorrection.modelling(self.game) or st.creep_refits) and not st.bevel_in_fit else None
         # The coarse view need not be finer than the camera sees the board.
         self.mm_per_px = max(self.settings.mm_per_px, 0.9 * self.refiner._mm_per_image_px(np.zeros(2)))
         self.view = BoardView.around(half, self.mm_per_px)
