@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from tests.detect.drawing import LIGHT, DrawnDisc, render
+from tracker.detect import chamfer
 from tracker.detect.detector import DetectorSettings, DiscDetector
 
 SIZE = (800, 600)
@@ -28,9 +29,15 @@ def _last_error(creep_pixels: int, color: tuple[int, int, int]) -> float:
 
 
 @pytest.mark.parametrize("color", [(95, 140, 185), (80, 110, 150)], ids=["wood", "dark-wood"])
-def test_a_disc_creeping_to_a_stop_is_found_where_it_stopped(color: tuple[int, int, int]) -> None:
+def test_a_disc_creeping_to_a_stop_is_found_where_it_stopped(color: tuple[int, int, int],
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
     """Wooden discs on the wooden board: each frame's step changes the view too little for the
-    opened change mask, so without the creep test the fit of a frame before the stop is kept."""
+    opened change mask, so without the creep test the fit of a frame before the stop is kept.
+    With crokinole's default region model (``chamfer.REGION_MODEL``) the kept fit is refitted by
+    the model on every call and lands where the disc stopped either way, so the creep test is
+    judged on the edge fits' centres alone."""
+    assert _last_error(6, color) < 1.1  # the defaults
+    monkeypatch.setattr(chamfer, "REGION_MODEL", False)
     on = _last_error(6, color)
     assert on < 1.1
     assert _last_error(0, color) > on + 0.5

@@ -72,11 +72,17 @@ MODEL_BEVEL_MM = {"crokinole": 1.9, "korona": 2.0}
 # Whether video positions take the region model's centre (``ChamferCorrection(model=None)``):
 # True or False for every game, or per game (``{"crokinole": True}``). Off: see the module
 # docstring.
-REGION_MODEL: bool | dict[str, bool] = False
+REGION_MODEL: bool | dict[str, bool] = {"crokinole": True}
 # The region model fits only discs the image shows at this many millimetres a pixel or finer
 # (a disc's radius 6.6 pixels or more, where it fits the outline's size too): coarser, too few
 # pixels carry its shadow and chamfer (module docstring: the fixtures at 2.7-4.4 mm a pixel).
 MODEL_MAX_MM_PER_PX = FINE_MM_PER_PX
+# ... and only discs the camera sees within this many degrees of straight down: from lower (a
+# broadcast camera 25-30 degrees above the board) the disc's side wall and shadow fill the view
+# the model draws, and on drawn frames at 60 degrees it put discs 2.6-3.2 mm off where the edge
+# fits had them 1.8-2.0 mm off (at 45 and 65 degrees it did as well or better;
+# ``tests/detect/test_oblique.py``). The rendered matches are seen at 40 degrees or less.
+MODEL_MAX_VIEW_DEG = 50.0
 # Whether the cast shadow's shift is held at the median of the discs fitted so far (else each
 # fit starts from that median and fits its own). Off: at 1280x720 the shadow fitted per disc
 # does better (c2h_9602, a disc by the 20-hole, 1.11/1.15 mm with the edge fits alone,
@@ -163,7 +169,7 @@ class ChamferCorrection:
         starts from the median of theirs (the light is shared), and with ``HOLD_SHADOW`` is held
         there."""
         start = np.asarray(start, float)
-        if self.model is None or fit.mm_per_px > MODEL_MAX_MM_PER_PX:
+        if self.model is None or fit.mm_per_px > MODEL_MAX_MM_PER_PX or self.view_deg(start) > MODEL_MAX_VIEW_DEG:
             return start
         occ, bounds = fit.masks
         self._fits += 1
@@ -178,6 +184,11 @@ class ChamferCorrection:
         if not hold:
             self._shadows = (self._shadows + [m.shadow])[-30:]
         return m.centre
+
+    def view_deg(self, xy: np.ndarray) -> float:
+        """The angle from straight down at which the camera sees the board point ``xy``."""
+        C = self.pose.centre
+        return float(np.degrees(np.arctan2(np.hypot(*(np.asarray(xy, float) - C[:2])), max(float(C[2]), 1e-9))))
 
     def shifted(self, P: np.ndarray) -> np.ndarray:
         """The contact point of a disc a square-edged fit put at ``P``, to first order: the
