@@ -100,7 +100,11 @@ def resolve_lost(board: CrokinoleBoard | KoronaBoard, tr: Track, decel: float,
         # (last seen near the edge: off only when heading out; c2h_9402 at 13.0 s: s3, carried
         # in to the south shooting line by a hand and lost under it, heading inward, was
         # called off, and its shot, seen, was no shot)
-        out = float(np.hypot(lx, ly)) > b.surface_radius - 2 * tr.radius and float(v @ np.array([lx, ly])) > 0
+        # (and only when its course reaches the edge: c4h_8909 at 5.5 s, s1, knocked out to just
+        # past the shooting line, last seen creeping 95 mm/s outward 27 mm from the edge and not
+        # found at rest, was called off and its removal for stopping outside the line was missed)
+        out = float(np.hypot(lx, ly)) > b.surface_radius - 2 * tr.radius and float(v @ np.array([lx, ly])) > 0 \
+            and reaches_edge(b, lx, ly, v, decel)
         if np.hypot(px, py) > b.surface_radius - tr.radius or out:
             tr.state = "off"
             return
@@ -162,6 +166,17 @@ def _last_velocity(tr: Track) -> np.ndarray:
 # Gravity (mm/s^2), and the part of the hole's radius a disc's centre must be over to tip in (as
 # ``_over_hole``: the simulator's ``PhysicsParams.hole_capture_fraction``).
 G_MM, HOLE_CAPTURE = 9810.0, 0.55
+
+
+def reaches_edge(b: CrokinoleBoard, x: float, y: float, v: np.ndarray, decel: float) -> bool:
+    """Whether a disc last seen at (x, y) moving at ``v`` (mm/s) slides past the playing
+    surface's edge before friction (``decel``) stops it: its course's stop, v^2 / (2 decel) on
+    along its line, lies beyond the surface radius."""
+    sp = float(np.hypot(*v))
+    if sp < 1e-6:
+        return False
+    stop = np.array([x, y], float) + v / sp * (sp * sp / (2.0 * decel))
+    return float(np.hypot(*stop)) > b.surface_radius
 
 
 def passes_over_hole(b: CrokinoleBoard, x: float, y: float, v: np.ndarray, decel: float) -> bool:
