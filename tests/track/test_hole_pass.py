@@ -65,3 +65,13 @@ def test_the_speed_that_passes_over_is_the_speed_at_the_hole() -> None:
     resolve_lost(BOARD, fast, decel)
     resolve_lost(BOARD, slow, decel)
     assert fast.state == "rest" and slow.state == "hole"
+
+
+def test_one_sighting_far_along_its_blur_does_not_make_a_slow_disc_fast() -> None:
+    """A disc sliding at 390 mm/s straight at the hole, its last sighting found 16 mm along its
+    blur (870 mm/s over the last step), then lost: it dropped in."""
+    tr = Track(id=1, kind=0, radius=BOARD.disc_radius, xy=np.array([2.0, -6.0]), state="moving")
+    for k, y in enumerate((-100.0, -87.0, -74.0, -61.0, -48.0, -35.0, -6.0)):
+        tr.path.append(Sample(k / 30, 2.0, y, True))
+    resolve_lost(BOARD, tr, TrackerConfig.decel)
+    assert tr.state == "hole"

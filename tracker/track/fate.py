@@ -94,7 +94,7 @@ def resolve_lost(board: CrokinoleBoard | KoronaBoard, tr: Track, decel: float,
         # c2h_9402 at 4.8 s: s1, resting over the hole's edge, knocked into the ditch unseen,
         # was called a 20)
         if np.hypot(lx, ly) < b.hole_radius + 2 * tr.radius and _heading_over_hole(b, lx, ly, v) \
-                and not never_seen_away(tr) and not passes_over_hole(b, lx, ly, v, decel):
+                and not never_seen_away(tr) and not passes_over_hole(b, lx, ly, _slowest_velocity(tr, v), decel):
             tr.state, tr.xy = "hole", np.zeros(2)
             return
         # (last seen near the edge: off only when heading out; c2h_9402 at 13.0 s: s3, carried
@@ -194,6 +194,19 @@ def passes_over_hole(b: CrokinoleBoard, x: float, y: float, v: np.ndarray, decel
     at_hole = sp * sp - 2.0 * decel * along
     fast = 2.0 * HOLE_CAPTURE * b.hole_radius / float(np.sqrt(b.disc_thickness / G_MM))  # about 620 mm/s
     return at_hole > fast * fast
+
+
+def _slowest_velocity(tr: Track, v: np.ndarray) -> np.ndarray:
+    """``v`` (the last two measured samples' velocity) slowed to the slower of the last two
+    steps between measured samples: a blurred disc's centre may be found well along its streak
+    (c2h_9202: 16 mm ahead), and one such sighting must not make a slow disc fast."""
+    meas = [sm for sm in tr.path[-64:] if sm.measured][-3:]
+    sp = float(np.hypot(*v))
+    if len(meas) < 3 or sp < 1e-6:
+        return v
+    slow = min(float(np.hypot(b.x - a.x, b.y - a.y)) / (b.t - a.t) if b.t > a.t else sp
+               for a, b in zip(meas, meas[1:], strict=False))
+    return v * min(1.0, slow / sp)
 
 
 def _heading_over_hole(b: CrokinoleBoard, x: float, y: float, v: np.ndarray) -> bool:
