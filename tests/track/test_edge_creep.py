@@ -11,7 +11,8 @@ import numpy as np
 
 from tracker.boards import CrokinoleBoard
 from tracker.track import Tracker
-from tracker.track.fate import reaches_edge
+from tracker.track.datatypes import Sample, Track
+from tracker.track.fate import reaches_edge, resolve_lost
 from tracker.track.synthetic import World
 from tracker.track.tracker import TrackerConfig
 
@@ -54,3 +55,14 @@ def test_the_course_must_reach_the_edge() -> None:
     assert not reaches_edge(BOARD, 231.0, -197.0, np.array([70.0, -60.0]), decel)  # c4h_8909's s1
     assert reaches_edge(BOARD, 231.0, -197.0, np.array([350.0, -300.0]), decel)
     assert not reaches_edge(BOARD, 231.0, -197.0, np.array([-350.0, 300.0]), decel)  # heading in
+
+
+def test_a_last_sighting_found_short_does_not_keep_a_disc_on_the_board() -> None:
+    """c2h_8908 at 15.5 s: n2, sliding off at 350 mm/s, was found 6 mm short of where it was
+    as it neared the ditch (its last step seen 5 mm, 12 mm true) and lost: the steps before
+    show its speed, and it went off."""
+    tr = Track(id=1, kind=0, radius=BOARD.disc_radius, xy=np.array([20.0, 301.0]), state="moving")
+    for k, y in enumerate((253.0, 269.0, 284.0, 296.0, 301.0)):
+        tr.path.append(Sample(k / 30, 20.0, y, True))
+    resolve_lost(BOARD, tr, TrackerConfig.decel)
+    assert tr.state == "off"
