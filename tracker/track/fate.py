@@ -113,13 +113,17 @@ def resolve_lost(board: CrokinoleBoard | KoronaBoard, tr: Track, decel: float,
         # c2h_9402 at 4.8 s: s1, resting over the hole's edge, knocked into the ditch unseen,
         # was called a 20)
         if np.hypot(lx, ly) < b.hole_radius + 2 * tr.radius and _heading_over_hole(b, lx, ly, v) \
-                and not never_seen_away(tr):
+                and not never_seen_away(tr) and not passes_over_hole(b, lx, ly, _slowest_velocity(tr, v), decel):
             tr.state, tr.xy = "hole", np.zeros(2)
             return
         # (last seen near the edge: off only when heading out; c2h_9402 at 13.0 s: s3, carried
         # in to the south shooting line by a hand and lost under it, heading inward, was
         # called off, and its shot, seen, was no shot)
-        out = float(np.hypot(lx, ly)) > b.surface_radius - 2 * tr.radius and float(v @ np.array([lx, ly])) > 0
+        # (and only when its course reaches the edge: c4h_8909 at 5.5 s, s1, knocked out to just
+        # past the shooting line, last seen creeping 95 mm/s outward 27 mm from the edge and not
+        # found at rest, was called off and its removal for stopping outside the line was missed)
+        out = float(np.hypot(lx, ly)) > b.surface_radius - 2 * tr.radius and float(v @ np.array([lx, ly])) > 0 \
+            and reaches_edge(b, lx, ly, _recent_velocity(tr, v), decel)
         if np.hypot(px, py) > b.surface_radius - tr.radius or out:
             tr.state = "off"
             return
@@ -176,6 +180,63 @@ def _last_velocity(tr: Track) -> np.ndarray:
     if len(meas) < 2 or meas[1].t <= meas[0].t:
         return tr.v.copy()
     return np.array([meas[1].x - meas[0].x, meas[1].y - meas[0].y]) / (meas[1].t - meas[0].t)
+
+
+# Gravity (mm/s^2), and the part of the hole's radius a disc's centre must be over to tip in (as
+# ``_over_hole``: the simulator's ``PhysicsParams.hole_capture_fraction``).
+G_MM, HOLE_CAPTURE = 9810.0, 0.55
+
+
+def reaches_edge(b: CrokinoleBoard, x: float, y: float, v: np.ndarray, decel: float) -> bool:
+    """Whether a disc last seen at (x, y) moving at ``v`` (mm/s) slides past the playing
+    surface's edge before friction (``decel``) stops it: its course's stop, v^2 / (2 decel) on
+    along its line, lies beyond the surface radius."""
+    sp = float(np.hypot(*v))
+    if sp < 1e-6:
+        return False
+    stop = np.array([x, y], float) + v / sp * (sp * sp / (2.0 * decel))
+    return float(np.hypot(*stop)) > b.surface_radius
+
+
+def passes_over_hole(b: CrokinoleBoard, x: float, y: float, v: np.ndarray, decel: float) -> bool:
+    """Whether a disc last seen at (x, y) moving at ``v`` (mm/s) reaches the 20-hole too fast to
+    drop in: it tips in only when its centre stays over the hole's capture zone (``HOLE_CAPTURE``
+    of its radius) for the time gravity needs to drop it half its thickness, so a disc crossing
+    even the widest chord of that zone (its diameter) in less time slides on over the hole. Its
+    speed there is the seen speed less the friction (``decel``) over the way to the centre.
+    (c2h_8902 at 11.0 s: n2, glanced off a peg, seen twice on its way past the hole at 900 mm/s
+    and lost in a blur, was put in the hole; the shot's disc then had no track from the line.)"""
+    sp = float(np.hypot(*v))
+    if sp < 1e-6:
+        return False
+    along = max(0.0, -float(np.array([x, y], float) @ (v / sp)))  # the way left to the nearest point to the centre
+    at_hole = sp * sp - 2.0 * decel * along
+    fast = 2.0 * HOLE_CAPTURE * b.hole_radius / float(np.sqrt(b.disc_thickness / G_MM))  # about 620 mm/s
+    return at_hole > fast * fast
+
+
+def _recent_velocity(tr: Track, v: np.ndarray) -> np.ndarray:
+    """The velocity over the last three steps between measured samples (else ``v``): a disc
+    reaching the surface's edge is found short of where it is as it nears the ditch (c2h_8908 at
+    15.5 s: n2's last step seen 5 mm, 12 mm true; called at rest 29 mm from the edge, it had
+    "touched the shooting line" instead of leaving the board)."""
+    meas = [sm for sm in tr.path[-64:] if sm.measured][-4:]
+    if len(meas) < 4 or meas[-1].t <= meas[0].t:
+        return v
+    return np.array([meas[-1].x - meas[0].x, meas[-1].y - meas[0].y]) / (meas[-1].t - meas[0].t)
+
+
+def _slowest_velocity(tr: Track, v: np.ndarray) -> np.ndarray:
+    """``v`` (the last two measured samples' velocity) slowed to the slower of the last two
+    steps between measured samples: a blurred disc's centre may be found well along its streak
+    (c2h_9202: 16 mm ahead), and one such sighting must not make a slow disc fast."""
+    meas = [sm for sm in tr.path[-64:] if sm.measured][-3:]
+    sp = float(np.hypot(*v))
+    if len(meas) < 3 or sp < 1e-6:
+        return v
+    slow = min(float(np.hypot(b.x - a.x, b.y - a.y)) / (b.t - a.t) if b.t > a.t else sp
+               for a, b in zip(meas, meas[1:], strict=False))
+    return v * min(1.0, slow / sp)
 
 
 def _heading_over_hole(b: CrokinoleBoard, x: float, y: float, v: np.ndarray) -> bool:
