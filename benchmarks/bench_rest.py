@@ -195,29 +195,9 @@ class Analysis:
 def static_frame(game: str, preset: str, size: tuple[int, int], seed: int) -> tuple[np.ndarray, Any, np.ndarray]:
     """A rendered still frame with 8-12 discs at rest at known places (apart from each other, the
     hole, the pegs and the rim), and its true calibration."""
-    from tracker.render.still import still_frame
+    from tracker.render.still import spread_frame
 
-    board = board_for(game)
-    r = board.disc_radius
-    pts: list[tuple[float, float]] = []
-
-    def place(rng: np.random.Generator) -> list[tuple[float, float, int]]:
-        n = int(rng.integers(8, 13))
-        lim = 280.0 if isinstance(board, CrokinoleBoard) else board.half - 60.0
-        while len(pts) < n:
-            x, y = (float(v) for v in rng.uniform(-lim, lim, 2))
-            if any(np.hypot(x - u, y - v) < 2 * r + 1.0 for u, v in pts):
-                continue
-            if isinstance(board, CrokinoleBoard):
-                if not board.hole_radius + r + 2 < np.hypot(x, y) < board.surface_radius - r - 10:
-                    continue
-                if any(np.hypot(x - px, y - py) < r + board.peg_diameter / 2 + 1 for px, py in board.peg_positions()):
-                    continue
-            pts.append((x, y))
-        return [(x, y, i % 2) for i, (x, y) in enumerate(pts)]
-
-    img, calib = still_frame(board, preset, size, seed, place)
-    return img, calib, np.array(pts)
+    return spread_frame(board_for(game), preset, size, seed)
 
 
 def static_rows(n: int) -> None:

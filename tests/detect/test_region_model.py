@@ -1,5 +1,5 @@
-"""The region model (``silhouette.py``) in the detector's reported crokinole positions, switched
-on (``chamfer.REGION_MODEL``; off by default): rendered still frames of discs at known places,
+"""The region model (``silhouette.py``) in the detector's reported crokinole positions, on by
+default for crokinole (``chamfer.REGION_MODEL``): rendered still frames of discs at known places,
 with the true calibration."""
 
 from __future__ import annotations
@@ -21,27 +21,9 @@ HD = (1280, 720)
 def _scene(seed: int, size: tuple[int, int], preset: str = "hard") -> tuple[np.ndarray, Calibration, np.ndarray]:
     """A rendered crokinole frame with 8-12 discs apart from each other, the hole, the pegs and
     the surface's edge, half of them of each side's colour; their true contact points."""
-    from tracker.render.still import still_frame
+    from tracker.render.still import spread_frame
 
-    board = CrokinoleBoard()
-    r = board.disc_radius
-    pts: list[tuple[float, float]] = []
-
-    def place(rng: np.random.Generator) -> list[tuple[float, float, int]]:
-        n = int(rng.integers(8, 13))
-        while len(pts) < n:
-            x, y = (float(v) for v in rng.uniform(-280.0, 280.0, 2))
-            if any(np.hypot(x - u, y - v) < 2 * r + 1.0 for u, v in pts):
-                continue
-            if not board.hole_radius + r + 2 < np.hypot(x, y) < board.surface_radius - r - 10:
-                continue
-            if any(np.hypot(x - px, y - py) < r + board.peg_diameter / 2 + 1 for px, py in board.peg_positions()):
-                continue
-            pts.append((x, y))
-        return [(x, y, i % 2) for i, (x, y) in enumerate(pts)]
-
-    img, calib = still_frame(board, preset, size, seed, place)
-    return img, calib, np.array(pts)
+    return spread_frame(CrokinoleBoard(), preset, size, seed)
 
 
 def _errors(img: np.ndarray, calib: Calibration, truth: np.ndarray) -> np.ndarray:

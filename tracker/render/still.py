@@ -44,3 +44,30 @@ def still_frame(board: CrokinoleBoard | KoronaBoard, preset: str, size: tuple[in
     calib = Calibration(homography=true_homography(cam, size), image_size=size, rms_mm=0.0, board=board,
                         camera_matrix=K, dist_coeffs=dist, method="truth")
     return img, calib
+
+
+def spread_frame(board: CrokinoleBoard | KoronaBoard, preset: str, size: tuple[int, int],
+                 seed: int) -> tuple[np.ndarray, Calibration, np.ndarray]:
+    """A still frame of 8-12 discs at random places apart from each other, the 20-hole, the pegs
+    and the surface's edge (korona: 60 mm inside the rims), sides alternating; with its true
+    calibration and the discs' true places (N, 2)."""
+    r = board.disc_radius
+    pts: list[tuple[float, float]] = []
+
+    def place(rng: np.random.Generator) -> list[tuple[float, float, int]]:
+        n = int(rng.integers(8, 13))
+        lim = 280.0 if isinstance(board, CrokinoleBoard) else board.half - 60.0
+        while len(pts) < n:
+            x, y = (float(v) for v in rng.uniform(-lim, lim, 2))
+            if any(np.hypot(x - u, y - v) < 2 * r + 1.0 for u, v in pts):
+                continue
+            if isinstance(board, CrokinoleBoard):
+                if not board.hole_radius + r + 2 < np.hypot(x, y) < board.surface_radius - r - 10:
+                    continue
+                if any(np.hypot(x - px, y - py) < r + board.peg_diameter / 2 + 1 for px, py in board.peg_positions()):
+                    continue
+            pts.append((x, y))
+        return [(x, y, i % 2) for i, (x, y) in enumerate(pts)]
+
+    img, calib = still_frame(board, preset, size, seed, place)
+    return img, calib, np.array(pts)
