@@ -216,3 +216,33 @@ def test_a_side_not_yet_seen_shooting_is_not_unlike_every_disc() -> None:
     namer.learn_colour("east", track(DARK))
     assert not namer.looks_like_board(track(DARK))
     assert namer.looks_like_board(track((42.0, 60.0, 37.0)))  # the board's own colour
+
+
+def test_a_painted_mark_darker_than_a_light_board_is_no_disc() -> None:
+    """A zone number painted on a light board, found as a disc once a disc slid past it: darker
+    than the board around it (10.8 from it, lightness damped), the light side's discs lighter
+    (15.4 from the mark) and the dark side's darker (17.3). It is the board, not a disc nobody
+    saw shot (c2h_9702 at 8.1 s: the "15" by the 15 line, the colours below as measured, was
+    adopted as s3 and every later south disc misnamed). A light disc nearly the board's colour
+    stays a disc (seed 7511: 3.9 from the board, its side's colour 4.1 away), and so do both
+    sides' discs."""
+    from tracker.infer.naming import Namer
+    from tracker.track.datatypes import Track
+
+    board = (70.1, 4.6, 41.8)
+    light, dark = (83.5, 0.3, 35.2), (32.8, 8.2, 21.7)
+
+    def track(color: tuple[float, float, float], surround: tuple[float, float, float] = board) -> Track:
+        return Track(id=0, kind=0, radius=15.875, xy=np.zeros(2), color=np.array(color), color_n=5,
+                     surround=np.array(surround), surround_n=5)
+
+    namer = Namer("crokinole", 2, BOARD)
+    namer.learn_colour("south", track(light))
+    namer.learn_colour("north", track(dark))
+    assert namer.looks_like_board(track((53.8, 4.5, 34.8)))
+    assert not namer.looks_like_board(track(light))
+    assert not namer.looks_like_board(track(dark))
+    pale = Namer("crokinole", 2, BOARD)  # light discs on a light board (seed 7511)
+    pale.learn_colour("south", track((70.1, 8.7, 37.9)))
+    pale.learn_colour("north", track(dark))
+    assert not pale.looks_like_board(track((70.1, 4.6, 37.9)))

@@ -130,11 +130,14 @@ class Namer:
         nearest = min(lab_distance(tr.color, m) for m, _ in self._seat_colour.values())
         if nearest > UNLIKE_LAB:
             return True
-        # much nearer the board around it than any side's discs, and near it in absolute terms:
+        # nearer the board around it than any side's discs, and near it in absolute terms:
         # one side's discs may be about the board's colour (light discs on a light board, seed
-        # 7511: contrast 3.9, their side's colour 4.1 away; painted marks: 7 to 10 against 17 to 28)
+        # 7511: contrast 3.9, their side's colour 4.1 away; painted marks: 7 to 10 against 17 to
+        # 28). Within half that distance was too strict: c2h_9702's "15" by the 15 line, darker
+        # than the light board (10.8 from it), lies 15.4 from the light side's discs, which are
+        # near the board's colour themselves, and was adopted as a disc nobody saw shot.
         return tr.surround_n > 0 and lab_distance(tr.color, tr.surround) < min(
-            BOARD_LAB, 0.5 * nearest)
+            BOARD_LAB, 0.75 * nearest)
 
     def _both_sides_seen(self) -> bool:
         """Whether discs of two seats that are not partners were seen shot (both colours known)."""
