@@ -75,7 +75,7 @@ def test_a_disc_refitted_where_it_lay_reuses_the_models_fit(monkeypatch: pytest.
     monkeypatch.setattr(cc.model, "fit", lambda *a, **k: fits.append(1) or real_fit(*a, **k))
     fit = det.refiner.refine(img, truth[0], det.board.disc_radius, with_colors=False)
     first = cc.modelled(img, fit.centre, det.board.disc_radius, fit)
-    nudge = np.array([0.3, -0.2])
+    nudge = np.array([0.12, -0.08])
     again = cc.modelled(img, fit.centre + nudge, det.board.disc_radius, fit)
     assert len(fits) == 1 and np.allclose(again, first + nudge)
     cc.modelled(img, fit.centre + [1.5, 0.0], det.board.disc_radius, fit)
