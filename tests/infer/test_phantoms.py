@@ -10,6 +10,7 @@ import numpy as np
 
 from tracker.boards import CrokinoleBoard
 from tracker.detect.datatypes import Detections
+from tracker.track.datatypes import Track
 from tracker.track.synthetic import World
 
 from .scenes import feed, shots
@@ -196,6 +197,12 @@ def test_a_disc_hidden_by_an_arm_for_its_first_200_mm_is_the_shot_disc() -> None
     assert isinstance(got, tuple) and isinstance(true, tuple) and np.hypot(got[0] - true[0], got[1] - true[1]) < 3
 
 
+def _coloured_track(color: tuple[float, float, float], surround: tuple[float, float, float]) -> Track:
+    """A resting track of this colour (Lab), on a board of the ``surround`` colour."""
+    return Track(id=0, kind=0, radius=15.875, xy=np.zeros(2), color=np.array(color), color_n=5,
+                 surround=np.array(surround), surround_n=5)
+
+
 def test_a_side_not_yet_seen_shooting_is_not_unlike_every_disc() -> None:
     """4 players, partners sharing a colour: with only south and north (one side, one colour)
     seen shooting, east's dark disc is unlike both of them but a disc all the same; it is no
@@ -203,11 +210,8 @@ def test_a_side_not_yet_seen_shooting_is_not_unlike_every_disc() -> None:
     the hole: east's shot was rejected, its disc taken for a mark on the board). A false find
     the colour of the board is told once both sides were seen."""
     from tracker.infer.naming import Namer
-    from tracker.track.datatypes import Track
-
-    def track(color: tuple[float, float, float], surround: tuple[float, float, float] = BOARD_RED) -> Track:
-        return Track(id=0, kind=0, radius=15.875, xy=np.zeros(2), color=np.array(color), color_n=5,
-                     surround=np.array(surround), surround_n=5)
+    def track(color: tuple[float, float, float]) -> Track:
+        return _coloured_track(color, BOARD_RED)
 
     namer = Namer("crokinole", 4, BOARD)
     namer.learn_colour("south", track(LIGHT))
@@ -227,14 +231,11 @@ def test_a_painted_mark_darker_than_a_light_board_is_no_disc() -> None:
     stays a disc (seed 7511: 3.9 from the board, its side's colour 4.1 away), and so do both
     sides' discs."""
     from tracker.infer.naming import Namer
-    from tracker.track.datatypes import Track
-
     board = (70.1, 4.6, 41.8)
     light, dark = (83.5, 0.3, 35.2), (32.8, 8.2, 21.7)
 
-    def track(color: tuple[float, float, float], surround: tuple[float, float, float] = board) -> Track:
-        return Track(id=0, kind=0, radius=15.875, xy=np.zeros(2), color=np.array(color), color_n=5,
-                     surround=np.array(surround), surround_n=5)
+    def track(color: tuple[float, float, float]) -> Track:
+        return _coloured_track(color, board)
 
     namer = Namer("crokinole", 2, BOARD)
     namer.learn_colour("south", track(light))
