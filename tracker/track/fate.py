@@ -11,7 +11,8 @@ import numpy as np
 from tracker.boards import CrokinoleBoard, KoronaBoard
 from tracker.boards.korona import Pocket
 from tracker.detect.datatypes import IN_DITCH, IN_HOLE, IN_POCKET
-from tracker.track.datatypes import Track
+from tracker.track.blows import segment_distance
+from tracker.track.datatypes import Sample, Track
 from tracker.track.slide import slid_to
 
 # A crokinole disc at rest seen fewer times than this in all (the pipeline names none before
@@ -58,12 +59,9 @@ def coasted_into_pocket(b: CrokinoleBoard | KoronaBoard, p0: np.ndarray, p1: np.
     over the pocket and back out 50 mm, and took the detection of south's striker resting there)."""
     if not isinstance(b, KoronaBoard):
         return None
-    a = np.asarray(p0, float)
-    d = np.asarray(p1, float) - a
+    a, e = np.asarray(p0, float), np.asarray(p1, float)
     for name, q in b.pocket_centres().items():
-        c = np.asarray(q, float)
-        s = float(np.clip((c - a) @ d / max(float(d @ d), 1e-12), 0.0, 1.0))
-        if float(np.hypot(*(a + s * d - c))) < b.pocket_radius:
+        if segment_distance(np.asarray(q, float), a, e) < b.pocket_radius:
             return name
     return None
 
@@ -173,18 +171,34 @@ def never_seen_away(tr: Track) -> bool:
     return last is not None and float(np.hypot(last.x - tr.rest_xy[0], last.y - tr.rest_xy[1])) <= 0.25 * tr.radius
 
 
+def _measured(tr: Track, n: int) -> list[Sample]:
+    """The last ``n`` measured samples of ``tr``'s recent path (fewer if it has fewer)."""
+    return [sm for sm in tr.path[-64:] if sm.measured][-n:]
+
+
+def _velocity_over(tr: Track, n: int, otherwise: np.ndarray) -> np.ndarray:
+    """The velocity (mm/s) from the first to the last of the last ``n`` measured samples, else
+    ``otherwise``."""
+    meas = _measured(tr, n)
+    if len(meas) < n or meas[-1].t <= meas[0].t:
+        return otherwise
+    return np.array([meas[-1].x - meas[0].x, meas[-1].y - meas[0].y]) / (meas[-1].t - meas[0].t)
+
+
 def _last_velocity(tr: Track) -> np.ndarray:
     """The velocity between the last two measured samples (mm/s): how the disc was going when
     last seen (the coasting estimate has been slowed by friction since)."""
-    meas = [sm for sm in tr.path[-64:] if sm.measured][-2:]
-    if len(meas) < 2 or meas[1].t <= meas[0].t:
-        return tr.v.copy()
-    return np.array([meas[1].x - meas[0].x, meas[1].y - meas[0].y]) / (meas[1].t - meas[0].t)
+    return _velocity_over(tr, 2, tr.v.copy())
 
 
 # Gravity (mm/s^2), and the part of the hole's radius a disc's centre must be over to tip in (as
 # ``_over_hole``: the simulator's ``PhysicsParams.hole_capture_fraction``).
 G_MM, HOLE_CAPTURE = 9810.0, 0.55
+
+
+def slide_distance(speed: float, decel: float) -> float:
+    """How far (mm) a disc sliding at ``speed`` (mm/s) goes before friction (``decel``) stops it."""
+    return speed * speed / (2 * decel)
 
 
 def reaches_edge(b: CrokinoleBoard, x: float, y: float, v: np.ndarray, decel: float) -> bool:
@@ -194,7 +208,7 @@ def reaches_edge(b: CrokinoleBoard, x: float, y: float, v: np.ndarray, decel: fl
     sp = float(np.hypot(*v))
     if sp < 1e-6:
         return False
-    stop = np.array([x, y], float) + v / sp * (sp * sp / (2.0 * decel))
+    stop = np.array([x, y], float) + v / sp * slide_distance(sp, decel)
     return float(np.hypot(*stop)) > b.surface_radius
 
 
@@ -220,17 +234,14 @@ def _recent_velocity(tr: Track, v: np.ndarray) -> np.ndarray:
     reaching the surface's edge is found short of where it is as it nears the ditch (c2h_8908 at
     15.5 s: n2's last step seen 5 mm, 12 mm true; called at rest 29 mm from the edge, it had
     "touched the shooting line" instead of leaving the board)."""
-    meas = [sm for sm in tr.path[-64:] if sm.measured][-4:]
-    if len(meas) < 4 or meas[-1].t <= meas[0].t:
-        return v
-    return np.array([meas[-1].x - meas[0].x, meas[-1].y - meas[0].y]) / (meas[-1].t - meas[0].t)
+    return _velocity_over(tr, 4, v)
 
 
 def _slowest_velocity(tr: Track, v: np.ndarray) -> np.ndarray:
     """``v`` (the last two measured samples' velocity) slowed to the slower of the last two
     steps between measured samples: a blurred disc's centre may be found well along its streak
     (c2h_9202: 16 mm ahead), and one such sighting must not make a slow disc fast."""
-    meas = [sm for sm in tr.path[-64:] if sm.measured][-3:]
+    meas = _measured(tr, 3)
     sp = float(np.hypot(*v))
     if len(meas) < 3 or sp < 1e-6:
         return v
@@ -269,8 +280,7 @@ def _near_pocket(b: KoronaBoard, x: float, y: float, radius: float, speed: float
     d = float(np.hypot(x - q[0], y - q[1]))
     if d >= b.pocket_radius + 2 * radius:
         return None
-    slide = speed * speed / (2 * decel)
-    return near if d - b.pocket_radius <= slide else None
+    return near if d - b.pocket_radius <= slide_distance(speed, decel) else None
 
 
 def _course_pocket(b: KoronaBoard, tr: Track, at: np.ndarray, now: np.ndarray, coast: float, seen: float | None,
@@ -316,7 +326,7 @@ def _course_pocket(b: KoronaBoard, tr: Track, at: np.ndarray, now: np.ndarray, c
         for name, q in c.items():
             gap = float(np.hypot(p[0] - q[0], p[1] - q[1]))
             # within reach, and fast enough to slide on until its centre is over the pocket
-            if gap < reach and gap - b.pocket_radius <= sp * sp / (2 * decel):
+            if gap < reach and gap - b.pocket_radius <= slide_distance(sp, decel):
                 return name
         v = v * max(sp - decel * step, 0.0) / sp
     return None
