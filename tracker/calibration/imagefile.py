@@ -21,6 +21,28 @@ from tracker.errors import InputError
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
+# The leading bytes of the still-image formats OpenCV reads (TIFF both byte orders; WebP is a
+# RIFF file whose form type is WEBP). Not GIF: an animated GIF is a clip OpenCV plays as a video.
+_IMAGE_SIGNATURES: tuple[tuple[bytes, str], ...] = (
+    (b"\xff\xd8\xff", "JPEG"), (PNG_SIGNATURE, "PNG"),
+    (b"II*\x00", "TIFF"), (b"MM\x00*", "TIFF"),
+)
+_BMP_HEADER_SIZES = (12, 40, 52, 56, 64, 108, 124)  # "BM", then the size of its DIB header at byte 14
+
+
+def still_image_format(head: bytes) -> str | None:
+    """The still-image format (``"JPEG"``, ``"PNG"``, ...) of a file whose first bytes (18 or
+    more) are ``head``, or None. ``tracker review`` refuses a photo with this: OpenCV opens a
+    JPEG or PNG as a one-frame video, and the review scored nothing and exited 0."""
+    for sig, name in _IMAGE_SIGNATURES:
+        if head.startswith(sig):
+            return name
+    if head[:4] == b"RIFF" and head[8:12] == b"WEBP":
+        return "WebP"
+    if head[:2] == b"BM" and int.from_bytes(head[14:18], "little") in _BMP_HEADER_SIZES:
+        return "BMP"
+    return None
+
 
 def jpeg_complete(data: bytes) -> bool:
     """True when the JPEG ``data`` reaches its end-of-image marker (FFD9) through its segments."""
