@@ -127,6 +127,12 @@ def test_outputs_are_written_together_or_not_at_all(tmp_path: Path) -> None:
         write_together(tmp_path, {"photo.json": b"newer", "no/such/overlay.png": b"x"})
     assert (tmp_path / "photo.json").read_text() == "new"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["overlay.png", "photo.json"]
+    (tmp_path / "overlay.png").unlink()
+    (tmp_path / "overlay.png").mkdir()  # a folder in the way: refused before anything is replaced
+    with pytest.raises(InputError, match="a folder of that name"):
+        write_together(tmp_path, {"photo.json": b"newest", "overlay.png": b"x"})
+    assert (tmp_path / "photo.json").read_text() == "new"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["overlay.png", "photo.json"]
 
 
 def test_bad_input_is_one_line_and_status_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

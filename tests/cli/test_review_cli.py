@@ -223,3 +223,15 @@ def test_an_output_folder_that_cannot_be_made(out: str, tmp_path: Path, capsys: 
     _write_video(video, [np.full((120, 160, 3), 90, np.uint8)] * 3)
     code, _, err = run(["review", str(video), "--game", "crokinole", "--out", str(tmp_path / out)], capsys)
     assert code == 2 and err.count("\n") == 1 and "cannot create output folder" in err
+
+
+def test_an_output_file_that_is_a_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A folder named summary.json in the output folder: one line before the review, not a
+    traceback after it."""
+    video = tmp_path / "wall.mp4"
+    _write_video(video, [np.full((120, 160, 3), 90, np.uint8)] * 3)
+    out = tmp_path / "o"
+    (out / "summary.json").mkdir(parents=True)
+    code, _, err = run(["review", str(video), "--game", "crokinole", "--out", str(out)], capsys)
+    assert code == 2 and err.count("\n") == 1 and "summary.json" in err and "Traceback" not in err
+    assert sorted(p.name for p in out.iterdir()) == ["summary.json"]

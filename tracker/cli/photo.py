@@ -143,6 +143,9 @@ def write_together(out: Path, files: dict[str, bytes]) -> None:
     from tracker.errors import InputError
 
     temps = [(out / f".{name}.part", out / name, data) for name, data in files.items()]
+    for _, final, _ in temps:  # found before anything is written: a folder cannot be replaced
+        if final.is_dir():
+            raise InputError(f"cannot write {final}: a folder of that name is in the way")
     try:
         for tmp, _, data in temps:
             tmp.write_bytes(data)
@@ -150,5 +153,10 @@ def write_together(out: Path, files: dict[str, bytes]) -> None:
         for tmp, _, _ in temps:
             tmp.unlink(missing_ok=True)
         raise InputError(f"cannot write into {out}: {e.strerror}") from None
-    for tmp, final, _ in temps:
-        os.replace(tmp, final)
+    try:
+        for tmp, final, _ in temps:
+            os.replace(tmp, final)
+    except OSError as e:
+        for tmp, _, _ in temps:
+            tmp.unlink(missing_ok=True)
+        raise InputError(f"cannot write into {out}: {e.strerror}") from None

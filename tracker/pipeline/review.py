@@ -51,7 +51,7 @@ def review_video(
     info = src.info
     writer = None
     out = Path(out)
-    made = make_output_folder(out)
+    made = make_output_folder(out, [*OUTPUTS, *(["annotated.mp4"] if annotate else [])])
     pipeline = Pipeline(game, players, south=south, rules=rules, fps=info.fps)
     if annotate:
         from tracker.annotate import Annotator
@@ -111,9 +111,14 @@ def refuse_still_image(path: Path, game: str) -> None:
     raise InputError(f"{path} is a still image ({kind}), not a video: {how}")
 
 
-def make_output_folder(out: Path) -> list[Path]:
-    """Make ``out`` (and its missing parents) and check it is writable; the folders it made,
-    deepest first. InputError, one line, when it cannot."""
+# the files every review writes (``write_outputs``)
+OUTPUTS = ("events.jsonl", "shots.jsonl", "summary.json")
+
+
+def make_output_folder(out: Path, names: list[str]) -> list[Path]:
+    """Make ``out`` (and its missing parents) and check it is writable and that none of the
+    files ``names`` to be written there is a folder; the folders it made, deepest first.
+    InputError, one line, when it cannot (before the review, not after it)."""
     made = [p for p in (out, *out.parents) if not p.exists()]
     try:
         out.mkdir(parents=True, exist_ok=True)
@@ -121,6 +126,9 @@ def make_output_folder(out: Path) -> list[Path]:
         raise InputError(f"cannot create output folder {out}: {e.strerror}") from None
     if not os.access(out, os.W_OK):
         raise InputError(f"output folder {out} is not writable")
+    for name in names:
+        if (out / name).is_dir():
+            raise InputError(f"cannot write {out / name}: a folder of that name is in the way")
     return made
 
 
@@ -139,10 +147,14 @@ def _other_game_hint(src: VideoSource, other: str) -> str:
 
 
 def write_outputs(pipeline: Pipeline, out: Path) -> None:
-    out.mkdir(parents=True, exist_ok=True)
-    write_events(out / "events.jsonl", pipeline.sorted_events())
-    (out / "shots.jsonl").write_text(dump_shot_log(pipeline.entries))
-    (out / "summary.json").write_text(json.dumps(pipeline.summary(), indent=2) + "\n")
+    """Write ``OUTPUTS``; InputError, one line, when the folder refuses them."""
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        write_events(out / "events.jsonl", pipeline.sorted_events())
+        (out / "shots.jsonl").write_text(dump_shot_log(pipeline.entries))
+        (out / "summary.json").write_text(json.dumps(pipeline.summary(), indent=2) + "\n")
+    except OSError as e:
+        raise InputError(f"cannot write into {out}: {e.strerror} ({e.filename})") from None
 
 
 def korona_result(game: dict[str, Any]) -> str:
