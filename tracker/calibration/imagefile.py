@@ -28,6 +28,8 @@ _IMAGE_SIGNATURES: tuple[tuple[bytes, str], ...] = (
     (b"II*\x00", "TIFF"), (b"MM\x00*", "TIFF"),
 )
 _BMP_HEADER_SIZES = (12, 40, 52, 56, 64, 108, 124)  # "BM", then the size of its DIB header at byte 14
+# major brands of still HEIF images (not the image-sequence brands msf1, hevs, avis)
+_HEIF_BRANDS = {b"heic": "HEIC", b"heix": "HEIC", b"mif1": "HEIF", b"avif": "AVIF"}
 
 
 def still_image_format(head: bytes) -> str | None:
@@ -41,6 +43,8 @@ def still_image_format(head: bytes) -> str | None:
         return "WebP"
     if head[:2] == b"BM" and int.from_bytes(head[14:18], "little") in _BMP_HEADER_SIZES:
         return "BMP"
+    if head[4:8] == b"ftyp" and head[8:12] in _HEIF_BRANDS:  # a phone's HEIC/AVIF photo (ISO BMFF, as mp4)
+        return _HEIF_BRANDS[head[8:12]]
     return None
 
 
@@ -121,5 +125,9 @@ def read_image_file(path: str | Path) -> np.ndarray:
         raise InputError(f"image {path} is truncated or damaged: the PNG ends before its picture does")
     image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
     if image is None:
+        kind = still_image_format(data[:32])
+        if kind in ("HEIC", "HEIF", "AVIF"):
+            raise InputError(f"image {path} is a {kind} photo, which this OpenCV cannot read: "
+                             "save it as JPEG or PNG (most phones can, or any image viewer)")
         raise InputError(f"image {path} cannot be read (not an image, or an unsupported format)")
     return np.asarray(image)
