@@ -29,6 +29,33 @@ def test_a_disc_in_the_hole_shows_20_even_measured_off_its_centre() -> None:
     board = CrokinoleBoard()
     # 6 mm off the centre: on the surface that place is in the 15 ring
     assert board.zone(6.0, 0.0, board.disc_radius) == 15
-    assert zone_shown(board, "hole", 6.0, 0.0, board.disc_radius) == 20
-    assert zone_shown(board, "rest", 6.0, 0.0, board.disc_radius) == 15
-    assert zone_shown(board, "rest", 0.0, -150.0, board.disc_radius) == 10
+    assert zone_shown(board, "hole", 6.0, 0.0) == 20
+    assert zone_shown(board, "rest", 6.0, 0.0) == 15
+    assert zone_shown(board, "rest", 0.0, -150.0) == 10
+
+
+def test_the_points_beside_a_disc_are_the_ones_the_score_counts() -> None:
+    """The calibration measures a board's rings (a real board's 15 line lay 1.2 mm further out
+    than the rulebook's in ricochet.mp4); the rules engine scores on its own board. A disc whose
+    edge is over the rules' 15 line but inside the measured one was labelled 15 while the score
+    line counted it 10."""
+    import numpy as np
+
+    from tracker.calibration.datatypes import Calibration
+    from tracker.pipeline.pipeline import Pipeline
+    from tracker.track.datatypes import Track
+
+    rules = CrokinoleBoard()
+    measured = rules.with_measured(fifteen_line_radius=rules.fifteen_line_radius + 1.5)
+    p = Pipeline("crokinole", 2)
+    calib = Calibration(homography=np.eye(3), image_size=(800, 800), rms_mm=0.0, board=measured)
+    p.set_calibration(calib, np.full((800, 800, 3), 128, np.uint8))
+    assert p.board == measured
+    d = rules.fifteen_line_radius - rules.line_width / 2 - rules.disc_radius + 0.4  # over the rules' line
+    tr = Track(id=1, kind=0, radius=rules.disc_radius - 0.5, xy=np.array([0.0, -d]))
+    assert measured.zone(0.0, -d) == 15 and rules.zone(0.0, -d) == 10
+    from tracker.annotate.annotator import disc_label
+
+    assert disc_label(p, tr, "s1") == "s1 10"
+    tr.state = "moving"
+    assert disc_label(p, tr, "s1") == "s1"

@@ -127,6 +127,12 @@ def test_outputs_are_written_together_or_not_at_all(tmp_path: Path) -> None:
         write_together(tmp_path, {"photo.json": b"newer", "no/such/overlay.png": b"x"})
     assert (tmp_path / "photo.json").read_text() == "new"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["overlay.png", "photo.json"]
+    (tmp_path / "overlay.png").unlink()
+    (tmp_path / "overlay.png").mkdir()  # a folder in the way: refused before anything is replaced
+    with pytest.raises(InputError, match="a folder of that name"):
+        write_together(tmp_path, {"photo.json": b"newest", "overlay.png": b"x"})
+    assert (tmp_path / "photo.json").read_text() == "new"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["overlay.png", "photo.json"]
 
 
 def test_bad_input_is_one_line_and_status_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -156,3 +162,36 @@ def test_calibration_for_another_image_size_is_refused(photo: tuple[Path, Path],
     cv2.imwrite(str(small), cv2.resize(original, (320, 240)))
     assert main(["photo", str(small), "--game", "crokinole", "--calib", str(calib)]) == 2
     assert "is for 640x480 images" in capsys.readouterr().err
+
+
+def test_a_video_is_pointed_at_tracker_review(photo: tuple[Path, Path], tmp_path: Path,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    img, _ = photo
+    frame = cv2.imread(str(img))
+    assert frame is not None
+    video = tmp_path / "round.avi"
+    vw = cv2.VideoWriter(str(video), cv2.VideoWriter.fourcc(*"MJPG"), 10.0, (frame.shape[1], frame.shape[0]))
+    for _ in range(3):
+        vw.write(frame)
+    vw.release()
+    out = tmp_path / "o"
+    assert main(["photo", str(video), "--game", "crokinole", "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "is a video" in err and f"tracker review {video}" in err
+    assert not out.exists()
+
+
+def test_a_korona_board_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A photo of a korona board: no crokinole board in it, and the message says what it is."""
+    from tracker.boards import KoronaBoard
+    from tracker.calibration.synthetic import camera_homography, draw_korona_topdown, synthetic_view
+
+    size = (640, 480)
+    top, M = draw_korona_topdown(KoronaBoard(), 1.0)
+    image = synthetic_view(top, M, camera_homography(size, 10, 0, distance_mm=2000, focal_px=900), size, noise=2.0)
+    path = tmp_path / "korona.png"
+    cv2.imwrite(str(path), image)
+    assert main(["photo", str(path), "--game", "crokinole", "--out", str(tmp_path / "o")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "looks like a korona board" in err
+    assert not (tmp_path / "o").exists()

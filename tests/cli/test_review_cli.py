@@ -159,3 +159,79 @@ def test_a_game_that_does_not_match_the_board(fixture: str, game: str, other: st
     code, _, err = run(["review", str(video), "--game", game, "--out", str(tmp_path / "o")], capsys)
     assert code == 2, err
     assert err.count("\n") == 1 and f"no {game} board found" in err and f"try --game {other}" in err
+
+
+@pytest.mark.parametrize("ext", [".png", ".jpg"])
+def test_a_still_image_is_pointed_at_tracker_photo(ext: str, tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """OpenCV opens a PNG or JPEG as a one-frame video: the review of a photo of a board scored
+    nothing and exited 0. It is refused, naming `tracker photo`, and nothing is written."""
+    import cv2
+
+    from tests.detect.drawing import LIGHT, DrawnDisc, render
+
+    shot = render([DrawnDisc(0.0, -150.0, LIGHT)], (640, 480), tilt_deg=10.0, seed=4)
+    image = tmp_path / f"round{ext}"
+    cv2.imwrite(str(image), shot.image)
+    out = tmp_path / "o"
+    code, stdout, err = run(["review", str(image), "--game", "crokinole", "--out", str(out)], capsys)
+    assert code == 2, err
+    assert err.count("\n") == 1 and "still image" in err and f"tracker photo {image}" in err
+    assert not out.exists() and stdout == ""
+    code, _, err = run(["review", str(image), "--game", "korona", "--out", str(out)], capsys)
+    assert code == 2 and "still image" in err and "tracker photo" not in err
+
+
+def test_a_video_that_cannot_be_read_leaves_no_output_folder(tmp_path: Path,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "notes.mp4"
+    bad.write_text("this is not a video\n")
+    out = tmp_path / "a" / "o"
+    code, _, err = run(["review", str(bad), "--game", "crokinole", "--out", str(out)], capsys)
+    assert code == 2 and "cannot be read" in err
+    assert not (tmp_path / "a").exists()
+
+
+def test_no_board_with_annotate_leaves_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A review that scores nothing takes its output folder away again, with the annotated
+    video it had begun; a folder that was there before stays, and so do its other files."""
+    rng = np.random.default_rng(1)
+    frames = [np.full((120, 160, 3), 90, np.uint8) + rng.integers(0, 8, (120, 160, 3), dtype=np.uint8)
+              for _ in range(12)]
+    video = tmp_path / "wall.mp4"
+    _write_video(video, frames)
+    out = tmp_path / "o"
+    code, _, err = run(["review", str(video), "--game", "crokinole", "--out", str(out), "--annotate"], capsys)
+    assert code == 2 and "no crokinole board found" in err
+    assert not out.exists()
+    out.mkdir()
+    (out / "keep.txt").write_text("mine")
+    code, _, _ = run(["review", str(video), "--game", "crokinole", "--out", str(out), "--annotate"], capsys)
+    assert code == 2
+    assert sorted(p.name for p in out.iterdir()) == ["keep.txt"]
+
+
+def test_variant_is_for_korona(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(["review", str(tmp_path / "x.mp4"), "--game", "crokinole", "--variant", "ru"], capsys)
+    assert code == 2 and err.count("\n") == 1 and "--variant is for korona" in err
+
+
+@pytest.mark.parametrize("out", ["file", "file/sub"])
+def test_an_output_folder_that_cannot_be_made(out: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "file").write_text("in the way")
+    video = tmp_path / "wall.mp4"
+    _write_video(video, [np.full((120, 160, 3), 90, np.uint8)] * 3)
+    code, _, err = run(["review", str(video), "--game", "crokinole", "--out", str(tmp_path / out)], capsys)
+    assert code == 2 and err.count("\n") == 1 and "cannot create output folder" in err
+
+
+def test_an_output_file_that_is_a_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A folder named summary.json in the output folder: one line before the review, not a
+    traceback after it."""
+    video = tmp_path / "wall.mp4"
+    _write_video(video, [np.full((120, 160, 3), 90, np.uint8)] * 3)
+    out = tmp_path / "o"
+    (out / "summary.json").mkdir(parents=True)
+    code, _, err = run(["review", str(video), "--game", "crokinole", "--out", str(out)], capsys)
+    assert code == 2 and err.count("\n") == 1 and "summary.json" in err and "Traceback" not in err
+    assert sorted(p.name for p in out.iterdir()) == ["summary.json"]

@@ -21,6 +21,7 @@ from tracker.errors import InputError
 
 if TYPE_CHECKING:
     from tracker.pipeline.pipeline import FrameResult, Pipeline
+    from tracker.track.datatypes import Track
 
 SEAT_BGR = {"s": (60, 200, 255), "n": (255, 160, 60), "w": (120, 255, 120), "e": (200, 120, 255)}
 CALL_SECONDS = 4.0
@@ -122,7 +123,6 @@ def draw_frame(image: np.ndarray, res: FrameResult, pipeline: Pipeline, curves: 
     if calib is None:
         return img
     cv2.polylines(img, [c.reshape(-1, 1, 2) for c in curves], True, (0, 255, 255), 1, cv2.LINE_AA)
-    board = pipeline.board
     names = pipeline.namer.names
     for tr in res.tracks:
         if tr.state in ("lifted", "off", "pocket") or (tr.state == "rest" and tr.occluded):
@@ -138,21 +138,33 @@ def draw_frame(image: np.ndarray, res: FrameResult, pipeline: Pipeline, curves: 
         r = max(int(round(float(np.hypot(*(e - c))))), 3)
         cx, cy = int(round(c[0])), int(round(c[1]))
         cv2.circle(img, (cx, cy), r, colour, 2, cv2.LINE_AA)
-        label = name
-        if isinstance(board, CrokinoleBoard) and tr.state in ("rest", "hole"):
-            label += f" {zone_shown(board, tr.state, x, y, tr.radius)}"
-        _label(img, label, (cx + r + 2, cy - r))
+        _label(img, disc_label(pipeline, tr, name), (cx + r + 2, cy - r))
     return img
 
 
-def zone_shown(board: CrokinoleBoard, state: str, x: float, y: float, radius: float) -> int:
+def disc_label(pipeline: Pipeline, tr: Track, name: str) -> str:
+    """The text beside a disc: its name, and for a crokinole disc at rest or in the hole the
+    points the rules engine gives it, on the engine's board (``zone_shown``), so the labels add
+    up to the score line even where the measured rings differ from the rules' board."""
+    scoring = getattr(pipeline.engine, "board", pipeline.board)
+    if isinstance(scoring, CrokinoleBoard) and tr.state in ("rest", "hole"):
+        x, y = tr.position()
+        return f"{name} {zone_shown(scoring, tr.state, x, y)}"
+    return name
+
+
+def zone_shown(board: CrokinoleBoard, state: str, x: float, y: float) -> int:
     """The points shown beside a disc: 20 for a disc the tracker has in the 20-hole, else the
-    zone where it lies. (A disc down in the hole is measured a few millimetres off the hole's
+    zone where it lies as the rules score it (``board`` is the rules engine's, the disc its
+    regulation size). (A disc down in the hole is measured a few millimetres off the hole's
     centre under an oblique camera, its face level with the surface; ``zone`` there gives the 15
-    ring: ricochet.mp4 showed the red 20 as "s1 15" while the calls said 20 for it.)"""
+    ring: ricochet.mp4 showed the red 20 as "s1 15" while the calls said 20 for it. Labels from
+    the measured board and the disc's measured radius showed ricochet.mp4's last red as "s3 15"
+    while the score counted it 10: 85.2 mm out, its edge 0.5 mm over the regulation 15 line's
+    inner edge, 0.1 mm inside the measured one.)"""
     if state == "hole":
         return 20
-    return int(board.zone(x, y, radius))
+    return int(board.zone(x, y))
 
 
 _AROUND = ((-1, 0), (1, 0), (0, -1), (0, 1), (-1, -1), (1, 1), (-1, 1), (1, -1))

@@ -21,6 +21,32 @@ from tracker.errors import InputError
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
+# The leading bytes of the still-image formats OpenCV reads (TIFF both byte orders; WebP is a
+# RIFF file whose form type is WEBP). Not GIF: an animated GIF is a clip OpenCV plays as a video.
+_IMAGE_SIGNATURES: tuple[tuple[bytes, str], ...] = (
+    (b"\xff\xd8\xff", "JPEG"), (PNG_SIGNATURE, "PNG"),
+    (b"II*\x00", "TIFF"), (b"MM\x00*", "TIFF"),
+)
+_BMP_HEADER_SIZES = (12, 40, 52, 56, 64, 108, 124)  # "BM", then the size of its DIB header at byte 14
+# major brands of still HEIF images (not the image-sequence brands msf1, hevs, avis)
+_HEIF_BRANDS = {b"heic": "HEIC", b"heix": "HEIC", b"mif1": "HEIF", b"avif": "AVIF"}
+
+
+def still_image_format(head: bytes) -> str | None:
+    """The still-image format (``"JPEG"``, ``"PNG"``, ...) of a file whose first bytes (18 or
+    more) are ``head``, or None. ``tracker review`` refuses a photo with this: OpenCV opens a
+    JPEG or PNG as a one-frame video, and the review scored nothing and exited 0."""
+    for sig, name in _IMAGE_SIGNATURES:
+        if head.startswith(sig):
+            return name
+    if head[:4] == b"RIFF" and head[8:12] == b"WEBP":
+        return "WebP"
+    if head[:2] == b"BM" and int.from_bytes(head[14:18], "little") in _BMP_HEADER_SIZES:
+        return "BMP"
+    if head[4:8] == b"ftyp" and head[8:12] in _HEIF_BRANDS:  # a phone's HEIC/AVIF photo (ISO BMFF, as mp4)
+        return _HEIF_BRANDS[head[8:12]]
+    return None
+
 
 def jpeg_complete(data: bytes) -> bool:
     """True when the JPEG ``data`` reaches its end-of-image marker (FFD9) through its segments."""
@@ -99,5 +125,9 @@ def read_image_file(path: str | Path) -> np.ndarray:
         raise InputError(f"image {path} is truncated or damaged: the PNG ends before its picture does")
     image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
     if image is None:
+        kind = still_image_format(data[:32])
+        if kind in ("HEIC", "HEIF", "AVIF"):
+            raise InputError(f"image {path} is a {kind} photo, which this OpenCV cannot read: "
+                             "save it as JPEG or PNG (most phones can, or any image viewer)")
         raise InputError(f"image {path} cannot be read (not an image, or an unsupported format)")
     return np.asarray(image)

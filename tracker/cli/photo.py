@@ -6,7 +6,8 @@ learns the two sides' colours from the discs, and scores them with the board as 
 in magenta with their gap), and prints the score with each close call.
 
 Bad input is one line on stderr and exit status 2, with nothing written: a missing, empty,
-truncated (``imagefile``) or unreadable image, no board found, or no disc found anywhere (a
+truncated (``imagefile``) or unreadable image (a video is pointed at ``tracker review``), no
+board found (naming a korona board when that is what it is), or no disc found anywhere (a
 finished round leaves its discs on the board, in the hole or in the ditch; a round whose discs
 are all in the ditch scores 0 - 0). Both files are written together or not at all.
 """
@@ -45,7 +46,13 @@ def run(args: argparse.Namespace) -> int:
     if args.game != "crokinole":
         raise InputError("photo scoring is for crokinole (korona is scored from video by `tracker review`)")
     path = existing_file(args.image, "image")
-    image = read_photo(path)
+    try:
+        image = read_photo(path)
+    except InputError as e:
+        if is_video(path):
+            raise InputError(f"{path} is a video, not a photo: to score a recorded match, run "
+                             f"`tracker review {path} --game crokinole`") from None
+        raise e from None
     calib = None
     if args.calib:
         cpath = existing_file(args.calib, "calibration")
@@ -64,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             calib = calibrate_image(check_frame(image, str(path)), args.game)
         except CalibrationError as e:
-            raise CalibrationError(f"{path}: {e}") from None
+            raise CalibrationError(f"{path}: {e}{korona_hint(image)}") from None
     result = score_photo(image, args.game, calib=calib, sides=args.sides)
     if not result.discs:
         raise InputError(f"no discs found in {path} (on the board, in the hole or in the ditch): "
@@ -96,6 +103,38 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def is_video(path: Path) -> bool:
+    """True when ``path`` is no still image (``imagefile.still_image_format``: a truncated photo
+    stays a photo) and OpenCV plays at least a frame of it as a video."""
+    import os
+
+    from tracker.calibration.imagefile import still_image_format
+
+    with path.open("rb") as f:
+        if still_image_format(f.read(32)) is not None:
+            return False
+    os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")  # our one line, not FFmpeg's
+    import cv2
+
+    cap = cv2.VideoCapture(str(path))
+    try:
+        return bool(cap.isOpened() and cap.read()[0])
+    finally:
+        cap.release()
+
+
+def korona_hint(image: object) -> str:
+    """'; it looks like a korona board ...' when a korona board is found in the photo."""
+    from tracker.calibration import calibrate_image
+
+    try:
+        calibrate_image(image, "korona")  # type: ignore[arg-type]
+    except Exception:
+        return ""
+    return ("; it looks like a korona board: `tracker photo` scores crokinole "
+            "(korona is scored from a video by `tracker review --game korona`)")
+
+
 def write_together(out: Path, files: dict[str, bytes]) -> None:
     """Write every file or none: each goes to a temporary name first, and only once all are
     written are they renamed into place (an earlier run's files are replaced whole)."""
@@ -104,6 +143,9 @@ def write_together(out: Path, files: dict[str, bytes]) -> None:
     from tracker.errors import InputError
 
     temps = [(out / f".{name}.part", out / name, data) for name, data in files.items()]
+    for _, final, _ in temps:  # found before anything is written: a folder cannot be replaced
+        if final.is_dir():
+            raise InputError(f"cannot write {final}: a folder of that name is in the way")
     try:
         for tmp, _, data in temps:
             tmp.write_bytes(data)
@@ -111,5 +153,10 @@ def write_together(out: Path, files: dict[str, bytes]) -> None:
         for tmp, _, _ in temps:
             tmp.unlink(missing_ok=True)
         raise InputError(f"cannot write into {out}: {e.strerror}") from None
-    for tmp, final, _ in temps:
-        os.replace(tmp, final)
+    try:
+        for tmp, final, _ in temps:
+            os.replace(tmp, final)
+    except OSError as e:
+        for tmp, _, _ in temps:
+            tmp.unlink(missing_ok=True)
+        raise InputError(f"cannot write into {out}: {e.strerror}") from None

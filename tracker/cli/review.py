@@ -5,7 +5,8 @@ what it saw as a shot log and lets the rules engine referee it. Writes ``events.
 ``shots.jsonl`` and ``summary.json`` (SPEC section 4) to DIR (default
 ``./tracker-out/<video name>/``), with ``--annotate`` also ``annotated.mp4``, and prints the
 score table. A damaged video is scored as far as it could be read, and the command says where it
-stopped.
+stopped. A still image, an unreadable video or one with no board is one line and exit status 2,
+with nothing written (a photo of a crokinole round is scored by ``tracker photo``).
 """
 
 from __future__ import annotations
@@ -14,7 +15,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from tracker.cli.common import add_game, existing_file, output_dir, players_type
+from tracker.cli.common import add_game, existing_file, players_type
+from tracker.errors import InputError
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -33,9 +35,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from tracker.pipeline.review import progress_bar, review_video, score_table
 
+    if args.variant is not None and args.game != "korona":
+        raise InputError("--variant is for korona (fi or ru); crokinole has no variants")
     video = existing_file(args.video, "video")
-    out = output_dir(args.out or Path("tracker-out") / video.stem)
-    rules = {"variant": args.variant} if args.variant and args.game == "korona" else None
+    out = Path(args.out or Path("tracker-out") / video.stem)  # made by review_video once the video opens
+    rules = {"variant": args.variant} if args.variant else None
     bar = progress_bar()
     result = review_video(video, args.game, args.players, out, annotate=args.annotate,
                           south=args.south, rules=rules, progress=bar)

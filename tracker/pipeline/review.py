@@ -5,6 +5,7 @@ over :func:`review_video`."""
 from __future__ import annotations
 
 import json
+import os
 import sys
 import time
 from collections.abc import Callable
@@ -12,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tracker.errors import CalibrationError, InputError
+from tracker.errors import CalibrationError, InputError, TrackerError
 from tracker.events import write_events
 from tracker.pipeline.pipeline import Pipeline
 from tracker.pipeline.video import VideoSource
@@ -42,15 +43,15 @@ def review_video(
     progress: Callable[[int, int], None] | None = None,
 ) -> ReviewResult:
     """Score ``video``; write the outputs to ``out``. Raises InputError / CalibrationError (exit 2)
-    when nothing could be scored."""
+    when nothing could be scored (a still image, an unreadable video, no board), and then leaves
+    nothing behind: ``out`` is made only once the video opens, and taken away again (with a
+    partial ``annotated.mp4``) when the review fails."""
+    refuse_still_image(Path(video), game)
     src = VideoSource(video)
     info = src.info
     writer = None
     out = Path(out)
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        raise InputError(f"cannot create output folder {out}: {e.strerror}") from None
+    made = make_output_folder(out, [*OUTPUTS, *(["annotated.mp4"] if annotate else [])])
     pipeline = Pipeline(game, players, south=south, rules=rules, fps=info.fps)
     if annotate:
         from tracker.annotate import Annotator
@@ -73,6 +74,15 @@ def review_video(
             other = "korona" if game == "crokinole" else "crokinole"
             hint = _other_game_hint(src, other)
             raise CalibrationError(f"{info.path}: {e}{hint}") from None
+    except TrackerError:
+        if writer is not None:
+            writer.close()
+            writer = None
+            (out / "annotated.mp4").unlink(missing_ok=True)
+        for folder in made:  # deepest first; only those this review made, and only when empty
+            if not any(folder.iterdir()):
+                folder.rmdir()
+        raise
     finally:
         if writer is not None:
             writer.close()
@@ -81,6 +91,45 @@ def review_video(
     return ReviewResult(out=out, summary=pipeline.summary(), frames=n, seconds=time.perf_counter() - t0,
                         stopped_early=stopped, warnings=list(pipeline.warnings),
                         frames_detected=pipeline.frames_detected)
+
+
+def refuse_still_image(path: Path, game: str) -> None:
+    """InputError when ``path`` is a photo (``imagefile.still_image_format``), pointing a
+    crokinole player at ``tracker photo``."""
+    from tracker.calibration.imagefile import still_image_format
+
+    try:
+        with path.open("rb") as f:
+            head = f.read(32)
+    except OSError:
+        return  # missing, a folder, unreadable: VideoSource says which
+    kind = still_image_format(head)
+    if kind is None:
+        return
+    how = (f"to score a photo of a finished round, run `tracker photo {path} --game crokinole`"
+           if game == "crokinole" else "korona is scored from a video of the game")
+    raise InputError(f"{path} is a still image ({kind}), not a video: {how}")
+
+
+# the files every review writes (``write_outputs``)
+OUTPUTS = ("events.jsonl", "shots.jsonl", "summary.json")
+
+
+def make_output_folder(out: Path, names: list[str]) -> list[Path]:
+    """Make ``out`` (and its missing parents) and check it is writable and that none of the
+    files ``names`` to be written there is a folder; the folders it made, deepest first.
+    InputError, one line, when it cannot (before the review, not after it)."""
+    made = [p for p in (out, *out.parents) if not p.exists()]
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise InputError(f"cannot create output folder {out}: {e.strerror}") from None
+    if not os.access(out, os.W_OK):
+        raise InputError(f"output folder {out} is not writable")
+    for name in names:
+        if (out / name).is_dir():
+            raise InputError(f"cannot write {out / name}: a folder of that name is in the way")
+    return made
 
 
 def _other_game_hint(src: VideoSource, other: str) -> str:
@@ -98,10 +147,14 @@ def _other_game_hint(src: VideoSource, other: str) -> str:
 
 
 def write_outputs(pipeline: Pipeline, out: Path) -> None:
-    out.mkdir(parents=True, exist_ok=True)
-    write_events(out / "events.jsonl", pipeline.sorted_events())
-    (out / "shots.jsonl").write_text(dump_shot_log(pipeline.entries))
-    (out / "summary.json").write_text(json.dumps(pipeline.summary(), indent=2) + "\n")
+    """Write ``OUTPUTS``; InputError, one line, when the folder refuses them."""
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        write_events(out / "events.jsonl", pipeline.sorted_events())
+        (out / "shots.jsonl").write_text(dump_shot_log(pipeline.entries))
+        (out / "summary.json").write_text(json.dumps(pipeline.summary(), indent=2) + "\n")
+    except OSError as e:
+        raise InputError(f"cannot write into {out}: {e.strerror} ({e.filename})") from None
 
 
 def korona_result(game: dict[str, Any]) -> str:
