@@ -82,6 +82,8 @@ def knocked_out_unseen(board: CrokinoleBoard | KoronaBoard, tracks: Sequence[Tra
             continue
         if not rim_gone(board, tr, tracks, before, moved, t0):
             continue
+        if not _looked_at(tr, tracks, before, now):
+            continue
         x, y = before[tr.id]
         c = board.pocket_centres()
         near = min(c, key=lambda k: np.hypot(x - c[k][0], y - c[k][1]))
@@ -89,6 +91,26 @@ def knocked_out_unseen(board: CrokinoleBoard | KoronaBoard, tracks: Sequence[Tra
         along = None if by_pocket else along_rim(board, tr, tracks, (x, y), moved, t0)
         out[tr.id] = f"pocket:{near}" if by_pocket else (f"pocket:{along}" if along else "off")
     return out
+
+
+def _looked_at(tr: Track, tracks: Sequence[Track], before: Mapping[int, tuple[float, float]], now: float) -> bool:
+    """Whether the detector has looked again where ``tr`` rested in a row (discs within two
+    diameters of it before the shot): a disc within two diameters of its place is seen there
+    now. The detector loses a row as a whole (rows against the rim are found on its full passes
+    only, dropped while the striker or a hand is near) and finds it again as a whole; until it
+    has, a disc of the row unseen is no evidence it went anywhere (k4h_9306 at 22.9 s: east's
+    striker shifted the whole west row along the rim; the row unseen when the shot was judged,
+    three of its discs were called off or pocketed, and stayed so). A disc with no row around it
+    is judged as before."""
+    q = np.asarray(before[tr.id], float)
+    reach = 4 * tr.radius
+
+    def near(xy: np.ndarray | tuple[float, float]) -> bool:
+        return float(np.hypot(*(np.asarray(xy, float) - q))) <= reach
+
+    mates = [o for o in tracks if o.id != tr.id and o.kind == tr.kind and o.id in before and near(before[o.id])]
+    return not mates or any(o.id != tr.id and o.kind == tr.kind and o.state in ("rest", "moving") and not o.occluded
+                            and now - o.last_seen < 1e-6 and near(o.xy) for o in tracks)
 
 
 def along_rim(board: KoronaBoard, tr: Track, tracks: Sequence[Track], at: tuple[float, float], moved: set[int],
