@@ -21,3 +21,27 @@ def test_filter_spectra_are_the_zero_padded_transforms_of_the_kernels() -> None:
             want = sfft.rfft2(kernel, s=f.fft_shape, workers=1)
             assert spectrum.dtype == want.dtype and np.array_equal(spectrum, want)
         assert f.nbytes == sum(k.nbytes for k in got)
+
+
+def test_edge_field_in_bands_of_rows_is_the_whole_views() -> None:
+    """A large view's edge field is made a band of rows at a time (``EDGE_ROWS``, for the
+    processor's cache): the same numbers as made whole, at the bands' seams too, masked or not."""
+    import cv2
+
+    from tracker.detect import candidates
+
+    rng = np.random.default_rng(5)
+    img = cv2.GaussianBlur(rng.uniform(0, 255, (431, 300, 3)).astype(np.uint8), (0, 0), 1.5)
+    lab = cv2.cvtColor(img, cv2.COLOR_BGR2Lab).astype(np.float32)
+    mask = (rng.uniform(size=lab.shape[:2]) > 0.2).astype(np.float32)
+    assert lab.shape[0] * lab.shape[1] > candidates.EDGE_PIXELS  # (banded)
+    for m in (None, mask):
+        banded = candidates.edge_field(lab, m)
+        old = candidates.EDGE_PIXELS
+        try:
+            candidates.EDGE_PIXELS = 1 << 30  # whole
+            whole = candidates.edge_field(lab, m)
+        finally:
+            candidates.EDGE_PIXELS = old
+        for a, b in zip(banded, whole, strict=True):
+            assert a.dtype == np.float32 and np.array_equal(a, b)

@@ -73,7 +73,7 @@ class RingFilter:
         rows = sfft.rfft(stack, n=fft_shape[1], axis=2, workers=1)
         padded = np.zeros((len(kernels), fft_shape[0], rows.shape[2]), rows.dtype)
         padded[:, : stack.shape[1]] = rows
-        spectra = list(sfft.fft(padded, axis=1, workers=1))
+        spectra = list(sfft.fft(padded, axis=1, workers=1, overwrite_x=True))  # (in place: half the peak)
         n = N_SECTORS
         return RingFilter(shape, fft_shape, R, spectra[0:3 * n:3], spectra[1:3 * n:3], spectra[2:3 * n:3])
 
@@ -120,30 +120,63 @@ class RingResponse:
     coherence: np.ndarray  # weakest quadrant's aligned / total edge strength, 0..1
 
 
+# Rows of a large view (over ``EDGE_PIXELS``) ``edge_field`` works through at a time, past its
+# blur: its dozen per-pixel steps then run on arrays that stay in the processor's cache (a whole
+# 431x431 view's do not: 5.0 -> 3.4 ms a call, the same numbers; small boxes are faster whole).
+EDGE_ROWS = 48
+EDGE_PIXELS = 1 << 16
+_TINY_ROOT = np.sqrt(np.float32(1e-6))  # (sqrt(max(n, 1e-6)) = max(sqrt(n), sqrt(1e-6)) exactly)
+
+
 def edge_field(lab: np.ndarray, mask: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Double-angle edge field of a float32 Lab image: (c, s, strength), strength in Lab/px."""
     blurred = cv2.GaussianBlur(lab, (0, 0), 1.0)
-    jxx = np.zeros(lab.shape[:2], np.float32)
-    jyy = np.zeros_like(jxx)
-    jxy = np.zeros_like(jxx)
-    for ci, wc in enumerate(CHANNEL_WEIGHTS):
-        ch = np.ascontiguousarray(blurred[:, :, ci])
-        gx = cv2.Sobel(ch, cv2.CV_32F, 1, 0, ksize=3) * (wc / 8.0)
-        gy = cv2.Sobel(ch, cv2.CV_32F, 0, 1, ksize=3) * (wc / 8.0)
-        jxx += gx * gx
-        jyy += gy * gy
-        jxy += gx * gy
-    c = jxx - jyy
-    s = 2 * jxy
-    n = np.sqrt(c * c + s * s)
-    strength = np.sqrt(n)
-    inv = 1.0 / np.sqrt(np.maximum(n, 1e-6))
-    c *= inv
-    s *= inv
+    H, W = lab.shape[:2]
+    if H * W <= EDGE_PIXELS or H <= EDGE_ROWS:
+        c, s, strength = _edge_rows(blurred)
+    else:
+        c, s, strength = (np.empty(lab.shape[:2], np.float32) for _ in range(3))
+        for y0 in range(0, H, EDGE_ROWS):
+            # a row more each side (the 3x3 gradients'), cut off after
+            y1 = min(y0 + EDGE_ROWS, H)
+            a0, a1 = max(y0 - 1, 0), min(y1 + 1, H)
+            part = _edge_rows(blurred[a0:a1])
+            for out, got in zip((c, s, strength), part, strict=True):
+                out[y0:y1] = got[y0 - a0 : y1 - a0]
     if mask is not None:
         c *= mask
         s *= mask
         strength = strength * mask
+    return c, s, strength
+
+
+def _edge_rows(blurred: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``edge_field`` of a blurred float32 Lab image (or a band of rows of one), unmasked."""
+    jxx = jyy = jxy = None
+    for ci, wc in enumerate(CHANNEL_WEIGHTS):
+        ch = np.ascontiguousarray(blurred[:, :, ci])
+        gx = cv2.Sobel(ch, cv2.CV_32F, 1, 0, ksize=3)
+        gy = cv2.Sobel(ch, cv2.CV_32F, 0, 1, ksize=3)
+        k = np.float32(wc / 8.0)
+        np.multiply(gx, k, out=gx)
+        np.multiply(gy, k, out=gy)
+        if jxx is None or jyy is None or jxy is None:
+            jxx, jyy, jxy = gx * gx, gy * gy, gx * gy
+        else:
+            tmp = gx * gy
+            jxy += tmp
+            jxx += np.multiply(gx, gx, out=tmp)
+            jyy += np.multiply(gy, gy, out=tmp)
+    assert jxx is not None and jyy is not None and jxy is not None
+    c = np.subtract(jxx, jyy, out=jxx)
+    s = np.multiply(jxy, 2, out=jxy)
+    n = c * c
+    n += np.multiply(s, s, out=jyy)
+    np.sqrt(n, out=n)
+    strength = np.sqrt(n)
+    inv = np.divide(1.0, np.maximum(strength, _TINY_ROOT, out=n), out=n)
+    c *= inv
+    s *= inv
     return c, s, strength
 
 
