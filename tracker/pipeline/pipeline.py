@@ -104,9 +104,8 @@ class Pipeline:
     # (``detect/change_noise.py``): that many standard deviations, or None for the detector's own
     # (``DetectorSettings.change_noise_sigmas``, off). Faster on noisy cameras, not as accurate yet.
     change_noise: float | None = None
-    # Threads of the BLAS/LAPACK library (OpenBLAS) for the whole process, set when a pipeline
-    # is made (``threads.py``: its matrices are small, and OpenBLAS's threads cost more than they
-    # give: 2.3 ms -> 0.1 ms of CPU a region-model least squares); None leaves it as it is.
+    # OpenBLAS's threads for the whole process, set when a pipeline is made (``threads.py``: the
+    # matrices are small, the threads cost more than they give); None leaves them as they are.
     blas_threads: int | None = 1
 
     def __init__(
