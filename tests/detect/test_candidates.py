@@ -21,3 +21,55 @@ def test_filter_spectra_are_the_zero_padded_transforms_of_the_kernels() -> None:
             want = sfft.rfft2(kernel, s=f.fft_shape, workers=1)
             assert spectrum.dtype == want.dtype and np.array_equal(spectrum, want)
         assert f.nbytes == sum(k.nbytes for k in got)
+
+
+def test_edge_field_in_bands_of_rows_is_the_whole_views() -> None:
+    """A large view's edge field is made a band of rows at a time (``EDGE_ROWS``, for the
+    processor's cache): the same numbers as made whole, at the bands' seams too, masked or not."""
+    import cv2
+
+    from tracker.detect import candidates
+
+    rng = np.random.default_rng(5)
+    img = cv2.GaussianBlur(rng.uniform(0, 255, (431, 300, 3)).astype(np.uint8), (0, 0), 1.5)
+    lab = cv2.cvtColor(img, cv2.COLOR_BGR2Lab).astype(np.float32)
+    mask = (rng.uniform(size=lab.shape[:2]) > 0.2).astype(np.float32)
+    assert lab.shape[0] * lab.shape[1] > candidates.EDGE_PIXELS  # (banded)
+    for m in (None, mask):
+        banded = candidates.edge_field(lab, m)
+        old = candidates.EDGE_PIXELS
+        try:
+            candidates.EDGE_PIXELS = 1 << 30  # whole
+            whole = candidates.edge_field(lab, m)
+        finally:
+            candidates.EDGE_PIXELS = old
+        for a, b in zip(banded, whole, strict=True):
+            assert a.dtype == np.float32 and np.array_equal(a, b)
+
+
+def test_opencv_inverse_gives_scipys_responses() -> None:
+    """The ring filter's inverse transforms by OpenCV (``OPENCV_INVERSE``, even FFT sizes; the
+    half spectrum packed as ``cv2.dft`` packs it): the responses scipy's ``irfft2`` gives, to
+    float32 rounding."""
+    import cv2
+
+    from tracker.detect import candidates
+
+    rng = np.random.default_rng(8)
+    x = rng.normal(size=(48, 64)).astype(np.float32)
+    assert np.abs(candidates._packed(sfft.rfft2(x), 48, 64) - cv2.dft(x)).max() < 1e-4
+    for shape, r in [((431, 431), 6.25), ((96, 128), 8.2)]:
+        f = RingFilter.build(shape, r, 1.5, 1.5)
+        img = cv2.GaussianBlur(rng.uniform(0, 255, (*shape, 3)).astype(np.uint8), (0, 0), 2.0)
+        lab = cv2.cvtColor(img, cv2.COLOR_BGR2Lab).astype(np.float32)
+        spectrum = candidates.field_spectra(lab, f.fft_shape)[2] * f.mag_k[0]
+        old = candidates.OPENCV_INVERSE
+        try:
+            candidates.OPENCV_INVERSE = False
+            ref = f._apply(spectrum)
+            candidates.OPENCV_INVERSE = True
+            got = f._apply(spectrum)
+        finally:
+            candidates.OPENCV_INVERSE = old
+        assert got.shape == ref.shape == shape and got.dtype == np.float32
+        assert np.abs(got - ref).max() <= 1e-5 * np.abs(ref).max()

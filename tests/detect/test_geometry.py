@@ -72,3 +72,23 @@ def test_fast_projection_leaves_thin_prism_lenses_to_opencv() -> None:
     calib.camera_matrix = np.array([[1100.0, 0.0, 640.0], [0.0, 1100.0, 360.0], [0.0, 0.0, 1.0]])
     calib.dist_coeffs = np.array([0.1, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.001, 0.0, 0.0, 0.0])
     assert FastProjection.of(calib) is calib
+
+
+def test_view_maps_made_in_bands_are_the_whole_views() -> None:
+    """The remap tables are projected a band of rows at a time (``MAP_POINTS``, for the memory):
+    the same tables as projected at once, with a lens too."""
+    from tracker.detect import geometry
+
+    calib, _ = _calib((1280, 720), 40.0)
+    calib.camera_matrix = np.array([[1100.0, 0.0, 645.0], [0.0, 1090.0, 355.0], [0.0, 0.0, 1.0]])
+    calib.dist_coeffs = np.array([-0.28, 0.04, 0.001, -0.002, 0.01])
+    view = BoardView.around(335.0, 2.0)
+    banded = view.maps(calib)
+    old = geometry.MAP_POINTS
+    try:
+        geometry.MAP_POINTS = 1 << 30
+        whole = view.maps(calib)
+    finally:
+        geometry.MAP_POINTS = old
+    assert view.width * view.height > 2 * old
+    assert all(np.array_equal(a, b) for a, b in zip(banded, whole, strict=True))

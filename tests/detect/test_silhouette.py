@@ -117,3 +117,26 @@ def test_nothing_to_fit_outside_the_picture() -> None:
     fitter = SilhouetteFitter(calib, camera_pose(calib), h, 2.0)
     far = calib.to_board(np.array([[-500.0, -500.0]]))[0]  # well outside the frame
     assert fitter.fit(img, far, r) is None
+
+
+def test_bases_kept_for_reuse_change_nothing() -> None:
+    """A fit reuses the bases it made (``BASES_KEPT``: the point a step stays at, the shadow's
+    Jacobian steps sharing the rest of the basis): the same fits as making every one afresh, with
+    the shadow found, started from a given one, or held."""
+    from tracker.detect import silhouette
+
+    img, calib, truth, r, h = _scene("crokinole", 12, "hard")
+    fitter = SilhouetteFitter(calib, camera_pose(calib), h, 1.9)
+    runs = []
+    for kept in (silhouette.BASES_KEPT, 0):
+        old = silhouette.BASES_KEPT
+        silhouette.BASES_KEPT = kept
+        try:
+            runs.append([fitter.fit(img, P + np.array([0.7, -0.5]), r, shadow=shadow, fix_shadow=fix)
+                         for P in truth[:3] for shadow, fix in ((None, False), (np.array([0.3, 0.2]), False),
+                                                                (np.array([0.3, 0.2]), True))])
+        finally:
+            silhouette.BASES_KEPT = old
+    for a, b in zip(*runs, strict=True):
+        assert a is not None and b is not None
+        assert np.array_equal(a.centre, b.centre) and np.array_equal(a.shadow, b.shadow) and a.rms == b.rms

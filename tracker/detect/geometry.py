@@ -29,6 +29,8 @@ import numpy as np
 from tracker.calibration.datatypes import Calibration
 
 ASSUMED_HEIGHT_MM = 1300.0
+# Points projected at a time into a view's remap tables (``BoardView.maps``; the same per point).
+MAP_POINTS = 1 << 14
 
 
 @dataclass(frozen=True)
@@ -143,11 +145,17 @@ class BoardView:
         lens distortion when the calibration has one."""
         import cv2
 
-        u, v = np.meshgrid(np.arange(self.width, dtype=float), np.arange(self.height, dtype=float))
-        xy = self.to_mm(np.stack([u.ravel(), v.ravel()], 1))
-        px = calib.to_image(xy).astype(np.float32)
-        mx = px[:, 0].reshape(self.height, self.width)
-        my = px[:, 1].reshape(self.height, self.width)
+        mx = np.empty((self.height, self.width), np.float32)
+        my = np.empty_like(mx)
+        # A band of rows at a time: the projection of a whole 1280x720 camera's view at once
+        # (lens distortion included) took 50 MB at its peak, the largest of a review's start.
+        rows = max(1, MAP_POINTS // max(self.width, 1))
+        for v0 in range(0, self.height, rows):
+            v1 = min(v0 + rows, self.height)
+            u, v = np.meshgrid(np.arange(self.width, dtype=float), np.arange(v0, v1, dtype=float))
+            px = calib.to_image(self.to_mm(np.stack([u.ravel(), v.ravel()], 1))).astype(np.float32)
+            mx[v0:v1] = px[:, 0].reshape(v1 - v0, self.width)
+            my[v0:v1] = px[:, 1].reshape(v1 - v0, self.width)
         m1, m2 = cv2.convertMaps(mx, my, cv2.CV_16SC2)
         return m1, m2
 

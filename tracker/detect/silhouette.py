@@ -59,6 +59,9 @@ CONTACT_MM = 1.5  # the contact shadow (ambient occlusion) reaches this far beyo
 FIT_SIZE = True
 GROW_MAX_PX = 1.5
 FINE_MM_PER_PX = 2.4
+# Bases (the model's regions per pixel) a fit keeps for reuse: a step's trial point and the five
+# Jacobian steps around it, and the point it stands at.
+BASES_KEPT = 8
 
 
 @dataclass
@@ -153,44 +156,81 @@ class SilhouetteFitter:
         sig = np.hypot(self.blur, 0.29)  # the pixel's own width: a box of 1 px has sigma 0.29
         sig_sh = np.hypot(sig, 1.5 / mpp)  # cast shadows are soft
 
-        def basis(theta: np.ndarray) -> np.ndarray:
-            P = theta[:2]
-            s = theta[2:4]
-            r = radius + theta[4]
+        qx, qy = np.ascontiguousarray(q[:, 0]), np.ascontiguousarray(q[:, 1])
+
+        def body(P: np.ndarray, r: float) -> tuple[list[np.ndarray], list[np.ndarray], np.ndarray, np.ndarray]:
+            """The basis's columns before and after the cast shadow's, which alone depends on
+            the shadow's shift; the part of the pixels the disc leaves free, and their distance
+            from its foot's centre (what the shadow's column is made of)."""
             c_mid, k_mid = self._seen(P, h - b)
             c_top, k_t = self._seen(P, h)
             sd_all = np.minimum(_sd_capsule(q, P, r, c_mid, r * k_mid),
                                 _sd_capsule(q, c_mid, r * k_mid, c_top, (r - b) * k_t))
             a_all = ndtr(-sd_all / mpp / sig)
-            a_mid = ndtr(-(np.hypot(*(q - c_mid).T) - r * k_mid) / mpp / sig)
-            a_top = ndtr(-(np.hypot(*(q - c_top).T) - (r - b) * k_t) / mpp / sig)
+            dx, dy = qx - c_mid[0], qy - c_mid[1]
+            d_mid = np.hypot(dx, dy)
+            a_mid = ndtr(-(d_mid - r * k_mid) / mpp / sig)
+            a_top = ndtr(-(np.hypot(qx - c_top[0], qy - c_top[1]) - (r - b) * k_t) / mpp / sig)
             a_mid = np.minimum(a_mid, a_all)
             a_top = np.minimum(a_top, a_mid)
             free = 1.0 - a_all
-            sd_sh = np.minimum(_sd_capsule(q, P, r, P + h * s, r), np.hypot(*(q - P).T) - (r + CONTACT_MM))
-            sh = ndtr(-sd_sh / mpp / sig_sh) * free
             # The chamfer and the side wall are lit from one side: their shading varies round
             # the disc (to first order, a cosine), which a single colour would read as the disc
             # standing off toward the light.
-            u = (q - c_mid) / np.maximum(np.hypot(*(q - c_mid).T), 1e-9)[:, None]
+            d = np.maximum(d_mid, 1e-9)
+            ux, uy = dx / d, dy / d
             band, wall = a_mid - a_top, a_all - a_mid
-            cols = [a_top, band, wall, free]
+            pre = [a_top, band, wall, free]
             if "bandcos" in FEATURES:
-                cols += [band * u[:, 0], band * u[:, 1]]
+                pre += [band * ux, band * uy]
             if "wallcos" in FEATURES:
-                cols += [wall * u[:, 0], wall * u[:, 1]]
-            if "shadow" in FEATURES:
-                cols.append(sh)
+                pre += [wall * ux, wall * uy]
+            post = []
             if line_cov is not None:
-                cols.append(line_cov * free)
+                post.append(line_cov * free)
             if hole_cov is not None:
-                cols.append(hole_cov * free)
-            return np.stack(cols, 1)
+                post.append(hole_cov * free)
+            return pre, post, free, np.hypot(qx - P[0], qy - P[1])
+
+        # (the shadow's steps of the Jacobian reuse the rest of the basis they share)
+        bodies: dict[bytes, tuple[list[np.ndarray], list[np.ndarray], np.ndarray, np.ndarray]] = {}
+
+        def basis(theta: np.ndarray) -> np.ndarray:
+            P = theta[:2]
+            s = theta[2:4]
+            r = radius + theta[4]
+            key = theta[[0, 1, 4]].tobytes()
+            got = bodies.get(key)
+            if got is None:
+                got = bodies[key] = body(P, r)
+                if len(bodies) > BASES_KEPT:
+                    del bodies[next(iter(bodies))]
+            pre, post, free, d_foot = got
+            cols = list(pre)
+            if "shadow" in FEATURES:
+                sd_sh = np.minimum(_sd_capsule(q, P, r, P + h * s, r), d_foot - (r + CONTACT_MM))
+                cols.append(ndtr(-sd_sh / mpp / sig_sh) * free)
+            return np.stack(cols + post, 1)
+
+        # The bases made lately, by their parameters: the search asks again for the ones it
+        # moved to or stayed at, and for the same steps around them after a rejected move (the
+        # weights do not enter a basis).
+        made: dict[bytes, np.ndarray] = {}
+        weighed: list[np.ndarray | None] = [None, None, None]  # weights, their roots, the image weighed
 
         def residual(theta: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-            A = basis(theta)
-            sw = np.sqrt(w)[:, None]
-            coef, *_ = np.linalg.lstsq(A * sw, img * sw, rcond=None)
+            key = theta.tobytes()
+            A = made.get(key)
+            if A is None:
+                A = made[key] = basis(theta)
+                if len(made) > BASES_KEPT:
+                    del made[next(iter(made))]
+            if weighed[0] is not w:  # (the same weights for a whole step: weighed once)
+                sw = np.sqrt(w)[:, None]
+                weighed[:] = [w, sw, img * sw]
+            _, sw, img_w = weighed
+            assert sw is not None and img_w is not None
+            coef, *_ = np.linalg.lstsq(A * sw, img_w, rcond=None)
             res = img - A @ coef
             return res, coef
 

@@ -49,6 +49,7 @@ from tracker.infer import HandEvent, Namer, ShotRecord, ShotSegmenter
 from tracker.pipeline import camera, hands, referee
 from tracker.pipeline.stillness import FullPasses, Settling, StillnessGate
 from tracker.pipeline.stride import StrideGate
+from tracker.pipeline.threads import limit_blas_threads
 from tracker.pipeline.withdraw import withdraw
 from tracker.rules import engine_for
 from tracker.rules.datatypes import Outcome
@@ -103,6 +104,9 @@ class Pipeline:
     # (``detect/change_noise.py``): that many standard deviations, or None for the detector's own
     # (``DetectorSettings.change_noise_sigmas``, off). Faster on noisy cameras, not as accurate yet.
     change_noise: float | None = None
+    # OpenBLAS's threads for the whole process, set when a pipeline is made (``threads.py``: the
+    # matrices are small, the threads cost more than they give); None leaves them as they are.
+    blas_threads: int | None = 1
 
     def __init__(
         self,
@@ -121,6 +125,8 @@ class Pipeline:
     ) -> None:
         if game not in ("crokinole", "korona"):
             raise ValueError(f"game must be crokinole or korona, got {game!r}")
+        if self.blas_threads is not None:
+            limit_blas_threads(self.blas_threads)
         self.game = game
         self.players = players
         self.board_hint = board
