@@ -93,11 +93,13 @@ def _over_hole(b: CrokinoleBoard, x: float, y: float) -> bool:
 
 
 def resolve_lost(board: CrokinoleBoard | KoronaBoard, tr: Track, decel: float,
-                 resting: np.ndarray | None = None) -> None:
+                 resting: np.ndarray | None = None, struck: np.ndarray | None = None) -> None:
     """A moving disc vanished: into the hole, a pocket, off the board, or under a hand.
     ``decel``: the friction the tracker coasts unseen discs with (``TrackerConfig.decel``);
     ``resting``: (N, 2) places of the other discs at rest (crokinole: a disc lost sliding in
-    the open slid on to where its course stops, ``slide.slid_to``)."""
+    the open slid on to where its course stops, ``slide.slid_to``); ``struck``: (M, 2) places
+    where other discs lay when it was last seen and have left since (one on its course stopped
+    it there)."""
     last = tr.last_sighting()
     lx, ly = (last.x, last.y) if last else (float(tr.xy[0]), float(tr.xy[1]))
     px, py = float(tr.xy[0]), float(tr.xy[1])
@@ -141,7 +143,7 @@ def resolve_lost(board: CrokinoleBoard | KoronaBoard, tr: Track, decel: float,
     # Lost mid-board: treat as covered where it was last seen (or, crokinole, where it slid on
     # to in the open: ``slide.py``); the lift timer decides.
     if isinstance(b, CrokinoleBoard) and resting is not None:
-        stop = slid_to(b, tr, decel, resting)
+        stop = slid_to(b, tr, decel, resting, struck)
         if stop is not None:
             lx, ly = stop
     tr.state = "rest"
