@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tests.infer.scenes import feed, shots
+from tests.infer.scenes import discs_at, feed, shots
 from tracker.boards import CrokinoleBoard
 from tracker.track.synthetic import World
 
@@ -88,3 +88,29 @@ def test_a_disc_seen_once_on_the_line_as_it_is_flicked_is_the_shot_disc() -> Non
     log = shots(feed(w.frames))
     assert len(log) == 1 and log[0].seat == "south"
     assert log[0].contacts[0] == (log[0].disc, "n1")
+
+
+def test_a_find_first_seen_as_the_shot_began_is_not_a_disc_it_struck() -> None:
+    """North's n1 is shot; then south's s1 rests on its line, and as it is flicked the detector
+    finds something at rest by the line for two frames (the shooter's fingers) while s1 is
+    first seen again well on its way. The find rested nowhere before the motion began: it is no
+    disc the shot struck, and no shot of its own is logged for it (crokinole_2p_round at 55.9 s,
+    replayed on an earlier detector's finds)."""
+    fps, line = 10.0, BOARD.shooting_line_radius
+    frames = []
+    for k in range(90):
+        n1 = (0.0, line) if k <= 5 else (-15.0 * min(k - 5, 4), line - 51.0 * min(k - 5, 4))
+        rows = [n1]
+        if k <= 50:
+            rows.append((0.0, -line))
+        elif k == 51:
+            rows.append((0.0, -200.0))  # a lone sighting in flight
+        else:
+            j = min(k - 52, 4)
+            rows.append((0.0, -110.0 + 20.0 * j - 2.0 * j * j))
+        if k in (51, 52):
+            rows.append((45.0, -268.0))  # the fingers, found as a disc at rest
+        frames.append((k / fps, discs_at(*rows)))
+    log = shots(feed(frames))
+    assert [s.seat for s in log] == ["north", "south"], log
+    assert set(log[1].end) == {log[1].disc}

@@ -147,8 +147,14 @@ class ShotSegmenter:
                 # (and discs first seen since: a disc already down a pocket when the striker shows)
                 self._moved = {tr.id for tr in moving} | {tr.id for tr in tracks if tr.born >= self._t0
                                                          and tr.state != "lifted"}
-                # where every disc rested before (the movers' anchors were reset when they moved)
-                self._before = {tr.id: self._prev_rest(tr) for tr in tracks if tr.state in ("rest", "moving")}
+                # where every disc rested before (the movers' anchors were reset when they moved);
+                # crokinole: not a disc first found at rest since the motion began (it rested
+                # nowhere before it: a find the shot's arm left, which the namer then adopted as
+                # a disc the shot struck, and logged a shot of its own, crokinole_2p_round at
+                # 55.9 s on the replayed detections of an earlier detector)
+                fresh = isinstance(self.board, CrokinoleBoard)
+                self._before = {tr.id: self._prev_rest(tr) for tr in tracks if tr.state == "moving"
+                                or (tr.state == "rest" and not (fresh and tr.born >= self._t0 - 1e-6))}
                 self._before_state = {tr.id: tr.state for tr in tracks}
             return shots, hands
         # settled, waiting for a rim disc to show again (``rim_wait``): a new motion ends the
