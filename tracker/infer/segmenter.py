@@ -45,6 +45,7 @@ from tracker.infer.unseen import (
     TOUCH_MM,
     arrived_unseen,
     flicked_unseen,
+    sank_unseen,
     striker_put_down,
     unseen_shot,
 )
@@ -146,8 +147,14 @@ class ShotSegmenter:
                 # (and discs first seen since: a disc already down a pocket when the striker shows)
                 self._moved = {tr.id for tr in moving} | {tr.id for tr in tracks if tr.born >= self._t0
                                                          and tr.state != "lifted"}
-                # where every disc rested before (the movers' anchors were reset when they moved)
-                self._before = {tr.id: self._prev_rest(tr) for tr in tracks if tr.state in ("rest", "moving")}
+                # where every disc rested before (the movers' anchors were reset when they moved);
+                # crokinole: not a disc first found at rest since the motion began (it rested
+                # nowhere before it: a find the shot's arm left, which the namer then adopted as
+                # a disc the shot struck, and logged a shot of its own, crokinole_2p_round at
+                # 55.9 s on the replayed detections of an earlier detector)
+                fresh = isinstance(self.board, CrokinoleBoard)
+                self._before = {tr.id: self._prev_rest(tr) for tr in tracks if tr.state == "moving"
+                                or (tr.state == "rest" and not (fresh and tr.born >= self._t0 - 1e-6))}
                 self._before_state = {tr.id: tr.state for tr in tracks}
             return shots, hands
         # settled, waiting for a rim disc to show again (``rim_wait``): a new motion ends the
@@ -224,10 +231,22 @@ class ShotSegmenter:
         return tr.rest_xy
 
     def _rest_end(self, tr: Track) -> float:
+        """When a disc just seen moving was last seen at rest: its sighting before the latest;
+        crokinole, its last sighting within half a radius of its rest place, if no more than
+        ``unseen_window`` before its first sighting away from it. A disc may be seen twice on its way
+        before it is set moving (a lone detection in flight joined to it when it was next
+        found): c4h_9703 at 5.8 s, w1 flicked from the west line at 5.33 s, unseen until 5.83
+        and 5.9 s near the hole; the episode began at 5.83, its path left out the rest place,
+        and the flick read as a 226 mm/s hand's nudge (a 20 lost)."""
         samples = [s for s in tr.path if s.measured]
-        if len(samples) >= 2:
-            return samples[-2].t
-        return tr.born
+        if len(samples) < 2:
+            return tr.born
+        if isinstance(self.board, CrokinoleBoard) and tr.rest_xy is not None:
+            rx, ry = tr.rest_xy
+            at = [k for k, s in enumerate(samples) if float(np.hypot(s.x - rx, s.y - ry)) <= 0.5 * tr.radius]
+            if at and at[-1] < len(samples) - 1 and samples[at[-1] + 1].t - samples[at[-1]].t <= self.unseen_window:
+                return samples[at[-1]].t
+        return samples[-2].t
 
     def _hand_events(self, tracks: Sequence[Track], t: float, frame: int) -> list[HandEvent]:
         out: list[HandEvent] = []
@@ -298,7 +317,8 @@ class ShotSegmenter:
         seen_flick = [tr for tr in candidates if self._at_start_place(self._before[tr.id], tr)]
         if not seen_flick:
             unseen = unseen_shot(self, tracks, movers, paths, t, frame) \
-                or arrived_unseen(self, tracks, movers, paths, t, frame)
+                or arrived_unseen(self, tracks, movers, paths, t, frame) \
+                or (None if candidates else sank_unseen(self, tracks, movers, paths, t, frame))
             if unseen is not None:
                 return unseen
         if not candidates:
@@ -420,18 +440,23 @@ class ShotSegmenter:
         the disc on the line and shoots at once; at 10 fps two still frames are not "at rest"):
         its path is slow (a hand setting it down) up to a sample at a start place, then jumps
         by a flick's speed and carries it well away. None otherwise (a disc carried in and set
-        down, a 20 lifted out of the hole)."""
+        down, a 20 lifted out of the hole). Crokinole: the slow part may be missing, the disc
+        first seen where shots start just as it is flicked (its wait hidden by the hand; the
+        detector's lone sighting joined to the track when it was next found, in flight): c2h_9702
+        at 13.6 s, s3 seen once on the south line, then on its way in; the shot was judged from
+        the disc it struck ("not where a shot starts") and lost."""
         if len(p) < 3:
             return None
         dt = np.diff(p[:, 0])
         step = np.hypot(np.diff(p[:, 1]), np.diff(p[:, 2]))
         v = np.where(dt > 0, step / np.maximum(dt, 1e-6), 0.0)
         fast = np.nonzero(v > self.shot_speed)[0]
-        if not len(fast) or fast[0] < 1:
+        first = 0 if isinstance(self.board, CrokinoleBoard) else 1
+        if not len(fast) or fast[0] < first:
             return None
         k = int(fast[0])  # the flick leaves sample k
         at = (float(p[k, 1]), float(p[k, 2]))
-        if v[k - 1] > 0.25 * self.shot_speed or not self._at_start_place(at, tr):
+        if (k and v[k - 1] > 0.25 * self.shot_speed) or not self._at_start_place(at, tr):
             return None
         away = float(np.hypot(p[k:, 1] - at[0], p[k:, 2] - at[1]).max())
         if away < 3 * tr.radius:

@@ -318,6 +318,47 @@ def arrived_unseen(seg: ShotSegmenter, tracks: Sequence[Track], movers: list[Tra
     return inferred_record(seg, tracks, shooter.id, start, t0, paths, ends, t, frame, why)
 
 
+def sank_unseen(seg: ShotSegmenter, tracks: Sequence[Track], movers: list[Track], paths: dict[int, np.ndarray],
+                t: float, frame: int) -> ShotRecord | None:
+    """Crokinole: a 20 whose disc was seen neither waiting on the shooting line (the hand over
+    it) nor leaving it, only on its last stretch into the hole. A disc first seen during the
+    episode, already moving on the surface and heading in, that ends in the hole, with no disc
+    that rested before it seen flicked: no hand puts a disc in the hole, and a disc struck there
+    rested before; it was shot, from where its course, run back, meets the shooting line.
+    c4h_9703 at 12.8 s: e1, under the east player's hand until flicked, was seen twice within
+    21 mm of the hole, slowing, then in it; the motion had "no disc that rested before it" and
+    the 20 was lost. None when there is no such disc."""
+    b = seg.board
+    if not isinstance(b, CrokinoleBoard):
+        return None
+    sunk = [tr for tr in movers if tr.state == "hole" and tr.born >= seg._t0 - 1e-6
+            and tr.id not in seg._shot_before and tr.id in paths and len(paths[tr.id]) >= 2
+            and not seg.unlike_a_disc(tr) and not tr.leaving]
+    for tr in sorted(sunk, key=lambda tr: tr.born):
+        p = paths[tr.id]
+        p0, p1 = p[0, 1:].astype(float), p[1, 1:].astype(float)
+        step = p1 - p0
+        far = float(np.hypot(*p0))
+        # first seen on the surface (not down in the hole) and moving in towards it
+        if far <= b.hole_radius or float(np.hypot(*step)) < 1.0 or float(p0 @ step) >= 0:
+            continue
+        u = step / float(np.hypot(*step))
+        s = leaves_circle(p0, -u, b.shooting_line_radius)
+        if s is None:
+            continue
+        start = (float(p0[0] - u[0] * s), float(p0[1] - u[1] * s))
+        t0 = float(p[0, 0])
+        seg._before[tr.id] = start
+        seg._shot_before.add(tr.id)
+        paths = dict(paths)
+        flight = s / max(peak_speed(p), seg.shot_speed)  # a straight run from the line, at least a flick's speed
+        paths[tr.id] = np.vstack([[[t0 - flight, *start]], p])
+        ends: dict[int, End] = {o.id: end_of(o) for o in movers if o.id in seg._before or o.born >= seg._t0 - 1e-6}
+        why = f"shot inferred from its disc's way into the hole: track {tr.id} from {start[0]:.0f}, {start[1]:.0f} unseen"
+        return inferred_record(seg, tracks, tr.id, start, t0 - flight, paths, ends, t, frame, why)
+    return None
+
+
 def striker_put_down(seg: ShotSegmenter, tracks: Sequence[Track], shooter: Track, start: tuple[float, float],
                      t: float) -> tuple[tuple[int, int], ...]:
     """Korona: ((shooter, disc),) when the striker seen flicked "rested" clear of every rim zone

@@ -29,6 +29,7 @@ from tracker.track.merge import (
     left_its_place,
     mover_robbed,
     nudged_from,
+    unlike_blurred,
 )
 
 if TYPE_CHECKING:
@@ -131,7 +132,9 @@ def knock_or_flick(tk: Tracker, tr: Track) -> Callable[[Track], bool]:
     disc. This held only while a disc on the line had vanished too; with none, every resting
     disc was a candidate: c4h_8803 at 21.5 s, north's n2, hidden by the arm of the east player
     bringing east's disc in from beside the board at 700 mm/s, took that disc 300 mm away (the
-    only disc vanished); east's shot became n2's, and n2, seen again in place, a new disc."""
+    only disc vanished); east's shot became n2's, and n2, seen again in place, a new disc.
+    Nor one whose colour the new track's is unlike (:func:`tracker.track.merge.unlike_blurred`:
+    a hand or arm found as discs)."""
     b = tk.board
     first = tr.path[0]
     assert isinstance(b, CrokinoleBoard)
@@ -140,7 +143,8 @@ def knock_or_flick(tk: Tracker, tr: Track) -> Callable[[Track], bool]:
         q = d.settled_xy
         return b.waits_on_shooting_line(float(q[0]), float(q[1]), d.radius)
 
-    return lambda d: on_line(d) or left_its_place(tk.tracks, d, tr, first.t - d.last_seen, tk.cfg.decel)
+    return lambda d: on_line(d) or (left_its_place(tk.tracks, d, tr, first.t - d.last_seen, tk.cfg.decel)
+                                    and not unlike_blurred(d, tr))
 
 
 def take_back(tk: Tracker, d: Track, tr: Track, t: float) -> None:

@@ -13,7 +13,7 @@ from tracker.boards.korona import Pocket
 from tracker.detect.datatypes import IN_DITCH, IN_HOLE, IN_POCKET
 from tracker.track.blows import segment_distance
 from tracker.track.datatypes import Sample, Track
-from tracker.track.slide import slid_to
+from tracker.track.slide import clear, course, slid_to
 
 # A crokinole disc at rest seen fewer times than this in all (the pipeline names none before
 # three) and then unseen this many seconds was a false find (``fleeting``).
@@ -93,11 +93,13 @@ def _over_hole(b: CrokinoleBoard, x: float, y: float) -> bool:
 
 
 def resolve_lost(board: CrokinoleBoard | KoronaBoard, tr: Track, decel: float,
-                 resting: np.ndarray | None = None) -> None:
+                 resting: np.ndarray | None = None, struck: np.ndarray | None = None) -> None:
     """A moving disc vanished: into the hole, a pocket, off the board, or under a hand.
     ``decel``: the friction the tracker coasts unseen discs with (``TrackerConfig.decel``);
     ``resting``: (N, 2) places of the other discs at rest (crokinole: a disc lost sliding in
-    the open slid on to where its course stops, ``slide.slid_to``)."""
+    the open slid on to where its course stops, ``slide.slid_to``); ``struck``: (M, 2) places
+    where other discs lay when it was last seen and have left since (one on its course stopped
+    it there)."""
     last = tr.last_sighting()
     lx, ly = (last.x, last.y) if last else (float(tr.xy[0]), float(tr.xy[1]))
     px, py = float(tr.xy[0]), float(tr.xy[1])
@@ -112,6 +114,9 @@ def resolve_lost(board: CrokinoleBoard | KoronaBoard, tr: Track, decel: float,
         # was called a 20)
         if np.hypot(lx, ly) < b.hole_radius + 2 * tr.radius and _heading_over_hole(b, lx, ly, v) \
                 and not never_seen_away(tr) and not passes_over_hole(b, lx, ly, _slowest_velocity(tr, v), decel):
+            tr.state, tr.xy = "hole", np.zeros(2)
+            return
+        if not never_seen_away(tr) and slid_into_hole(b, tr, decel, resting, struck):
             tr.state, tr.xy = "hole", np.zeros(2)
             return
         # (last seen near the edge: off only when heading out; c2h_9402 at 13.0 s: s3, carried
@@ -141,7 +146,7 @@ def resolve_lost(board: CrokinoleBoard | KoronaBoard, tr: Track, decel: float,
     # Lost mid-board: treat as covered where it was last seen (or, crokinole, where it slid on
     # to in the open: ``slide.py``); the lift timer decides.
     if isinstance(b, CrokinoleBoard) and resting is not None:
-        stop = slid_to(b, tr, decel, resting)
+        stop = slid_to(b, tr, decel, resting, struck)
         if stop is not None:
             lx, ly = stop
     tr.state = "rest"
@@ -227,6 +232,35 @@ def passes_over_hole(b: CrokinoleBoard, x: float, y: float, v: np.ndarray, decel
     at_hole = sp * sp - 2.0 * decel * along
     fast = 2.0 * HOLE_CAPTURE * b.hole_radius / float(np.sqrt(b.disc_thickness / G_MM))  # about 620 mm/s
     return at_hole > fast * fast
+
+
+def slid_into_hole(b: CrokinoleBoard, tr: Track, decel: float, resting: np.ndarray | None,
+                   struck: np.ndarray | None) -> bool:
+    """Whether a crokinole disc lost while sliding further out than the hole test of
+    :func:`resolve_lost` reaches, slid on into the 20-hole: its last sightings run on one line
+    at a slide's speed (``slide.course``), the line runs over the hole, friction leaves it
+    enough way to reach the hole's capture zone and too little speed there to pass over it
+    (:func:`passes_over_hole`), and nothing stands on its way there (a peg, a disc at rest, a
+    disc that lay there when it was last seen: ``resting``, ``struck``). A dark disc down in
+    the hole is not told from the empty hole, and the lamp's glare by the centre hides a pale
+    one: lost 60 mm out on its way in, it was left "covered" where last seen, scored in the 15
+    zone and later "lifted" by hand, and the 20 was lost."""
+    c = course(b, tr, decel)
+    if c is None:
+        return False
+    at, v = c
+    sp = float(np.hypot(*v))
+    u = v / sp
+    if not _heading_over_hole(b, float(at[0]), float(at[1]), v):
+        return False
+    along = -float(at @ u)  # the way to the point of its line nearest the centre
+    if slide_distance(sp, decel) < along - HOLE_CAPTURE * b.hole_radius:
+        return False  # stops short of the hole
+    if passes_over_hole(b, float(at[0]), float(at[1]), v, decel):
+        return False
+    near = at + u * max(along, 0.0)
+    others = [np.asarray(q, float).reshape(-1, 2) for q in (resting, struck) if q is not None]
+    return clear(b, at, near, tr.radius, np.vstack(others) if others else np.zeros((0, 2)))
 
 
 def _recent_velocity(tr: Track, v: np.ndarray) -> np.ndarray:

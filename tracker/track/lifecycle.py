@@ -164,7 +164,24 @@ def miss(tk: Tracker, tr: Track, t: float, dt: float) -> None:
         if tr.state == "moving" and t - tr.last_seen > cfg.lost_after:
             resting = np.array([o.position() for o in tk.tracks if o.state == "rest" and o is not tr],
                                float).reshape(-1, 2)
-            resolve_lost(tk.board, tr, tk.cfg.decel, resting)
+            struck = left_since(tk, tr, dt) if isinstance(tk.board, CrokinoleBoard) else None
+            resolve_lost(tk.board, tr, tk.cfg.decel, resting, struck)
+
+
+def left_since(tk: Tracker, tr: Track, dt: float) -> np.ndarray:
+    """(M, 2) the places where other discs rested when ``tr`` was last seen and that they have
+    left since (moving now, or gone into the hole or off): each was last seen there (within
+    half a radius) no earlier than a frame (``dt``) before ``tr`` was."""
+    seen = tr.last_sighting()
+    out = []
+    for o in tk.tracks:
+        if o is tr or seen is None or o.rest_xy is None or o.state not in ("moving", "hole", "off"):
+            continue
+        at = np.asarray(o.rest_xy, float)
+        there = [sm.t for sm in o.path if sm.measured and float(np.hypot(sm.x - at[0], sm.y - at[1])) <= 0.5 * o.radius]
+        if there and there[-1] >= seen.t - 1.5 * dt:
+            out.append(at)
+    return np.array(out, float).reshape(-1, 2)
 
 
 def uncover_hole(tk: Tracker, tr: Track, t: float) -> None:

@@ -99,6 +99,27 @@ def left_its_place(tracks: Sequence[Track], d: Track, tr: Track, gap: float, dec
                for o in tracks for q in [o.settled_xy])
 
 
+# Lab units: a disc's colour measured while it moves lies within this of the blend of its own
+# colour at rest and the board's around it (the blur mixes the two; ``colour_penalty``: 95% of
+# a moving disc's matches lie within 33 of its mean).
+BLUR_LAB = 33.0
+
+
+def unlike_blurred(d: Track, tr: Track) -> bool:
+    """Whether track ``tr``'s colour is unlike resting disc ``d``'s seen in motion: further than
+    ``BLUR_LAB`` from every blend of ``d``'s colour at rest and the board's around it. False
+    when either colour is unknown. A disc knocked away keeps its colour; a hand or arm over
+    the board is found as "discs" of its own colour (c2h_9702 at 15.4 s: the arm reaching for
+    n2 covered s3, light on a light board, and was found twice, dark, 190 mm off; s3 was taken
+    to have been knocked there)."""
+    if d.color_n < 3 or d.surround_n <= 0 or tr.color_n <= 0 or not np.any(tr.color):
+        return False
+    a, b, c = np.asarray(d.color, float), np.asarray(d.surround, float), np.asarray(tr.color, float)
+    ab = b - a
+    k = float(np.clip((c - a) @ ab / max(float(ab @ ab), 1e-9), 0.0, 1.0))
+    return float(np.linalg.norm(c - (a + k * ab))) > BLUR_LAB
+
+
 def mover_robbed(tracks: Sequence[Track], tr: Track, t: float, dt: float, v_max: float) -> Track | None:
     """The moving disc that a track born moving (``tr``, just confirmed at ``t``) took its latest
     detection from, when its first detection was a false find beside that disc.

@@ -12,6 +12,13 @@ line at a slide's speed (a flicked or struck disc, not one a hand moves), it was
 the shooting line (a disc carried in to the line by a hand is lost under it there), and the
 course to the forecast stop stays on the surface, clear of the pegs, of the 20-hole and of every
 disc at rest. Else None: the last sighting stands.
+
+A disc that lay on the course when the slider was last seen and has left its place since was
+struck by it, unseen: the slider stopped where it met it (equal masses, about head-on: the shot
+disc stops about where it strikes), not slid on past its place (c4h_9703 at 24.4 s: e2, last
+seen 128 mm from n2 going 1200 mm/s, struck n2 unseen and stopped by its place in the lamp's
+glare; slid on, it was put 300 mm further, on the west line, and removed as off its own side's
+line).
 """
 
 from __future__ import annotations
@@ -33,9 +40,37 @@ SLIDE_SPEED = 350.0
 STRAIGHT_MM = 3.0
 
 
-def slid_to(board: CrokinoleBoard, tr: Track, decel: float, resting: np.ndarray) -> tuple[float, float] | None:
+def slid_to(board: CrokinoleBoard, tr: Track, decel: float, resting: np.ndarray,
+            struck: np.ndarray | None = None) -> tuple[float, float] | None:
     """Where ``tr``, lost while sliding, stopped on its course (see the module doc), or None.
-    ``resting``: (N, 2) places of the other discs at rest."""
+    ``resting``: (N, 2) places of the other discs at rest; ``struck``: (M, 2) places where other
+    discs lay when ``tr`` was last seen and have left since."""
+    c = course(board, tr, decel)
+    if c is None:
+        return None
+    at, v = c
+    speed = float(np.hypot(*v))
+    u = v / speed
+    r = tr.radius
+    stop = at + u * speed * speed / (2.0 * decel)
+    meets = [s for q in np.asarray(struck if struck is not None else [], float).reshape(-1, 2)
+             if (s := _meets(at, u, float(np.hypot(*(stop - at))), q, 2 * r)) is not None]
+    if meets:
+        stop = at + u * min(meets)  # where it struck the first of them
+    elif float(np.hypot(*stop)) > board.surface_radius - r:
+        return None
+    if not clear(board, at, stop, r, resting):
+        return None
+    if segment_distance(np.zeros(2), at, stop) < board.hole_radius + r:
+        return None
+    return float(stop[0]), float(stop[1])
+
+
+def course(board: CrokinoleBoard, tr: Track, decel: float) -> tuple[np.ndarray, np.ndarray] | None:
+    """(where, velocity) of ``tr`` on the line fitted to its last sightings (``FIT_S``), at the
+    last sighting, slowed by friction (``decel``) since the fit's middle: when they run on one
+    line (``STRAIGHT_MM``) at a slide's speed (``SLIDE_SPEED``), well inside the shooting line.
+    None otherwise."""
     meas = [s for s in tr.path[-32:] if s.measured]
     if len(meas) < 3:
         return None
@@ -58,20 +93,32 @@ def slid_to(board: CrokinoleBoard, tr: Track, decel: float, resting: np.ndarray)
     if float(np.sqrt(np.mean(off ** 2))) > STRAIGHT_MM:
         return None
     at = mean + v * (last.t - t.mean())  # on the fitted line, at the last sighting
-    r = tr.radius
-    if float(np.hypot(*at)) > board.shooting_line_radius - 2 * r:
+    if float(np.hypot(*at)) > board.shooting_line_radius - 2 * tr.radius:
         return None
     speed = seen - decel * (last.t - t.mean())  # slowed since the fit's middle
     if speed <= 0.0:
         return None
-    stop = at + u * speed * speed / (2.0 * decel)
-    if float(np.hypot(*stop)) > board.surface_radius - r:
-        return None
+    return at, u * speed
+
+
+def clear(board: CrokinoleBoard, a: np.ndarray, b: np.ndarray, r: float, resting: np.ndarray) -> bool:
+    """Whether a disc of radius ``r`` slides from ``a`` to ``b`` touching no peg and none of the
+    discs at rest at ``resting`` ((N, 2))."""
     pegs = np.asarray(board.peg_positions(), float)
-    if any(segment_distance(q, at, stop) < r + board.peg_diameter / 2 for q in pegs):
+    if any(segment_distance(q, a, b) < r + board.peg_diameter / 2 for q in pegs):
+        return False
+    return not any(segment_distance(q, a, b) < 2 * r for q in np.asarray(resting, float).reshape(-1, 2))
+
+
+def _meets(at: np.ndarray, u: np.ndarray, length: float, q: np.ndarray, reach: float) -> float | None:
+    """How far (mm) along the course from ``at`` (unit direction ``u``, ``length`` long) its
+    centre first comes within ``reach`` of ``q``, or None if it never does, or is within it
+    already at ``at`` (the disc there had gone by then: c2h_8908 at 11.6 s, n2 last seen over
+    the place s2 had just been driven from)."""
+    w = q - at
+    along = float(w @ u)
+    across2 = float(w @ w) - along * along
+    if across2 > reach * reach or float(w @ w) < reach * reach:
         return None
-    if segment_distance(np.zeros(2), at, stop) < board.hole_radius + r:
-        return None
-    if any(segment_distance(q, at, stop) < 2 * r for q in np.asarray(resting, float).reshape(-1, 2)):
-        return None
-    return float(stop[0]), float(stop[1])
+    s = along - float(np.sqrt(reach * reach - across2))
+    return s if 0.0 <= s <= length else None
