@@ -41,8 +41,8 @@ from tracker.infer.contacts import infer_contacts, motion_start
 from tracker.infer.datatypes import End, HandEvent, ShotRecord
 from tracker.infer.ends import end_of, peak_speed, reached, stayed_out
 from tracker.infer.rim_gone import knocked_out_unseen, rim_unseen
+from tracker.infer.start_places import at_start_place, may_start, put_down_and_flicked
 from tracker.infer.unseen import (
-    TOUCH_MM,
     arrived_unseen,
     flicked_unseen,
     sank_unseen,
@@ -118,7 +118,7 @@ class ShotSegmenter:
             sunk = [tr.id for tr in tracks if tr.state == "hole" and tr.id not in self._known]
             hands = self._hand_events(tracks, t, frame)
             landed = [h.track for h in hands if h.kind == "placed" and h.fresh
-                      and not self._at_start_place(h.at, by_id(tracks, h.track))] + sunk
+                      and not at_start_place(self.board, h.at, by_id(tracks, h.track))] + sunk
             gone = self._vanished(tracks, t - self.unseen_window, t) if landed and not moving else []
             if gone:
                 # a disc turned up at rest away from the shooting places, or in the hole, while
@@ -293,7 +293,7 @@ class ShotSegmenter:
         # or first seen flying in from the shooting line (its wait there hidden by the hand)
         for tr in movers:
             if tr not in candidates and tr.id in paths:
-                put = self._put_down_and_flicked(paths[tr.id], tr) or flicked_unseen(
+                put = put_down_and_flicked(self.board, paths[tr.id], tr, self.shot_speed) or flicked_unseen(
                     self.board, paths[tr.id], self.shot_speed)
                 if put is not None:
                     self._before[tr.id] = put[0]
@@ -314,7 +314,7 @@ class ShotSegmenter:
                 tr for tr in candidates if b.striker_waits(*self._before[tr.id])]
         else:  # a crokinole disc is shot once: the shot disc is one never shot before
             candidates = [tr for tr in candidates if tr.id not in self._shot_before] or candidates
-        seen_flick = [tr for tr in candidates if self._at_start_place(self._before[tr.id], tr)]
+        seen_flick = [tr for tr in candidates if at_start_place(self.board, self._before[tr.id], tr)]
         if not seen_flick:
             unseen = unseen_shot(self, tracks, movers, paths, t, frame) \
                 or arrived_unseen(self, tracks, movers, paths, t, frame) \
@@ -329,7 +329,7 @@ class ShotSegmenter:
         # a few mm first (a false find of the detector jittering, a disc a hand nudged) is no
         # shot disc, and taken for one it had the whole shot rejected (rendered match, seed
         # 7508: a painted "15" on the board moved 8 mm just before west's flick)
-        flicked = [tr for tr in candidates if self._may_start(self._before[tr.id], tr)
+        flicked = [tr for tr in candidates if may_start(self.board, self._before[tr.id], tr)
                    and peak_speed(paths[tr.id]) >= self.shot_speed]
         shooter = min(flicked or candidates, key=lambda tr: (round(starts.get(tr.id, float("inf")), 4),
                                                              -peak_speed(paths[tr.id])))
@@ -344,7 +344,7 @@ class ShotSegmenter:
         if peak < self.shot_speed:
             self.rejected.append((t, f"slow motion ({peak:.0f} mm/s): a hand, not a shot"))
             return None
-        if not self._may_start(start, shooter):
+        if not may_start(self.board, start, shooter):
             self.rejected.append((t, f"motion from ({start[0]:.0f}, {start[1]:.0f}): not where a shot starts"))
             return None
         if shooter.state == "lifted":
@@ -396,16 +396,6 @@ class ShotSegmenter:
         return False
 
     # ------------------------------------------------------------------ shots nobody saw
-    def _at_start_place(self, at: tuple[float, float], tr: Track | None, on_line: float = 0.0) -> bool:
-        """Where a disc waits to be shot: crokinole, on the shooting line (within a radius and a
-        bit: players set discs on or just inside it); korona, a striker anywhere behind a
-        striking line's middle (the rim zones), or up to ``on_line`` mm past the line."""
-        b = self.board
-        r = tr.radius if tr is not None else b.disc_radius
-        if isinstance(b, CrokinoleBoard):
-            return b.waits_on_shooting_line(float(at[0]), float(at[1]), r)
-        return (tr is None or tr.kind == STRIKER) and b.rim_zone_of(*at, margin=on_line) is not None
-
     def _vanished(self, tracks: Sequence[Track], since: float, until: float, as_disc: bool = False) -> list[Track]:
         """Discs that rested where shots start and stopped being seen between ``since`` and
         ``until`` (covered or lifted since): shot discs whose flight nobody saw."""
@@ -429,57 +419,10 @@ class ShotSegmenter:
                 # 0.9 mm past the line, unseen in flight, made no shot); not one that came to
                 # rest there in this episode (a shot's striker stopped by a line is no striker
                 # waiting to be shot)
-                waits = self._at_start_place(at, tr, on_line=0.0 if tr.id in self._moved else ON_LINE_MM)
+                waits = at_start_place(self.board, at, tr, on_line=0.0 if tr.id in self._moved else ON_LINE_MM)
             if waits and tr.last_seen - tr.born >= 0.1 and tr.hits >= 3:
                 out.append(tr)
         return out
-
-    def _put_down_and_flicked(self, p: np.ndarray, tr: Track) -> tuple[tuple[float, float], float] | None:
-        """(where, when) a disc first seen during the episode was flicked from, when it was put
-        down where shots start and flicked before the tracker saw it at rest (a player who sets
-        the disc on the line and shoots at once; at 10 fps two still frames are not "at rest"):
-        its path is slow (a hand setting it down) up to a sample at a start place, then jumps
-        by a flick's speed and carries it well away. None otherwise (a disc carried in and set
-        down, a 20 lifted out of the hole). Crokinole: the slow part may be missing, the disc
-        first seen where shots start just as it is flicked (its wait hidden by the hand; the
-        detector's lone sighting joined to the track when it was next found, in flight): c2h_9702
-        at 13.6 s, s3 seen once on the south line, then on its way in; the shot was judged from
-        the disc it struck ("not where a shot starts") and lost."""
-        if len(p) < 3:
-            return None
-        dt = np.diff(p[:, 0])
-        step = np.hypot(np.diff(p[:, 1]), np.diff(p[:, 2]))
-        v = np.where(dt > 0, step / np.maximum(dt, 1e-6), 0.0)
-        fast = np.nonzero(v > self.shot_speed)[0]
-        first = 0 if isinstance(self.board, CrokinoleBoard) else 1
-        if not len(fast) or fast[0] < first:
-            return None
-        k = int(fast[0])  # the flick leaves sample k
-        at = (float(p[k, 1]), float(p[k, 2]))
-        if (k and v[k - 1] > 0.25 * self.shot_speed) or not self._at_start_place(at, tr):
-            return None
-        away = float(np.hypot(p[k:, 1] - at[0], p[k:, 2] - at[1]).max())
-        if away < 3 * tr.radius:
-            return None
-        return at, float(p[k, 0])
-
-    def _may_start(self, start: tuple[float, float], tr: Track) -> bool:
-        b = self.board
-        x, y = start
-        if isinstance(b, CrokinoleBoard):
-            d = float(np.hypot(x, y))
-            return d > b.ten_line_radius + tr.radius  # shot from the shooting line (in the 5 zone)
-        # korona: a striker waits in a rim zone, and may stand up to its radius in front of
-        # its striking line; one flicked from a rest place further into the field, or from
-        # against the rim (within TOUCH_MM of touching it: no finger gets behind it), is a hand
-        # carrying it to a striking line (k4h_9306 at 10.4 s: west's striker, left mid-board
-        # by its shot, slid to west's line by hand, was logged as a shot of south's;
-        # korona_2p_game at 73.7 s: south's striker, laid against the south rim, set on the
-        # line by hand)
-        if tr.kind != STRIKER:
-            return b.rim_zone_of(x, y) is not None
-        return b.rim_zone_of(x, y, margin=tr.radius) is not None \
-            and max(abs(x), abs(y)) < b.half - tr.radius - TOUCH_MM
 
 
 def by_id(tracks: Sequence[Track], track_id: int) -> Track | None:

@@ -25,6 +25,7 @@ from tracker.detect.datatypes import STRIKER
 from tracker.infer.contacts import infer_contacts
 from tracker.infer.datatypes import Contact, End, ShotRecord
 from tracker.infer.ends import end_of, peak_speed, stayed_out
+from tracker.infer.start_places import TOUCH_MM, at_start_place
 from tracker.track.association import leaves_circle
 from tracker.track.datatypes import Track
 from tracker.track.tracker import TrackerConfig
@@ -44,7 +45,7 @@ def unseen_shot(seg: ShotSegmenter, tracks: Sequence[Track], movers: list[Track]
     # the new tracks of the episode, away from where shots start, that did not vanish again
     # (born during the episode: first seen at rest, or already moving, with no rest place)
     fresh = [tr for tr in movers if tr.born >= seg._t0 - 1e-6
-             and tr.state != "lifted" and not seg._at_start_place(tr.position(), tr)]
+             and tr.state != "lifted" and not at_start_place(seg.board, tr.position(), tr)]
     knocked = [tr for tr in movers if tr.id in seg._before and tr.id in paths and tr.born < seg._t0 - 1e-6
                and float(np.hypot(*(np.array(tr.position()) - seg._before[tr.id]))) > tr.radius]
     if not fresh and not knocked:
@@ -169,10 +170,6 @@ def knock_cost(seg: ShotSegmenter, new: Track, old: Track, start: tuple[float, f
     return d
 
 
-# A shot disc that stopped within this much (mm) of touching a struck disc's place struck it.
-TOUCH_MM = 3.0
-
-
 def _behind(seg: ShotSegmenter, new: Track, old: Track, start: tuple[float, float]) -> bool:
     """Whether ``new`` lies nearer the shot's ``start`` than ``old`` rested, by over a radius."""
     s = np.array(start)
@@ -287,7 +284,7 @@ def arrived_unseen(seg: ShotSegmenter, tracks: Sequence[Track], movers: list[Tra
     knocked = [tr for tr in movers if tr.id in seg._before and tr.id in paths and tr.born < seg._t0 - 1e-6
                and float(np.hypot(*(paths[tr.id][-1, 1:] - seg._before[tr.id]))) > tr.radius]
     fresh = [tr for tr in movers if tr.born >= seg._t0 - 1e-6 and tr.state == "rest" and tr.id not in seg._before
-             and tr.id not in seg._shot_before and not seg._at_start_place(tr.position(), tr)
+             and tr.id not in seg._shot_before and not at_start_place(seg.board, tr.position(), tr)
              and not seg.unlike_a_disc(tr) and not tr.leaving]
     pairs = sorted((float(np.hypot(*(np.array(f.position()) - seg._before[k.id]))), f.id, k.id)
                    for f in fresh for k in knocked if f.kind == k.kind)

@@ -1,0 +1,79 @@
+"""Where a shot may start, and a disc set down there and flicked before it was seen at rest.
+
+The segmenter's questions about the shooting places, answered from the board model alone:
+crokinole, the shooting line (and the 5 zone behind the 10 line); korona, a striker in a rim
+zone behind its striking line's middle.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tracker.boards import CrokinoleBoard, KoronaBoard
+from tracker.detect.datatypes import STRIKER
+from tracker.track.datatypes import Track
+
+# A shot disc that stopped within this much (mm) of touching a struck disc's place struck it;
+# korona, a striker this near touching the rim has no room for a finger behind it.
+TOUCH_MM = 3.0
+
+
+def at_start_place(board: CrokinoleBoard | KoronaBoard, at: tuple[float, float], tr: Track | None,
+                   on_line: float = 0.0) -> bool:
+    """Where a disc waits to be shot: crokinole, on the shooting line (within a radius and a
+    bit: players set discs on or just inside it); korona, a striker anywhere behind a
+    striking line's middle (the rim zones), or up to ``on_line`` mm past the line."""
+    r = tr.radius if tr is not None else board.disc_radius
+    if isinstance(board, CrokinoleBoard):
+        return board.waits_on_shooting_line(float(at[0]), float(at[1]), r)
+    return (tr is None or tr.kind == STRIKER) and board.rim_zone_of(*at, margin=on_line) is not None
+
+
+def put_down_and_flicked(board: CrokinoleBoard | KoronaBoard, p: np.ndarray, tr: Track,
+                         shot_speed: float) -> tuple[tuple[float, float], float] | None:
+    """(where, when) a disc first seen during the episode was flicked from, when it was put
+    down where shots start and flicked before the tracker saw it at rest (a player who sets
+    the disc on the line and shoots at once; at 10 fps two still frames are not "at rest"):
+    its path is slow (a hand setting it down) up to a sample at a start place, then jumps
+    by a flick's speed and carries it well away. None otherwise (a disc carried in and set
+    down, a 20 lifted out of the hole). Crokinole: the slow part may be missing, the disc
+    first seen where shots start just as it is flicked (its wait hidden by the hand; the
+    detector's lone sighting joined to the track when it was next found, in flight): c2h_9702
+    at 13.6 s, s3 seen once on the south line, then on its way in; the shot was judged from
+    the disc it struck ("not where a shot starts") and lost."""
+    if len(p) < 3:
+        return None
+    dt = np.diff(p[:, 0])
+    step = np.hypot(np.diff(p[:, 1]), np.diff(p[:, 2]))
+    v = np.where(dt > 0, step / np.maximum(dt, 1e-6), 0.0)
+    fast = np.nonzero(v > shot_speed)[0]
+    first = 0 if isinstance(board, CrokinoleBoard) else 1
+    if not len(fast) or fast[0] < first:
+        return None
+    k = int(fast[0])  # the flick leaves sample k
+    at = (float(p[k, 1]), float(p[k, 2]))
+    if (k and v[k - 1] > 0.25 * shot_speed) or not at_start_place(board, at, tr):
+        return None
+    away = float(np.hypot(p[k:, 1] - at[0], p[k:, 2] - at[1]).max())
+    if away < 3 * tr.radius:
+        return None
+    return at, float(p[k, 0])
+
+def may_start(board: CrokinoleBoard | KoronaBoard, start: tuple[float, float], tr: Track) -> bool:
+    """Whether a disc flicked from ``start`` was shot from where shots start."""
+    b = board
+    x, y = start
+    if isinstance(b, CrokinoleBoard):
+        d = float(np.hypot(x, y))
+        return d > b.ten_line_radius + tr.radius  # shot from the shooting line (in the 5 zone)
+    # korona: a striker waits in a rim zone, and may stand up to its radius in front of
+    # its striking line; one flicked from a rest place further into the field, or from
+    # against the rim (within TOUCH_MM of touching it: no finger gets behind it), is a hand
+    # carrying it to a striking line (k4h_9306 at 10.4 s: west's striker, left mid-board
+    # by its shot, slid to west's line by hand, was logged as a shot of south's;
+    # korona_2p_game at 73.7 s: south's striker, laid against the south rim, set on the
+    # line by hand)
+    if tr.kind != STRIKER:
+        return b.rim_zone_of(x, y) is not None
+    return b.rim_zone_of(x, y, margin=tr.radius) is not None \
+        and max(abs(x), abs(y)) < b.half - tr.radius - TOUCH_MM
