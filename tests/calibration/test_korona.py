@@ -41,16 +41,13 @@ def test_korona_refuses_blank_table() -> None:
 
 
 @pytest.mark.parametrize("seed", [0, 5])
-def test_pockets_measured_without_a_dark_rims_inner_face(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_pockets_measured_without_a_dark_rims_inner_face(seed: int) -> None:
     # A hard rendered korona frame (black rims, camera tilted about 40 degrees): the far rims'
     # inner faces, laid on the surface by the straightening, are dark strips joined to the pocket
     # in its corner; they made the pocket's blob up to 62 x 160 mm (radius measured 38-40 mm and
-    # inset 36-37 mm for 32 and 30), and the pipeline's pocket calls use the measured figures.
-    # The opening is opt-in (korona_measure.POCKET_OPEN, off by default)
-    from tracker.calibration import korona_measure
+    # inset 36-37 mm for 32 and 30), and the pipeline's pocket calls use the measured figures
+    # (korona_measure.POCKET_OPEN opens those strips away)
     from tracker.render import Renderer, SceneFrame, sample_camera, sample_look
-
-    monkeypatch.setattr(korona_measure, "POCKET_OPEN", 0.5)
 
     size = (480, 270)
     rng = np.random.default_rng(1000 + seed)
@@ -63,3 +60,27 @@ def test_pockets_measured_without_a_dark_rims_inner_face(seed: int, monkeypatch:
     assert isinstance(measured, KoronaBoard)
     assert abs(measured.pocket_radius - board.pocket_radius) < 2.0
     assert abs(measured.pocket_inset - board.pocket_inset) < 1.5
+
+
+def test_pockets_that_disagree_between_corners_leave_the_profile_standing() -> None:
+    # Two dark things (a phone, a glasses case: 70 x 140 mm) lie against the ne and sw pockets,
+    # reaching in from their mouths: the dark blob of those corners is the pocket and the thing,
+    # its centre 20 mm and more farther in. The four corners' insets then disagree (the spread,
+    # reported as the "pockets" residual) and the board's profile, not their median, stands.
+    import cv2
+
+    board = KoronaBoard()
+    top, M = draw_korona_topdown(board, 1.0)
+    c = board.half - board.pocket_inset
+    for sx, sy in ((1, 1), (-1, -1)):
+        mouth = np.array([sx, sy]) * (c - 0.7 * board.pocket_radius)
+        quad = mouth + np.array([[0, 0], [-140, 0], [-140, -70], [0, -70]]) * np.array([sx, sy])
+        px = (M @ np.c_[quad, np.ones(4)].T).T[:, :2]
+        cv2.fillConvexPoly(top, np.round(px).astype(np.int32), (20, 20, 20))
+    size = (640, 480)
+    G = camera_homography(size, 0, 0, distance_mm=2000, focal_px=900)
+    calib = calibrate_image(synthetic_view(top, M, G, size, noise=2.0), "korona")
+    b = calib.board
+    assert isinstance(b, KoronaBoard)
+    assert calib.residuals_mm["pockets"] > 3.0  # the corners disagree ...
+    assert (b.pocket_radius, b.pocket_inset) == (board.pocket_radius, board.pocket_inset)  # ... the profile stands

@@ -5,16 +5,20 @@
 * Crokinole: any other disc lifted from the surface is news, said at the next shot if the disc
   is still away (a disc the detector lost for a few seconds and found again never was lifted).
   Korona players take discs out of pockets all game, so their lifts are not news.
-* A disc put down where the rules asked for one to be placed takes that disc's name.
+* A disc put down where the rules asked for one to be placed takes that disc's name, if it lands
+  within ``place_reach`` of the place the rules chose (a disc put down farther away is another one:
+  a row disc the detector first found at rest, a disc set back by hand).
 """
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from tracker import events as ev
+from tracker.boards import CrokinoleBoard, KoronaBoard
 from tracker.infer import HandEvent
 
 if TYPE_CHECKING:
@@ -56,5 +60,14 @@ def placed(p: Pipeline, h: HandEvent) -> None:
         at = item[1]
         return 0.0 if at is None else float(np.hypot(h.at[0] - at[0], h.at[1] - at[1]))
     best = min(p._expect_place, key=cost)
+    if cost(best) > place_reach(p.board):
+        return
     p._expect_place.remove(best)
     p.namer.names[h.track] = best[0]
+
+
+def place_reach(board: CrokinoleBoard | KoronaBoard) -> float:
+    """How far (mm) from the place the rules chose a disc put down by hand may land and still be
+    the disc they asked for: the korona centre circle's diameter (a disc placed "in the centre
+    circle" lands anywhere in it, the spot the rules chose is one of its places)."""
+    return 2.0 * board.centre_circle_radius if isinstance(board, KoronaBoard) else math.inf

@@ -1,0 +1,46 @@
+"""Korona: a disc put down by hand takes the name of the disc the rules asked to be placed only
+when it lands near the place they chose (``pipeline.hands.placed``; board mm).
+
+korona_2p_game: the rules asked for a disc in the centre circle (a disc called off the board);
+the next disc the segmenter reported put down was a row disc the detector first found at rest
+on the rim, ~430 mm away, and it took that name (an identity switch for the rest of the game)."""
+
+from __future__ import annotations
+
+import math
+
+from tracker.boards import KoronaBoard
+from tracker.infer import HandEvent
+from tracker.pipeline import Pipeline
+from tracker.pipeline.hands import place_reach, placed
+from tracker.rules.korona.setup import standard_setup
+
+KB = KoronaBoard()
+
+
+def _pipeline() -> Pipeline:
+    p = Pipeline("korona", 2)
+    p.start_tracking(KB)
+    p._expect_place.append(("n6", (0.0, 0.0)))  # what the rules ask after n6 flew off (rule 2.6)
+    return p
+
+
+def test_a_row_disc_found_at_rest_far_away_is_not_the_disc_placed_in_the_centre() -> None:
+    p = _pipeline()
+    row = max((xy for _, xy in standard_setup(2, 8, KB).discs.values()), key=lambda xy: math.hypot(*xy))
+    assert math.hypot(*row) > place_reach(KB)  # the setup's rows lie farther out than the reach
+    placed(p, HandEvent("placed", 9.1, 273, 7, row, fresh=True))
+    assert 7 not in p.namer.names
+    assert p._expect_place == [("n6", (0.0, 0.0))]  # still expected
+    # the disc really put down in the centre circle, off the rules' spot, takes the name
+    inside = (0.0, KB.centre_circle_radius - KB.disc_radius)
+    assert KB.in_centre_circle(*inside, KB.disc_radius)
+    placed(p, HandEvent("placed", 10.0, 300, 8, inside, fresh=True))
+    assert p.namer.names[8] == "n6" and not p._expect_place
+
+
+def test_the_nearest_of_two_expected_places_names_the_disc() -> None:
+    p = _pipeline()
+    p._expect_place.append(("s2", (0.0, -KB.half + KB.striking_line_offset / 2)))
+    placed(p, HandEvent("placed", 9.1, 273, 7, (10.0, -KB.half + KB.striking_line_offset / 2 + 20.0), fresh=True))
+    assert p.namer.names[7] == "s2" and p._expect_place == [("n6", (0.0, 0.0))]
