@@ -29,8 +29,9 @@ def _found(xs: list[float]) -> Detections:
     return Detections(xy=xy, radius=np.full(len(xs), R), kind=np.full(len(xs), DISC))
 
 
-def _fill(img: np.ndarray, calib: Calibration, known: list[float], pitch: bool = False) -> np.ndarray:
-    det = DiscDetector(calib, "korona", settings=DetectorSettings(row_pitch=pitch))
+def _fill(img: np.ndarray, calib: Calibration, known: list[float], pitch: bool = False,
+          line_board: bool = False) -> np.ndarray:
+    det = DiscDetector(calib, "korona", settings=DetectorSettings(row_pitch=pitch, row_line_board=line_board))
     view = det.rectify(img)
     lab = det._lab(view)
     board = np.median(lab[det._valid], axis=0)
@@ -73,3 +74,17 @@ def test_a_loosely_laid_row_is_stepped_at_its_own_pitch(known: tuple[int, int]) 
     assert len(got) == 6, got.round(1).tolist()
     for x in (x for i, x in enumerate(xs) if i not in known):
         assert np.hypot(*(got - [x, LINE]).T).min() < 0.2 * R, got.round(1).tolist()
+
+
+def test_bare_board_in_the_rims_shadow_between_two_light_discs_is_not_filled() -> None:
+    """Two pale discs against the rim six disc widths apart, the lamp low (30 degrees) on the
+    far side of that rim: the board between them lies in the rim's shadow, darker than the board
+    elsewhere and so nearer the discs' colour than the board's median is. Measured against the
+    bare board along the row's own line (``DetectorSettings.row_line_board``, opt-in), it is bare
+    board: no place is put in (without it, five places are; k4h_9606 kept five such phantoms on
+    its south rim from 10 s to the end)."""
+    from tests.detect.korona_row import WOOD
+
+    img, calib = render_row((-150.0, 0.0), SIZE, 340.0, side=WOOD, light=(270.0, 30.0, 0.8))
+    got = _fill(img, calib, [-150.0, 0.0], line_board=True)
+    assert len(got) == 0, got.round(1).tolist()

@@ -41,9 +41,13 @@ move limit of 1.5 px at 3-4.6 mm a pixel). With the limit at 2 mm / 0.5 px croki
 stays exact, but its positions are still worse than without the model (1.84/2.61 against
 1.58/2.49 mm). So it fits only discs seen at ``MODEL_MAX_MM_PER_PX`` or finer (1280x720 and up:
 the dev matches are at 1.2-2.1 mm a pixel, the fixtures at 2.7-4.4), with each disc's own
-shadow (``HOLD_SHADOW``) and the outline's size fitted (``silhouette.FIT_SIZE``), and it is on
-by default for crokinole only (``REGION_MODEL``; korona's positions have not been measured end
-to end with it). Figures: the commit message that turned it on.
+shadow (``HOLD_SHADOW``) and the outline's size fitted (``silhouette.FIT_SIZE``). Korona discs
+are fitted by it down to a coarser picture (``MODEL_COARSE_MM_PER_PX``: the far rims of the hard
+korona camera), korona strikers not at all (``MODEL_STRIKERS``), and korona gets no creep refits
+with it (``DetectorSettings.creep_refits``: ``detector.py`` gives the deferral no square refiner
+where there is no chamfer). It is on by default for crokinole only (``REGION_MODEL``: korona's
+positions gain but its tracking loses shots and identities with it). Figures: the commit
+messages that turned it on.
 """
 
 from __future__ import annotations
@@ -70,13 +74,34 @@ GAME_BEVEL_MM = {"crokinole": 1.9, "korona": 0.0}
 # from the square-edged fit, 0.43/0.73 with the model).
 MODEL_BEVEL_MM = {"crokinole": 1.9, "korona": 2.0}
 # Whether video positions take the region model's centre (``ChamferCorrection(model=None)``):
-# True or False for every game, or per game (``{"crokinole": True}``). Off: see the module
-# docstring.
+# True or False for every game, or per game (``{"crokinole": True}``).
+# Korona is off: full reviews of the 7 korona dev matches with it on (median/p95 mm at rest,
+# off -> on): k2e_9505 1.59/3.83 -> 0.80/4.56, k2e_9605 0.90/4.52 -> 0.91/3.98 (shots 75%/86% ->
+# 88%/100%), k2e_9705 0.74/5.95 -> 1.13/5.95, k4h_9306 1.56/9.21 -> 0.95/8.99, k4h_9506 1.99/3.19 ->
+# 1.14/2.69, k4h_9606 3.14/11.56 -> 2.48/5.04, k4h_9706 1.08/2.09 -> 1.08/2.20; but k4h_9306's
+# switches went 12.5 -> 37.5 per 100 shots (shots P 89% -> 80%) and k4h_9606's shots 100%/73% ->
+# 75%/55% (held to crokinole's 2.4 mm a pixel: 37.5 and 88%/64%, so not the coarser limit). The
+# korona fixtures are too coarse for it (3.8-4.3 mm a pixel; 640x360 ones: strikers only) and
+# unchanged. Not examined why the tracking loses: a resting disc's place moving by a millimetre
+# or two a call after it stopped (the deferred model fit) upset it the same way with the creep
+# refits (``DetectorSettings.creep_refits``).
 REGION_MODEL: bool | dict[str, bool] = {"crokinole": True}
 # The region model fits only discs the image shows at this many millimetres a pixel or finer
 # (a disc's radius 6.6 pixels or more, where it fits the outline's size too): coarser, too few
 # pixels carry its shadow and chamfer (module docstring: the fixtures at 2.7-4.4 mm a pixel).
 MODEL_MAX_MM_PER_PX = FINE_MM_PER_PX
+# ... but korona discs up to this coarser picture, with the outline's size fitted there too
+# (``SilhouetteFitter(fine_mm_per_px=...)``): the hard korona camera sees the far rims at 2.4-2.8
+# mm a pixel, where the edge fits are worst. Rendered korona still frames, true calibration,
+# discs 60 mm or more inside the rims (``render.still.spread_frame``, median/max mm, edge fits ->
+# model): 1280x720 hard, discs at 2.4 mm a pixel or coarser 2.33/4.29 -> 0.72/2.98 (size fitted;
+# 1.54/4.22 with it held); 640x360 easy 0.73/3.41 -> 0.60/1.48.
+MODEL_COARSE_MM_PER_PX = {"korona": 3.6}
+# Whether a korona striker (twice a disc's radius) is fitted by the model too. Off: on the
+# fixtures its resting strikers went from 0.17 to 1.21 mm (korona_overshot) and 0.61 to 1.74
+# (korona_pocket), and on k2e_9505's still frames from 0.95/1.42 to 1.41/3.50 (median/worst);
+# its own outline choice (``strikers.fit_options``) stands, with no creep refit either.
+MODEL_STRIKERS = False
 # ... and only discs the camera sees within this many degrees of straight down: from lower (a
 # broadcast camera 25-30 degrees above the board) the disc's side wall and shadow fill the view
 # the model draws, and on drawn frames at 60 degrees it put discs 2.6-3.2 mm off where the edge
@@ -130,10 +155,18 @@ class ChamferCorrection:
         game = refiner.calib.board.game
         drawn = MODEL_BEVEL_MM.get(game, bevel) if bevel == GAME_BEVEL_MM.get(game, 0.0) else bevel
         use = self.modelling(game) if model is None else model
-        self.model = SilhouetteFitter(refiner.calib, pose, refiner.thickness, drawn) if use else None
+        self.max_mm_per_px = self.coarsest(game)
+        self.model = SilhouetteFitter(refiner.calib, pose, refiner.thickness, drawn,
+                                      fine_mm_per_px=max(FINE_MM_PER_PX, MODEL_COARSE_MM_PER_PX.get(game, 0.0))) if use else None
         self._shadows: list[np.ndarray] = []  # the shadow shifts fitted so far (the light's direction)
         self._fits = 0
         self._memory: list[tuple[np.ndarray, np.ndarray]] = []  # (start, centre) of the latest model fits
+
+    @staticmethod
+    def coarsest(game: str) -> float:
+        """The coarsest picture (mm a pixel at the disc) where ``game``'s discs are fitted by the
+        region model (``MODEL_MAX_MM_PER_PX``, ``MODEL_COARSE_MM_PER_PX``)."""
+        return max(MODEL_MAX_MM_PER_PX, MODEL_COARSE_MM_PER_PX.get(game, 0.0))
 
     @staticmethod
     def modelling(game: str) -> bool:
@@ -148,6 +181,8 @@ class ChamferCorrection:
         for (bytes), when not ``fit``'s own (a later fit of a kept disc: ``deferred.py``)."""
         if key is None:
             key = np.asarray(fit.centre, float).tobytes()
+        if self.bevel <= 0.0 and not MODEL_STRIKERS and radius > self.refiner.calib.board.disc_radius + 1.0:
+            return  # a korona striker stands where the detector fitted it
         if self.bevel <= 0.0:  # nothing to refit for: the region model alone
             self._of[key] = self.modelled(frame, fit.centre, radius, fit)
             return
@@ -176,7 +211,7 @@ class ChamferCorrection:
         starts from the median of theirs (the light is shared), and with ``HOLD_SHADOW`` is held
         there."""
         start = np.asarray(start, float)
-        if self.model is None or fit.mm_per_px > MODEL_MAX_MM_PER_PX or self.view_deg(start) > MODEL_MAX_VIEW_DEG:
+        if self.model is None or fit.mm_per_px > self.max_mm_per_px or self.view_deg(start) > MODEL_MAX_VIEW_DEG:
             return start
         for st, centre in reversed(self._memory):
             if float(np.hypot(*(start - st))) <= MODEL_REUSE_MM:

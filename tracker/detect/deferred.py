@@ -30,8 +30,9 @@ changed pixel on its silhouette). So:
   reported moves, as with the chamfer (the detector's own centre, its reuse and its decisions
   stay as they were).
 
-A moving disc never pays for the refit. Korona (no chamfer)
-and ``tracker photo`` (the chamfer inside the one fit) do not use this.
+A moving disc never pays for the refit. Korona (no chamfer) defers only the region model's fits
+here, with no creep refits unless ``DetectorSettings.creep_refits`` asks for them; ``tracker
+photo`` (the chamfer inside the one fit) does not use this.
 """
 
 from __future__ import annotations

@@ -114,7 +114,9 @@ class DiscDetector:
         # Video: the chamfer allowed for in the reported centres only (``chamfer.py``).
         # (The refit waits until the disc holds still: ``deferred.py``.)
         self.chamfer = DeferredChamfer(ChamferCorrection(Refiner(fast, self.pose, self.thickness, bevel=self.bevel),
-                                                         self.pose, self.bevel, st.min_coverage), self.refiner) \
+                                                         self.pose, self.bevel, st.min_coverage),
+                                        # the creep refits: with the chamfer's, or asked for (``creep_refits``)
+                                        self.refiner if self.bevel > 0.0 or st.creep_refits else None) \
             if (self.bevel > 0.0 or ChamferCorrection.modelling(self.game) or st.creep_refits) and not st.bevel_in_fit else None
         # The coarse view need not be finer than the camera sees the board.
         self.mm_per_px = max(self.settings.mm_per_px, 0.9 * self.refiner._mm_per_image_px(np.zeros(2)))

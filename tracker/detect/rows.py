@@ -17,9 +17,13 @@ rim line this pass takes the discs already found on it and
 The pitch is ``2 r`` for touching discs; a row laid a little loosely (a few millimetres between
 discs) has its own, measured from the spacings of its found discs (``_pitch``);
 and keeps a place when the coarse view's colour there is a disc's, not the board's: nearer the
-colour of the row's found discs than the board's (twice as near beyond the ends, and only for a
-row that stands well off the board: a light row against the far rim differs from the board by
-less than the rim's shadow does, measured on korona_2p_game). A gap between two found discs is
+colour of the row's found discs than the bare board's (twice as near beyond the ends, and only
+for a row that stands well off the board: a light row against the far rim differs from the board
+by less than the rim's shadow does, measured on korona_2p_game). The bare board is the median
+colour along the row's own line (``_line_board``), in the rim's shadow as the places are: against
+the whole board's median, the shadowed bare board between two pale discs of k4h_9606's south row
+was nearer the discs' colour, and five phantom places stood there from 10 s to the end. Opt-in
+(``DetectorSettings.row_line_board``): figures there. A gap between two found discs is
 filled whole or not at all, and a place must be clear of every known disc by nearly a disc's
 width. A hand reaching over the rim between two discs has neither the discs' colour nor, usually,
 the spacing; a gap of bare board between two discs fails the colour test, so a row with holes in
@@ -120,6 +124,10 @@ def _gaps_and_ends(det: DiscDetector, lab: np.ndarray, found: Detections, board_
             distinct = float(np.linalg.norm((disc_col - board_lab) * W)) >= DISTINCT_ROW
             nearer = 1.0 if distinct else 0.5
 
+            # The bare board on this row's line: the median colour along it (a row covers a
+            # third of a rim at most), in the rim's shadow as the places are.
+            line_board = _line_board(det, lab, axis, sign, line, end, board_lab) if det.settings.row_line_board \
+                else board_lab
             pitch = _pitch(along, r) if det.settings.row_pitch else 2 * r
             for a0, a1 in zip(along[:-1], along[1:], strict=True):
                 n = int(round((a1 - a0) / pitch))
@@ -127,7 +135,7 @@ def _gaps_and_ends(det: DiscDetector, lab: np.ndarray, found: Detections, board_
                     continue
                 # The whole gap is one row or nothing: every place in it must show a disc.
                 gap = [_at(axis, sign, line, a0 + k * (a1 - a0) / n) for k in range(1, n)]
-                got = [(xy, _row_colour(det, lab, xy, disc_col, board_lab, nearer)) for xy in gap]
+                got = [(xy, _row_colour(det, lab, xy, disc_col, line_board, nearer)) for xy in gap]
                 if all(c is not None and _free(xy, taken, out, r) for xy, c in got):
                     out += [(xy, c) for xy, c in got if c is not None]
             if fitted_ends:  # the row's ends among the discs the fits found
@@ -146,7 +154,7 @@ def _gaps_and_ends(det: DiscDetector, lab: np.ndarray, found: Detections, board_
                             break
                         if not _free(xy, taken, out, r):  # a disc known a little out of line
                             continue
-                        c = _row_colour(det, lab, xy, disc_col, board_lab, 0.5)
+                        c = _row_colour(det, lab, xy, disc_col, line_board, 0.5)
                         if c is None:
                             break
                         out.append((xy, c))
@@ -158,6 +166,15 @@ def _gaps_and_ends(det: DiscDetector, lab: np.ndarray, found: Detections, board_
     return Detections(xy=xy, radius=np.full(len(xy), r), color=np.array([_cie(c) for _, c in out]),
                       confidence=np.full(len(xy), CONFIDENCE), kind=np.full(len(xy), DISC),
                       where=np.full(len(xy), ON_SURFACE), surround=np.tile(_cie(board_lab), (len(xy), 1)))
+
+
+def _line_board(det: DiscDetector, lab: np.ndarray, axis: int, sign: float, line: float, end: float,
+                board_lab: np.ndarray) -> np.ndarray:
+    """The median colour of the coarse view along a rim's row line (every half disc between the
+    pockets), or ``board_lab`` where too little of it is seen."""
+    cols = [c for c in (_lab_at(det, lab, _at(axis, sign, line, a)) for a in np.arange(-end, end + 1e-9, 6.25))
+            if c is not None]
+    return np.median(np.array(cols), axis=0) if len(cols) >= 10 else board_lab
 
 
 def _pitch(along: np.ndarray, r: float) -> float:

@@ -100,6 +100,13 @@ class DetectorSettings:
     # camera refit, 212.7 mm for 8 discs, is found), korona_4p_part, korona_overshot and
     # korona_pocket identical, but korona_ru_part pockets 75%/75% -> 50%/50% (not yet examined;
     # which of the two does it not known).
+    # Korona: the row pass (``rows.py``) tells a place's colour from the bare board along the row's
+    # own line (in the rim's shadow), not from the whole board's median. Off by default: full
+    # reviews off -> on, k4h_9606's five phantom places on its south rim (10 s to the end) are
+    # gone (pos p95 11.56 -> 4.63 mm) and k4h_9306's switches go 12.5 -> 0 per 100 shots, but
+    # k4h_9606's shots go 100%/73% -> 75%/60% and k4h_9506's 100%/100% -> 88%/100% (not examined);
+    # k2e_9505, k2e_9605, k2e_9705, k4h_9706 and the five korona fixtures identical.
+    row_line_board: bool = False
     rim_shadow: float = 0.7
     row_pitch: bool = False
     # Korona: the outline of a striker at rest is chosen as a whole (``strikers.fit_options``: the

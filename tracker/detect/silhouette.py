@@ -91,12 +91,13 @@ class SilhouetteFitter:
     """Fits the region model above for one calibrated camera."""
 
     def __init__(self, calib: Calibration, pose: CameraPose, thickness: float, bevel: float,
-                 blur_px: float = BLUR_PX) -> None:
+                 blur_px: float = BLUR_PX, fine_mm_per_px: float = FINE_MM_PER_PX) -> None:
         self.calib = calib
         self.pose = pose
         self.h = float(thickness)
         self.bevel = float(min(bevel, 0.4 * thickness))
         self.blur = blur_px
+        self.fine = float(fine_mm_per_px)  # the outline's size is fitted where a pixel is this or finer
         board = calib.board
         self.lines: tuple[float, ...] = ()
         self.line_w = 0.0
@@ -259,7 +260,7 @@ class SilhouetteFitter:
             res, _ = residual(theta, w)
             r0 = (res * np.sqrt(w)[:, None]).ravel()
             free_params = 2 if fix_shadow and shadow is not None else 4
-            fitted = list(range(free_params)) + ([4] if FIT_SIZE and mpp <= FINE_MM_PER_PX else [])
+            fitted = list(range(free_params)) + ([4] if FIT_SIZE and mpp <= self.fine else [])
             J = np.zeros((len(r0), 5))
             for j in fitted:
                 d = np.zeros(5)
