@@ -20,7 +20,7 @@ events.jsonl, frames.jsonl). Without arguments: the fixtures in fixtures/videos/
   side in time order with their ends, and the events of other types that neither side matched;
 * ``--worst N``: for each match, its N largest errors at rest: which shot, which disc, where;
 * ``--noise SIGMAS``: the detector's change mask keeps only the parts that stand out of the
-  picture's noise by that many standard deviations (``Pipeline.change_noise``, off by default);
+  picture's noise by that many standard deviations (``Pipeline.change_noise``; default: the game's own, ``pipeline.CHANGE_NOISE``; 0: off);
 * ``--speed VIDEO``: frames per second of review against a decode-only loop of the same video,
   and the peak memory of the process;
 * ``--real``: review the real clips in ../shared/real/crokinole/video/ with --annotate and write

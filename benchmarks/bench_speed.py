@@ -28,7 +28,7 @@ truth.json beside it, else from ``--game``/``--players``):
 * ``--gate adaptive|fixed``: the stillness gate's threshold follows the picture's noise, or
   stays fixed (``Pipeline.adaptive_gate``; default: the game's own, ``pipeline.ADAPTIVE_GATE``);
 * ``--noise SIGMAS``: the detector's change mask keeps only the parts that stand out of the
-  picture's noise by that many standard deviations (``Pipeline.change_noise``; default: off).
+  picture's noise by that many standard deviations (``Pipeline.change_noise``; default: the game's own, ``pipeline.CHANGE_NOISE``; 0: off).
 
 CPU time, not wall time: the machine is shared, and wall time would measure the neighbours.
 OpenCV is limited to ``--threads`` threads (default 1: the target is one core).
@@ -108,7 +108,7 @@ def main() -> int:
     ap.add_argument("--gate", choices=("adaptive", "fixed"), default=None,
                     help="the stillness gate's threshold (default: the game's own, stillness.py)")
     ap.add_argument("--noise", type=float, default=None, metavar="SIGMAS",
-                    help="the change mask's noise hysteresis (Pipeline.change_noise; default: the detector's own)")
+                    help="the change mask's noise hysteresis (Pipeline.change_noise; default: the game's own)")
     args = ap.parse_args()
     Pipeline.adaptive_gate = None if args.gate is None else args.gate == "adaptive"
     Pipeline.change_noise = args.noise

@@ -335,9 +335,15 @@ class DiscDetector:
         raw = cv2.bitwise_and(raw, self._valid.view(np.uint8))
         moved = cv2.morphologyEx(raw, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         # on a noisy picture, only the changed parts that stand out of the noise
-        # (``change_noise.py``; off by default: ``DetectorSettings.change_noise_sigmas``)
+        # (``change_noise.py``; off in the settings, on for crokinole: ``pipeline.CHANGE_NOISE``)
         self.noise.learn(diff, self._valid.view(np.uint8))
-        moved = self.noise.confirmed(moved, diff, st.change_level)
+        confirmed = self.noise.confirmed(moved, diff, st.change_level)
+        if confirmed is not moved and self.noise.keep_on_discs and len(self._last):
+            # the dropped parts still stand on the silhouettes of the discs found before: they
+            # are refitted as often as on the unfiltered mask (``change_noise.py``)
+            on = crept(self._last, moved.view(bool), self.view, self.pose, self.thickness, 1)
+            confirmed = cv2.bitwise_or(confirmed, cv2.bitwise_and(moved, on.view(np.uint8)))
+        moved = confirmed
         if st.creep_pixels > 0:  # a disc creeping to a stop (``reuse.crept``)
             creep = crept(self._last, raw.view(bool), self.view, self.pose, self.thickness, st.creep_pixels)
             moved = cv2.bitwise_or(moved, creep.view(np.uint8))

@@ -50,6 +50,8 @@ class DetectorSettings:
     # decode speed, but lost accuracy: crokinole_4p_part shots P 100% -> 78%, removed 100% ->
     # 50%/25%; c4h_9503 a false removal; k4h_9506 shots 25%/100% -> 50%/67%, pockets 67% -> 33%
     # (``Pipeline.change_noise`` turns it on for a review; ``bench_speed.py``/``bench_review.py --noise``).
+    # The pipeline sets it per game (``pipeline.CHANGE_NOISE``: crokinole 6, with the parts on the
+    # discs found before kept, ``ChangeNoise.keep_on_discs``; korona off).
     change_noise_sigmas: float = 0.0
     # A kept disc with this many raw changed pixels on its silhouette is refitted (``reuse.crept``),
     # and kept discs are compared with the picture they were fitted on (``reuse.held_reference``):

@@ -79,6 +79,10 @@ SETTLE_S = 0.3
 # results there and on the fixtures, but on c4h_9303 (hard) it lost the round (a 20 and a shot
 # missed) and on c2h_9302 a disc fitted while still sliding was kept at rest (p95 2.8 -> 11.2 mm).
 ADAPTIVE_GATE = {"crokinole": False, "korona": False}
+# The detector's change mask on a noisy camera (``detect/change_noise.py``), standard deviations
+# per game (0: off). Korona stays off: k4h_9506 lost its 27 s shot and pocket (a striker at rest
+# that a full pass missed was no longer found by chance before the flick; shots 100% -> 62%).
+CHANGE_NOISE = {"crokinole": 6.0, "korona": 0.0}
 
 
 class Pipeline:
@@ -101,8 +105,8 @@ class Pipeline:
     # when it waited for the next detected one; with the detector's count it stays exact.
     frame_passes = False
     # The detector's change mask without the parts that do not stand out of the picture's noise
-    # (``detect/change_noise.py``): that many standard deviations, or None for the detector's own
-    # (``DetectorSettings.change_noise_sigmas``, off). Faster on noisy cameras, not as accurate yet.
+    # (``detect/change_noise.py``): that many standard deviations, or None for the game's own
+    # (``CHANGE_NOISE``).
     change_noise: float | None = None
     # OpenBLAS's threads for the whole process, set when a pipeline is made (``threads.py``: the
     # matrices are small, the threads cost more than they give); None leaves them as they are.
@@ -185,8 +189,7 @@ class Pipeline:
         # ``frame_passes``: the periodic full passes come from ``self.passes``, counted in frames,
         # not calls (``stillness.FullPasses``); else the detector's own count
         self.detector.periodic = not self.frame_passes
-        if self.change_noise is not None:
-            self.detector.noise.sigmas = self.change_noise
+        self.detector.noise.sigmas = CHANGE_NOISE[self.game] if self.change_noise is None else self.change_noise
         self.passes.frames = self.detector.settings.refresh_frames if self.frame_passes else 0
         if old is not None:  # a new fit of the same board (the camera moved)
             self.detector.carry_over(old)
