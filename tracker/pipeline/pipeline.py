@@ -82,6 +82,7 @@ ADAPTIVE_GATE = {"crokinole": False, "korona": False}
 # The detector's change mask on a noisy camera (``detect/change_noise.py``), standard deviations
 # per game (0: off). Korona stays off: k4h_9506 lost its 27 s shot and pocket (a striker at rest
 # that a full pass missed was no longer found by chance before the flick; shots 100% -> 62%).
+# A second look at each settled motion does not bring it back (``change_noise.py``).
 CHANGE_NOISE = {"crokinole": 6.0, "korona": 0.0}
 
 
