@@ -134,6 +134,8 @@ class DiscDetector:
         # Frame-to-frame reuse (see ``detect``).
         self._ref_grey: np.ndarray | None = None
         self._last: Detections | None = None
+        # Korona strikers fitted again once at rest (``strikers.settle``): their centres as bytes.
+        self._settled: set[bytes] = set()
         self._since_full = 0
         self._force_full = False  # ``refresh()``: the next call is a full pass
         self.changed = True  # the last call's view differed from the one before (``detect``)
@@ -387,6 +389,7 @@ class DiscDetector:
         if region is not None and not region.any():
             self._since_full += 1
             assert self._last is not None
+            self._last = strikers.settle(self, frame_bgr, self._last, self._settled)
             self.lost.still(self._last)
             if self.settings.rows and self.settings.row_memory:
                 self.row_memory.still(self, view, self._last, grey)
@@ -409,6 +412,7 @@ class DiscDetector:
         kept = Detections.empty()
         if moved is not None and self._last is not None and len(self._last):
             kept = self._last[untouched(self._last, moved, self.view, self.pose, self.thickness)]
+            kept = strikers.settle(self, frame_bgr, kept, self._settled)
         if self.chamfer is not None:
             self.chamfer.begin(frame_bgr, kept, self._last)
         unrefitted = kept
@@ -468,6 +472,7 @@ class DiscDetector:
     def reset(self) -> None:
         """Forget the previous frames: the next call is a full pass."""
         self._ref_grey, self._last, self._since_full = None, None, 0
+        self._settled = set()
         self._force_full = False
         self.lost.clear()
         self.row_memory.clear()

@@ -116,3 +116,14 @@ class DetectorSettings:
     # recall (100% precision), pockets 0% -> 67%; the other korona dev matches and fixtures the
     # same or better (figures in ``strikers.fit_options``).
     striker_consensus: bool = True
+    # Korona: a striker kept unchanged (at rest) for the first time is fitted once more with its
+    # outline chosen as a whole (``strikers.settle``): its last fit was made while it crept, by
+    # the plain fit. Off by default: full reviews off -> on, the korona fixtures' positions gain
+    # (median/p95 mm: korona_2p_game 2.76/6.86 -> 1.51/6.79, korona_4p_part 1.82/6.95 ->
+    # 1.42/5.00, korona_ru_part 4.10/7.16 -> 1.85/6.22), but their events lose: korona_2p_game
+    # pockets 87%/100% -> 87%/93% and switches 10.7 -> 25 per 100 shots, korona_4p_part switches
+    # 10 -> 20, korona_ru_part shots 100%/86% -> 92%/79% (a struck disc taken for the striker);
+    # dev matches: k2e_9505 1.59/3.83 -> 1.50/3.31 mm but switches 0 -> 12.5 (a south row disc),
+    # k4h_9306 1.49/9.44 -> 1.38/9.79, round lost, pockets 100%/100% -> 67%/100%, switches
+    # 0 -> 12.5; k4h_9706 1.35/2.46 -> 1.25/2.46; k2e_9605 the same.
+    settle_strikers: bool = False

@@ -71,6 +71,41 @@ def fit_options(det: DiscDetector, kind: int, at: np.ndarray | None = None) -> d
     return {"consensus": True}
 
 
+# A striker refitted once it rests (``settle``) is taken to that fit only when the fit found the
+# same striker: within this share of its radius of where it was kept, its size within
+# ``verify.accept``'s tolerance.
+SETTLE_RADII = 0.35
+
+
+def settle(det: DiscDetector, frame_bgr: np.ndarray, kept: Detections, settled: set[bytes]) -> Detections:
+    """``kept`` (the discs a call keeps unchanged) with each korona striker not fitted at rest
+    before fitted once more, now that it rests, with its outline chosen as a whole
+    (``fit_options``); ``settled`` (centres as bytes) holds the strikers so fitted, and is
+    updated in place.
+
+    A striker is fitted on every call while it slides, and once a call sees no changed pixel on
+    its silhouette it is kept as last fitted (``reuse.untouched``): that last fit was made while
+    it still crept, by the plain per-ray fit (``fit_options`` asks the consensus only at rest),
+    and stood for as long as the striker rested. korona_2p_game: the strikers fed to the tracking
+    at rest were 3.7/7.0 mm off (median/p95, fitted 24-26 mm), where the consensus fit of the
+    same still frames put them 1.5 mm off (29 mm: the renderer draws them larger)."""
+    if not isinstance(det.board, KoronaBoard) or not det.settings.settle_strikers or not len(kept):
+        return kept
+    xy, radius = kept.xy.copy(), kept.radius.copy()
+    rs = det.board.striker_radius
+    for i in np.nonzero(kept.kind == STRIKER)[0]:
+        key = xy[i].tobytes()
+        if key in settled:
+            continue
+        fit = det.refiner.refine(frame_bgr, xy[i], rs, with_colors=False, consensus=True)
+        if det._accept(fit, rs) and float(np.hypot(*(fit.centre - xy[i]))) <= SETTLE_RADII * rs:
+            xy[i], radius[i] = fit.centre, fit.radius
+        settled.add(xy[i].tobytes())
+    keep = {p.tobytes() for p in xy[kept.kind == STRIKER]}
+    settled.intersection_update(keep)
+    return replace(kept, xy=xy, radius=radius)
+
+
 def drop_strikers_over_discs(det: DiscDetector, dets: Detections) -> Detections:
     """Nothing overlaps a striker. A disc and a striker found concentric (``fitpass.
     CONCENTRIC``) are one thing: a striker, its groove taken for a disc, when the striker's
