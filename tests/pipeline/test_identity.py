@@ -98,3 +98,30 @@ def test_a_nameless_korona_disc_sent_down_a_pocket_takes_the_name_of_an_unseen_d
     unclassed = dict(tracks)
     unclassed[9] = _track(9, (-380.0, 380.0), 0.7, state="pocket")
     assert reconcile(rec, unclassed, names, korona=True) == []
+
+
+def test_a_nameless_track_lying_on_a_named_disc_does_not_take_a_pocketed_name() -> None:
+    """k4h_9706 at 36.8 s: a nameless track that rested 20 mm from e7 (radii 12.5 mm: two discs
+    cannot lie so) was called down the sw pocket when e7 was knocked onto its place, took the name
+    of w6 (lifted since 9 s) and scored a pocket nobody made. A track overlapping a named disc is
+    that disc seen twice; one beside it, touching (a disc's width away), is a disc of its own."""
+    def classed(tr: Track, cls: int) -> Track:
+        tr.cls = cls
+        return tr
+
+    e7 = (-RIM, 240.0)
+    tracks = {
+        1: _track(1, (-125.0, 354.0), 30.0, last_seen=36.0),  # the striker
+        23: classed(_track(23, (-RIM, 226.0), 0.0, last_seen=36.8), 3),  # e7, knocked 14 mm
+        8: classed(_track(8, (98.0, 63.0), 0.0, state="lifted", last_seen=9.2), 1),  # w6, lifted
+        56: classed(_track(56, (-RIM, 220.0), 24.2, state="pocket"), 1),  # nameless since 24 s
+    }
+    names = {23: "e7", 8: "w6"}
+
+    def shot(beside: float) -> ShotRecord:
+        return ShotRecord(disc=1, start=(-49.0, -320.0), t_start=35.5, t_end=36.8, frame_start=1060,
+                          frame_end=1100, ends={1: (-125.0, 354.0), 23: (-RIM, 226.0), 56: "pocket:sw"},
+                          before={1: (-49.0, -320.0), 23: e7, 56: (-RIM, 240.0 - beside)})
+
+    assert reconcile(shot(20.0), tracks, names, korona=True) == []
+    assert reconcile(shot(2 * KB.disc_radius), tracks, names, korona=True) == [(56, 8)]

@@ -12,7 +12,7 @@ import math
 from tracker.boards import KoronaBoard
 from tracker.infer import HandEvent
 from tracker.pipeline import Pipeline
-from tracker.pipeline.hands import place_reach, placed
+from tracker.pipeline.hands import expire_placements, place_reach, placed
 from tracker.rules.korona.setup import standard_setup
 
 KB = KoronaBoard()
@@ -44,3 +44,16 @@ def test_the_nearest_of_two_expected_places_names_the_disc() -> None:
     p._expect_place.append(("s2", (0.0, -KB.half + KB.striking_line_offset / 2)))
     placed(p, HandEvent("placed", 9.1, 273, 7, (10.0, -KB.half + KB.striking_line_offset / 2 + 20.0), fresh=True))
     assert p.namer.names[7] == "s2" and p._expect_place == [("n6", (0.0, 0.0))]
+
+
+def test_a_placement_not_made_before_the_next_shot_is_no_longer_expected() -> None:
+    """korona_2p_game: s1, wrongly called off the board at 14.55 s, was to be placed in the
+    centre circle; nobody did, and the rules' request stayed open to the game's end (124 s),
+    ready to name any disc later put down in the centre circle. The rules' placements are made
+    before the next shot: once it is judged, a disc put down there is another one."""
+    p = _pipeline()
+    p.tracker.expect(3, (0.0, 0.0))
+    expire_placements(p)  # the next shot is judged
+    placed(p, HandEvent("placed", 60.0, 1800, 8, (0.0, 0.0), fresh=True))
+    assert 8 not in p.namer.names and not p._expect_place
+    assert not p.tracker._expected

@@ -8,6 +8,8 @@
 * A disc put down where the rules asked for one to be placed takes that disc's name, if it lands
   within ``place_reach`` of the place the rules chose (a disc put down farther away is another one:
   a row disc the detector first found at rest, a disc set back by hand).
+* A placement is expected until the next shot is judged (:func:`expire_placements`): the rules'
+  placements are made before the next shot, so a disc put down after that is another one.
 """
 
 from __future__ import annotations
@@ -64,6 +66,17 @@ def placed(p: Pipeline, h: HandEvent) -> None:
         return
     p._expect_place.remove(best)
     p.namer.names[h.track] = best[0]
+
+
+def expire_placements(p: Pipeline) -> None:
+    """The next shot is being judged: the placements the rules asked for after the shot before
+    were made by now, or not at all (korona_2p_game: s1, wrongly called off the board at 14.55 s,
+    was to go in the centre circle; nobody put it there, and the request stayed open to the
+    game's end at 124 s; korona_4p_part: three such from 12 s on). None is expected any more, neither
+    by name (:func:`placed`) nor at its place (``Tracker.expect``): left, a disc put down in the
+    centre circle later in the game would take the name of a disc placed there long before."""
+    p._expect_place.clear()
+    p.tracker.forget_expected()
 
 
 def place_reach(board: CrokinoleBoard | KoronaBoard) -> float:

@@ -22,6 +22,9 @@ from tracker.seats import opposite
 from tracker.track import Track
 
 REACH_MM = 300.0  # farthest a new track may start from where the vanished disc rested
+# Two discs cannot lie closer than the sum of their radii; a nameless track that rested closer
+# than this share of it to a named disc is that disc seen twice (a stray fit), not a disc.
+TWIN_OVERLAP = 0.9
 
 
 def reconcile(rec: ShotRecord, tracks: dict[int, Track], names: dict[int, str],
@@ -63,12 +66,32 @@ def _pocketed_by_class(rec: ShotRecord, tracks: dict[int, Track], names: dict[in
     scored by its owner, and the detector loses rim rows for seconds, so the disc's own track may
     have gone unseen well before the shot, far from where the new track was found
     (korona_2p_game: 8 pocketed tracks left nameless and out of the shot log). Only a classed
-    track, and only to a disc of that class, nearest to the new track's first place first."""
+    track that is not a named disc's twin (``_twin_of_named``), and only to a disc of that class,
+    nearest to the new track's first place first."""
     pocketed = [tracks[k] for k, end in rec.ends.items() if k in tracks and k not in names and k != rec.disc
-                and k not in used and tracks[k].cls >= 0 and str(end).startswith("pocket:")]
+                and k not in used and tracks[k].cls >= 0 and str(end).startswith("pocket:")
+                and not _twin_of_named(rec, tracks, names, tracks[k])]
     unseen = [tr for tr in tracks.values() if tr.id in names and tr.id not in used and tr.id != rec.disc
               and tr.cls >= 0 and (tr.state == "lifted" or (tr.state == "rest" and tr.occluded))]
     return _nearest_first(pocketed, unseen, lambda n, o: n.cls == o.cls, used)
+
+
+def _twin_of_named(rec: ShotRecord, tracks: dict[int, Track], names: dict[int, str], tr: Track) -> bool:
+    """Whether ``tr`` rested before the shot overlapping a named disc at rest then (centres closer
+    than ``TWIN_OVERLAP`` of their radii's sum: two discs cannot lie so): a stray track of that
+    disc, not a disc of its own to be named and score a pocket. k4h_9706 at 36.8 s: a nameless
+    track 20 mm from e7 (radii 12.5 mm), called down the sw pocket when e7 was knocked onto its
+    place, took the name of w6 (lifted since 9 s) and scored a pocket nobody made."""
+    at = rec.before.get(tr.id)
+    if at is None:
+        return False
+    for k, xy in rec.before.items():
+        other = tracks.get(k)
+        if k == tr.id or k not in names or other is None or other.kind != tr.kind:
+            continue
+        if float(np.hypot(at[0] - xy[0], at[1] - xy[1])) < TWIN_OVERLAP * (tr.radius + other.radius):
+            return True
+    return False
 
 
 def _nearest_first(new: Sequence[Track], old: Sequence[Track], alike: Callable[[Track, Track], bool],

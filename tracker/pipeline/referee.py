@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from tracker import events as ev
 from tracker.boards import KoronaBoard
 from tracker.infer import Namer, ShotRecord
-from tracker.pipeline import camera, missed
+from tracker.pipeline import camera, hands, missed
 from tracker.pipeline.colours import crokinole_owners, korona_owners
 from tracker.pipeline.identity import reconcile
 from tracker.pipeline.korona_rows import colour_classes, late_row_discs
@@ -42,6 +42,7 @@ def judge(p: Pipeline, rec: ShotRecord, res: FrameResult) -> None:
                                 {"disc": p.namer.name(tid), "reason": reason}), res)
             p.warnings.append(f"t = {rec.t_start:.2f} s: {p.namer.name(tid)} was not removed ({reason})")
     p._pending_lift.clear()
+    hands.expire_placements(p)
     p._flush_lifts(res)
     p._round_over = False
     if p._need_setup:

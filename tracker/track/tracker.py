@@ -110,6 +110,11 @@ class Tracker:
         """Tell the tracker a lifted disc will be put back near ``xy`` (e.g. a rules action)."""
         self._expected[track_id] = np.asarray(xy, float)
 
+    def forget_expected(self) -> None:
+        """The discs told of by :meth:`expect` are no longer expected back (the rules' placements
+        are made before the next shot): a disc put down later is matched as any other."""
+        self._expected.clear()
+
     def leaving(self, track_id: int) -> None:
         """The rules said this disc must be lifted out: once unseen for a moment it is lifted
         (no long wait), and it is never revived."""
