@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import os
 from pathlib import Path
 
 from tracker.errors import InputError
+from tracker.outdir import make_output_folder
 
 GAMES = ("crokinole", "korona")
 
@@ -59,12 +59,7 @@ def add_game(parser: argparse.ArgumentParser, required: bool = True) -> None:
 def output_dir(path: str | Path) -> Path:
     """Create (if needed) and check an output folder is writable, or raise a clear error."""
     p = Path(path)
-    try:
-        p.mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        raise InputError(f"cannot create output folder {p}: {e.strerror}") from None
-    if not os.access(p, os.W_OK):
-        raise InputError(f"output folder {p} is not writable")
+    make_output_folder(p)
     return p
 
 

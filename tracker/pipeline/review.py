@@ -5,7 +5,6 @@ over :func:`review_video`."""
 from __future__ import annotations
 
 import json
-import os
 import sys
 import time
 from collections.abc import Callable
@@ -15,6 +14,7 @@ from typing import Any
 
 from tracker.errors import CalibrationError, InputError, TrackerError
 from tracker.events import write_events
+from tracker.outdir import make_output_folder
 from tracker.pipeline.pipeline import Pipeline
 from tracker.pipeline.video import VideoSource
 from tracker.shotlog import dump_shot_log
@@ -113,23 +113,6 @@ def refuse_still_image(path: Path, game: str) -> None:
 
 # the files every review writes (``write_outputs``)
 OUTPUTS = ("events.jsonl", "shots.jsonl", "summary.json")
-
-
-def make_output_folder(out: Path, names: list[str]) -> list[Path]:
-    """Make ``out`` (and its missing parents) and check it is writable and that none of the
-    files ``names`` to be written there is a folder; the folders it made, deepest first.
-    InputError, one line, when it cannot (before the review, not after it)."""
-    made = [p for p in (out, *out.parents) if not p.exists()]
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        raise InputError(f"cannot create output folder {out}: {e.strerror}") from None
-    if not os.access(out, os.W_OK):
-        raise InputError(f"output folder {out} is not writable")
-    for name in names:
-        if (out / name).is_dir():
-            raise InputError(f"cannot write {out / name}: a folder of that name is in the way")
-    return made
 
 
 def _other_game_hint(src: VideoSource, other: str) -> str:
