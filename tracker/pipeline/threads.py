@@ -10,70 +10,26 @@ OpenBLAS's default threads on a 2-core machine and 0.1 ms with one, for the same
 pipeline runs it single-threaded, as OpenCV's own work is kept to the caller's choice.
 
 OpenBLAS reads ``OPENBLAS_NUM_THREADS`` only when it is loaded, which has happened by the time a
-pipeline is made, so the limit is set through its own ``*_set_num_threads`` entry points, in every
-OpenBLAS loaded in the process (numpy's and scipy's wheels each bring one). Where none is found
-(another BLAS, another platform) nothing changes.
+pipeline is made, so the limit is set at run time through ``threadpoolctl`` (scikit-learn's
+library for this), in every BLAS loaded in the process (numpy's and scipy's wheels each bring
+an OpenBLAS; MKL and BLIS too). Where none is found nothing changes.
 """
 
 from __future__ import annotations
 
-import ctypes
-from pathlib import Path
-
-# The entry points of the OpenBLAS builds numpy's and scipy's wheels ship (with their symbol
-# prefixes and 64-bit integer suffixes), and of a plain OpenBLAS.
-_SETTERS = ("scipy_openblas_set_num_threads64_", "scipy_openblas_set_num_threads", "openblas_set_num_threads")
-_GETTERS = ("scipy_openblas_get_num_threads64_", "scipy_openblas_get_num_threads", "openblas_get_num_threads")
-_done: dict[Path, int] = {}  # the libraries set so far, and to how many threads
-
-
-def _loaded_openblas() -> list[Path]:
-    """The OpenBLAS shared libraries mapped into this process (Linux: ``/proc/self/maps``)."""
-    try:
-        maps = Path("/proc/self/maps").read_text()
-    except OSError:
-        return []
-    found = {Path(line.split(None, 5)[5]) for line in maps.splitlines()
-             if len(line.split(None, 5)) == 6 and "openblas" in line.rsplit("/", 1)[-1].lower()}
-    return sorted(found)
+from threadpoolctl import threadpool_info, threadpool_limits
 
 
 def limit_blas_threads(n: int = 1) -> int:
-    """Limit every loaded OpenBLAS to ``n`` threads; returns how many libraries were set."""
-    import numpy  # noqa: F401  (loads numpy's OpenBLAS)
+    """Limit every loaded BLAS library to ``n`` threads, for the rest of the process; returns
+    how many libraries there are."""
+    import numpy  # noqa: F401  (loads numpy's BLAS)
 
-    count = 0
-    for path in _loaded_openblas():
-        if _done.get(path) == n:
-            continue
-        try:
-            lib = ctypes.CDLL(str(path))
-        except OSError:
-            continue
-        for name in _SETTERS:
-            setter = getattr(lib, name, None)
-            if setter is not None:
-                setter.argtypes = [ctypes.c_int]
-                setter.restype = None
-                setter(n)
-                _done[path] = n
-                count += 1
-                break
-    return count
+    threadpool_limits(limits=n, user_api="blas")
+    return len(blas_threads())
 
 
 def blas_threads() -> dict[str, int]:
-    """The thread count of every loaded OpenBLAS, by library file name."""
-    out: dict[str, int] = {}
-    for path in _loaded_openblas():
-        try:
-            lib = ctypes.CDLL(str(path))
-        except OSError:
-            continue
-        for name in _GETTERS:
-            getter = getattr(lib, name, None)
-            if getter is not None:
-                getter.restype = ctypes.c_int
-                out[path.name] = int(getter())
-                break
-    return out
+    """The thread count of every loaded BLAS library, by library file name."""
+    return {str(i["filepath"]).rsplit("/", 1)[-1]: int(i["num_threads"])
+            for i in threadpool_info() if i.get("user_api") == "blas"}
