@@ -120,6 +120,16 @@ def calibrate_image(image: np.ndarray, game: str, board: CrokinoleBoard | Korona
                        south=south or "bottom")
 
 
+def board_fits(image: np.ndarray, game: str) -> bool:
+    """Whether a ``game`` board is found in ``image``: the hint for a user who named the other
+    game (``tracker review``, ``tracker photo``)."""
+    try:
+        calibrate_image(image, game)
+    except Exception:
+        return False
+    return True
+
+
 def calibrate_video(path: str | Path, game: str, board: CrokinoleBoard | KoronaBoard | None = None,
                     south: str | None = None, intrinsics: dict | None = None) -> Calibration:
     """Calibrate a video on the frames ``tracker review`` uses (see :func:`calibrate_video_frame`)."""

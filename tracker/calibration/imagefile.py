@@ -48,6 +48,17 @@ def still_image_format(head: bytes) -> str | None:
     return None
 
 
+
+def still_image_file(path: Path) -> str | None:
+    """:func:`still_image_format` of the file at ``path`` (None when it cannot be read: the
+    caller's own reader says why)."""
+    try:
+        with Path(path).open("rb") as f:
+            return still_image_format(f.read(32))
+    except OSError:
+        return None
+
+
 def jpeg_complete(data: bytes) -> bool:
     """True when the JPEG ``data`` reaches its end-of-image marker (FFD9) through its segments."""
     if data[:2] != b"\xff\xd8":

@@ -16,8 +16,12 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tracker.cli.common import add_game, existing_file, output_dir
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -108,11 +112,10 @@ def is_video(path: Path) -> bool:
     stays a photo) and OpenCV plays at least a frame of it as a video."""
     import os
 
-    from tracker.calibration.imagefile import still_image_format
+    from tracker.calibration.imagefile import still_image_file
 
-    with path.open("rb") as f:
-        if still_image_format(f.read(32)) is not None:
-            return False
+    if still_image_file(path) is not None:
+        return False
     os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")  # our one line, not FFmpeg's
     import cv2
 
@@ -123,13 +126,11 @@ def is_video(path: Path) -> bool:
         cap.release()
 
 
-def korona_hint(image: object) -> str:
+def korona_hint(image: np.ndarray) -> str:
     """'; it looks like a korona board ...' when a korona board is found in the photo."""
-    from tracker.calibration import calibrate_image
+    from tracker.calibration.api import board_fits
 
-    try:
-        calibrate_image(image, "korona")  # type: ignore[arg-type]
-    except Exception:
+    if not board_fits(image, "korona"):
         return ""
     return ("; it looks like a korona board: `tracker photo` scores crokinole "
             "(korona is scored from a video by `tracker review --game korona`)")

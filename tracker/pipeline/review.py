@@ -96,14 +96,9 @@ def review_video(
 def refuse_still_image(path: Path, game: str) -> None:
     """InputError when ``path`` is a photo (``imagefile.still_image_format``), pointing a
     crokinole player at ``tracker photo``."""
-    from tracker.calibration.imagefile import still_image_format
+    from tracker.calibration.imagefile import still_image_file
 
-    try:
-        with path.open("rb") as f:
-            head = f.read(32)
-    except OSError:
-        return  # missing, a folder, unreadable: VideoSource says which
-    kind = still_image_format(head)
+    kind = still_image_file(path)  # None also when missing, a folder, unreadable: VideoSource says which
     if kind is None:
         return
     how = (f"to score a photo of a finished round, run `tracker photo {path} --game crokinole`"
@@ -117,16 +112,13 @@ OUTPUTS = ("events.jsonl", "shots.jsonl", "summary.json")
 
 def _other_game_hint(src: VideoSource, other: str) -> str:
     """' (it looks like a crokinole board: try --game crokinole)' when the other game fits."""
-    try:
-        from tracker.calibration import calibrate_image
+    from tracker.calibration.api import board_fits
 
-        cap = VideoSource(src.info.path)
-        for _, _, frame in cap:
-            calibrate_image(frame, other)
-            return f"; it looks like a {other} board: try --game {other}"
+    try:
+        frame = next(iter(VideoSource(src.info.path)))[2]
     except Exception:
         return ""
-    return ""
+    return f"; it looks like a {other} board: try --game {other}" if board_fits(frame, other) else ""
 
 
 def write_outputs(pipeline: Pipeline, out: Path) -> None:
