@@ -25,6 +25,11 @@ if TYPE_CHECKING:
 
 SEAT_BGR = {"s": (60, 200, 255), "n": (255, 160, 60), "w": (120, 255, 120), "e": (200, 120, 255)}
 CALL_SECONDS = 4.0
+# A disc the tracker has in the 20-hole is drawn only while it is seen there: unseen this long, the
+# hole is empty or covered (the tracker keeps it in the hole for ``TrackerConfig.hole_gone`` before
+# it calls it taken out). ricochet.mp4 cut to a view where the red 20 had been taken out and showed
+# "s2 20" over the empty hole for the second the tracker waited.
+HOLE_UNSEEN_S = 0.1
 
 
 def _circle_mm(r: float, n: int = 96) -> np.ndarray:
@@ -125,7 +130,7 @@ def draw_frame(image: np.ndarray, res: FrameResult, pipeline: Pipeline, curves: 
     cv2.polylines(img, [c.reshape(-1, 1, 2) for c in curves], True, (0, 255, 255), 1, cv2.LINE_AA)
     names = pipeline.namer.names
     for tr in res.tracks:
-        if tr.state in ("lifted", "off", "pocket") or (tr.state == "rest" and tr.occluded):
+        if not shown(tr, res.t):
             continue
         name = names.get(tr.id, f"#{tr.id}")
         colour = SEAT_BGR.get(name[:1], (230, 230, 230))
@@ -140,6 +145,15 @@ def draw_frame(image: np.ndarray, res: FrameResult, pipeline: Pipeline, curves: 
         cv2.circle(img, (cx, cy), r, colour, 2, cv2.LINE_AA)
         _label(img, disc_label(pipeline, tr, name), (cx + r + 2, cy - r))
     return img
+
+
+def shown(tr: Track, t: float) -> bool:
+    """Whether the track is drawn at time ``t``: a disc on the board and seen, or moving; not one
+    lifted, off or pocketed, a disc at rest hidden by a hand, nor one in the 20-hole not seen there
+    now (``HOLE_UNSEEN_S``)."""
+    if tr.state in ("lifted", "off", "pocket") or (tr.state == "rest" and tr.occluded):
+        return False
+    return not (tr.state == "hole" and t - tr.last_seen > HOLE_UNSEEN_S)
 
 
 def disc_label(pipeline: Pipeline, tr: Track, name: str) -> str:
