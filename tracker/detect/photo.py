@@ -83,7 +83,7 @@ class PhotoResult:
     calib: Calibration
     detections: Detections
     discs: list[PhotoDisc]
-    team_colors: list[str]
+    team_colors: list[str | None]  # None: no disc of that side's colour was found (``told_apart``)
     sides: int = 2
     notes: list[str] = field(default_factory=list)
 
@@ -141,8 +141,12 @@ def score_detections(calib: Calibration, dets: Detections, sides: int = 2,
         model = ColorModel(centres=np.concatenate([dets.color, np.repeat(dets.color[-1:], sides - len(dets), 0)]))
         model = ColorModel(centres=model.centres[np.argsort(-model.centres[:, 0])])
         notes.append("too few discs to learn the colours: teams are a guess")
-    else:
-        model = ColorModel.fit(dets.color, k=sides, surround=dets.surround)
+    elif sides == 2:
+        model = ColorModel.fit(dets.color, k=2, surround=dets.surround)
+    else:  # as many colours as the discs show, up to ``sides`` (``told_apart``)
+        model = ColorModel.fit(dets.color, surround=dets.surround, choices=tuple(range(2, sides + 1)))
+        if model.k < sides:
+            notes.append(told_apart(model.k, sides))
     cls = model.predict(dets.color, dets.surround) if model.relative else model.predict(dets.color)
     r = board.disc_radius
     out: list[PhotoDisc] = []
@@ -166,8 +170,20 @@ def score_detections(calib: Calibration, dets: Detections, sides: int = 2,
         R = float(getattr(here, LINE_FIELDS[line]))
         out.append(PhotoDisc(x, y, int(cls[i]), pts, where, line, float(gap), float(dets.confidence[i]), local,
                              face_cover(pose, board, dets.xy[i], R)))
-    colors = [lab_to_hex(c) for c in model.centres]
+    colors: list[str | None] = [lab_to_hex(c) for c in model.centres]
+    colors += [None] * (sides - len(colors))
     return PhotoResult(calib, dets, out, colors, sides, notes)
+
+
+def told_apart(found: int, sides: int) -> str:
+    """The note for a photo whose discs show fewer colours than ``--sides``. Splitting a colour
+    to make up the number scored one side's discs for two teams (sam_board3, two colours, with
+    ``--sides 3``: the dark side's 35 became 30 and 5), so the colours seen are the teams, lighter
+    to darker, and the rest have no disc here: their colour is unknown (``color`` null)."""
+    missing = ", ".join(str(t) for t in range(found, sides))
+    return (f"asked for {sides} sides, but the discs show only {found} colours: "
+            f"team{'s' if sides - found > 1 else ''} {missing} ha{'ve' if sides - found > 1 else 's'} "
+            "no disc in this photo (or its colour is not told apart from another side's)")
 
 
 def face_cover(pose: CameraPose, board: CrokinoleBoard, xy: np.ndarray, line_radius: float) -> float:
@@ -217,7 +233,7 @@ def draw_overlay(image: np.ndarray, result: PhotoResult) -> np.ndarray:
     close = {id(d) for d in result.close_calls}
     for d in result.discs:
         pts = np.round(calib.to_image(np.array([d.x, d.y]) + ring * r)).astype(np.int32)
-        team = _hex_bgr(result.team_colors[d.team])
+        team = _hex_bgr(result.team_colors[d.team] or "#808080")
         edge = (255, 0, 255) if id(d) in close else (0, 255, 0) if d.where != "ditch" else (160, 160, 160)
         # Outer ring: on the surface / close call / ditch; inner ring: the team's colour.
         cv2.polylines(out, [pts], True, edge, thick + 1, cv2.LINE_AA)
@@ -232,9 +248,11 @@ def draw_overlay(image: np.ndarray, result: PhotoResult) -> np.ndarray:
         cv2.putText(out, label, org, cv2.FONT_HERSHEY_SIMPLEX, 0.8 * scale, (255, 255, 255), thick, cv2.LINE_AA)
     y = int(40 * scale)
     for t in range(result.sides):
-        text = f"team {t} {result.team_colors[t]}: {result.team_points(t)} points, {result.team_twenties(t)} x 20"
+        colour = result.team_colors[t]
+        text = (f"team {t} {colour}: {result.team_points(t)} points, {result.team_twenties(t)} x 20" if colour
+                else f"team {t}: no disc of its colour found")
         cv2.rectangle(out, (int(8 * scale), y - int(28 * scale)), (int(60 * scale), y + int(8 * scale)),
-                      _hex_bgr(result.team_colors[t]), -1)
+                      _hex_bgr(colour or "#808080"), -1 if colour else thick)
         cv2.putText(out, text, (int(70 * scale), y), cv2.FONT_HERSHEY_SIMPLEX, 1.0 * scale, (0, 0, 0), thick + 3, cv2.LINE_AA)
         cv2.putText(out, text, (int(70 * scale), y), cv2.FONT_HERSHEY_SIMPLEX, 1.0 * scale,
                     (255, 255, 255), thick, cv2.LINE_AA)
