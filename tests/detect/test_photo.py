@@ -137,3 +137,12 @@ def test_three_colours_are_three_sides() -> None:
     three = score_detections(_calib(board), _dets(rows), sides=3)
     assert sorted(three.team_points(t) for t in range(3)) == [20, 40, 60]
     assert None not in three.team_colors and not three.notes
+
+
+def test_one_disc_is_one_team_and_the_other_has_no_colour() -> None:
+    """A one-disc photo (broadcast still 1mWNx3LLiTk) listed both teams in that disc's colour."""
+    result = score_detections(_calib(CrokinoleBoard()), _dets([(0.0, -150.0, DARK, ON_SURFACE)]))
+    assert [result.team_points(t) for t in range(2)] == [10, 0]
+    out = result.to_json()
+    assert out["teams"][0]["color"] is not None and out["teams"][1]["color"] is None
+    assert any("teams are a guess" in n for n in result.notes)

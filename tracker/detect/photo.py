@@ -138,9 +138,11 @@ def score_detections(calib: Calibration, dets: Detections, sides: int = 2,
     if len(dets) == 0:
         return PhotoResult(calib, dets, [], ["#000000"] * sides, sides, ["no discs found", *notes])
     if len(dets) < sides:
-        model = ColorModel(centres=np.concatenate([dets.color, np.repeat(dets.color[-1:], sides - len(dets), 0)]))
-        model = ColorModel(centres=model.centres[np.argsort(-model.centres[:, 0])])
-        notes.append("too few discs to learn the colours: teams are a guess")
+        # each disc its own colour, lighter first; the sides with none have no colour (were given
+        # a copy of the last disc's: two teams of one colour on the overlay of a one-disc photo)
+        model = ColorModel(centres=dets.color[np.argsort(-dets.color[:, 0])])
+        missing = ", ".join(str(t) for t in range(len(dets), sides))
+        notes.append(f"too few discs to learn the colours: teams are a guess (no disc found for team {missing})")
     elif sides == 2:
         model = ColorModel.fit(dets.color, k=2, surround=dets.surround)
     else:  # as many colours as the discs show, up to ``sides`` (``told_apart``)
