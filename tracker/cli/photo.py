@@ -82,9 +82,11 @@ def run(args: argparse.Namespace) -> int:
         except CalibrationError as e:
             raise CalibrationError(f"{path}: {e}{korona_hint(image)}") from None
     result = score_photo(image, args.game, calib=calib, sides=args.sides)
-    if not result.discs:
+    if not result.discs:  # (what was found and left out is said: else the photo shows discs the message denies)
+        left = [n for n in result.notes if n.startswith("left out")]
         raise InputError(f"no discs found in {path} (on the board, in the hole or in the ditch): "
-                         "nothing to score; is it a photo of a finished round?")
+                         "nothing to score; is it a photo of a finished round?"
+                         + "".join(f"; {n}" for n in left))
     ok, overlay = cv2.imencode(".png", draw_overlay(image, result))
     if not ok:
         raise InputError(f"cannot encode the overlay of {path}")

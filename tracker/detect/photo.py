@@ -17,6 +17,8 @@ calibrate -> detect -> learn the sides' colours from the discs -> score with the
   model (sam_board6: both discs by the 10 line have 3.5-4.6 mm hidden against gaps of 0.5-0.6).
 * Given the image, a find on the surface that the board round it is unlike unevenly (a patch
   framed by a shadow, ``tracker.detect.framed``) is left out, with a note.
+* Given the image, a find on the surface whose foot the camera sees as bare board (a disc down in
+  the far ditch, seen nearly edge on, ``tracker.detect.footing``) is left out, with a note.
 * Given the image, a disc within ``LOCAL_LINE_MM`` of a line is judged against that line as
   measured beside the disc (``tracker.detect.linecall``), not the board's fitted circle: the
   circle's residual is the size of a close call.
@@ -34,6 +36,7 @@ from tracker.boards import CrokinoleBoard
 from tracker.calibration.datatypes import Calibration
 from tracker.detect.color import ColorModel, lab_to_hex
 from tracker.detect.datatypes import IN_HOLE, ON_SURFACE, Detections
+from tracker.detect.footing import drop_board_footed
 from tracker.detect.framed import drop_framed
 from tracker.detect.geometry import CameraPose, camera_pose
 from tracker.detect.linecall import LINE_FIELDS, local_line_radius
@@ -135,6 +138,9 @@ def score_detections(calib: Calibration, dets: Detections, sides: int = 2,
         dets, dropped = drop_framed(image, calib, pose, dets)
         notes += [f"left out a find at ({x:.0f}, {y:.0f}) mm: the board round it is unlike it unevenly "
                   "(a patch framed by a shadow?)" for x, y in dropped]
+        dets, dropped = drop_board_footed(image, calib, pose, dets)  # ``footing.py``
+        notes += [f"left out a find at ({x:.0f}, {y:.0f}) mm: bare board shows where it would stand "
+                  "(a disc down in the ditch beyond the edge?)" for x, y in dropped]
     if len(dets) == 0:
         return PhotoResult(calib, dets, [], ["#000000"] * sides, sides, ["no discs found", *notes])
     if len(dets) < sides:
