@@ -25,11 +25,6 @@ if TYPE_CHECKING:
 
 SEAT_BGR = {"s": (60, 200, 255), "n": (255, 160, 60), "w": (120, 255, 120), "e": (200, 120, 255)}
 CALL_SECONDS = 4.0
-# A disc the tracker has in the 20-hole is drawn only while it is seen there: unseen this long, the
-# hole is empty or covered (the tracker keeps it in the hole for ``TrackerConfig.hole_gone`` before
-# it calls it taken out). ricochet.mp4 cut to a view where the red 20 had been taken out and showed
-# "s2 20" over the empty hole for the second the tracker waited.
-HOLE_UNSEEN_S = 0.1
 
 
 def _circle_mm(r: float, n: int = 96) -> np.ndarray:
@@ -65,10 +60,13 @@ class Annotator:
         self._outcomes_seen = len(pipeline.outcomes)
         self._events_seen = len(pipeline.events)
         self._outlines: tuple[int, list[np.ndarray]] | None = None
+        self.view_began = -math.inf  # when the view drawn began (``shown``)
 
     def frame(self, image: np.ndarray, res: FrameResult) -> None:
         p = self.pipeline
         self.calls += [(res.t, line) for line in shot_lines(p.events[self._events_seen:])]
+        self.view_began = max([self.view_began, *(e.t for e in p.events[self._events_seen:]
+                                                  if e.type == "calibrated" and not e.data.get("settled"))])
         self._events_seen = len(p.events)
         new = p.outcomes[self._outcomes_seen:]
         self._outcomes_seen = len(p.outcomes)
@@ -78,7 +76,7 @@ class Annotator:
         if new:
             self.score = score_line(p.summary())
         self.calls = [(t, c) for t, c in self.calls if res.t - t < CALL_SECONDS][-6:]
-        img = draw_frame(image, res, self.pipeline, self._curves())
+        img = draw_frame(image, res, self.pipeline, self._curves(), self.view_began)
         _text_block(img, [self.score] + [c for _, c in self.calls], (8, 20))
         self.writer.write(img)
 
@@ -122,7 +120,8 @@ def score_line(summary: dict[str, Any]) -> str:
     return f"total: {tot}" + (f"   this round: {now}" if now else "")
 
 
-def draw_frame(image: np.ndarray, res: FrameResult, pipeline: Pipeline, curves: list[np.ndarray]) -> np.ndarray:
+def draw_frame(image: np.ndarray, res: FrameResult, pipeline: Pipeline, curves: list[np.ndarray],
+               view_began: float = -math.inf) -> np.ndarray:
     img = image.copy()
     calib = pipeline.calib
     if calib is None:
@@ -130,7 +129,7 @@ def draw_frame(image: np.ndarray, res: FrameResult, pipeline: Pipeline, curves: 
     cv2.polylines(img, [c.reshape(-1, 1, 2) for c in curves], True, (0, 255, 255), 1, cv2.LINE_AA)
     names = pipeline.namer.names
     for tr in res.tracks:
-        if not shown(tr, res.t):
+        if not shown(tr, view_began):
             continue
         name = names.get(tr.id, f"#{tr.id}")
         colour = SEAT_BGR.get(name[:1], (230, 230, 230))
@@ -147,13 +146,17 @@ def draw_frame(image: np.ndarray, res: FrameResult, pipeline: Pipeline, curves: 
     return img
 
 
-def shown(tr: Track, t: float) -> bool:
-    """Whether the track is drawn at time ``t``: a disc on the board and seen, or moving; not one
-    lifted, off or pocketed, a disc at rest hidden by a hand, nor one in the 20-hole not seen there
-    now (``HOLE_UNSEEN_S``)."""
+def shown(tr: Track, view_began: float = -math.inf) -> bool:
+    """Whether the track is drawn: a disc on the board and seen, or moving; not one lifted, off or
+    pocketed, a disc at rest hidden by a hand, nor one in the 20-hole not seen since the view
+    began (``view_began``: the time of the last fit of the board that was not a settling refit).
+    The tracker keeps an unseen 20 in the hole for ``TrackerConfig.hole_gone`` before it calls it
+    taken out; ricochet.mp4 cut to a view where the red 20 had been taken out, and "s2 20" stayed
+    drawn over the empty hole all that second. (A 20 sunk in this view stays drawn unseen: a black
+    disc down in the dark hole is seldom found there.)"""
     if tr.state in ("lifted", "off", "pocket") or (tr.state == "rest" and tr.occluded):
         return False
-    return not (tr.state == "hole" and t - tr.last_seen > HOLE_UNSEEN_S)
+    return not (tr.state == "hole" and tr.last_seen < view_began)
 
 
 def disc_label(pipeline: Pipeline, tr: Track, name: str) -> str:
