@@ -136,10 +136,10 @@ def score_detections(calib: Calibration, dets: Detections, sides: int = 2,
     pose = camera_pose(calib)
     if image is not None:  # patches of board framed by a shadow (``framed.py``)
         dets, dropped = drop_framed(image, calib, pose, dets)
-        notes += [f"left out a find at ({x:.0f}, {y:.0f}) mm: the board round it is unlike it unevenly "
+        notes += [f"left out a find at {_mm(x, y)} mm: the board round it is unlike it unevenly "
                   "(a patch framed by a shadow?)" for x, y in dropped]
         dets, dropped = drop_board_footed(image, calib, pose, dets)  # ``footing.py``
-        notes += [f"left out a find at ({x:.0f}, {y:.0f}) mm: bare board shows where it would stand "
+        notes += [f"left out a find at {_mm(x, y)} mm: bare board shows where it would stand "
                   "(a disc down in the ditch beyond the edge?)" for x, y in dropped]
     if len(dets) == 0:
         return PhotoResult(calib, dets, [], ["#000000"] * sides, sides, ["no discs found", *notes])
@@ -266,6 +266,11 @@ def draw_overlay(image: np.ndarray, result: PhotoResult) -> np.ndarray:
                     (255, 255, 255), thick, cv2.LINE_AA)
         y += int(40 * scale)
     return out
+
+
+def _mm(x: float, y: float) -> str:
+    """'(x, y)' in whole millimetres ('-0' written 0)."""
+    return f"({round(x) + 0}, {round(y) + 0})"
 
 
 def _hex_bgr(h: str) -> tuple[int, int, int]:
