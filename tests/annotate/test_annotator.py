@@ -59,3 +59,37 @@ def test_the_points_beside_a_disc_are_the_ones_the_score_counts() -> None:
     assert disc_label(p, tr, "s1") == "s1 10"
     tr.state = "moving"
     assert disc_label(p, tr, "s1") == "s1"
+
+
+def test_a_disc_in_the_hole_not_seen_in_a_new_view_is_not_drawn() -> None:
+    """ricochet.mp4 cut to a view where the red 20 had been taken out of the hole; the tracker
+    keeps a 20 unseen for a second before calling it taken out, and the annotated video showed
+    "s2 20" over the empty hole all that time. A 20 sunk in this view stays drawn unseen (a black
+    disc down in the dark hole is seldom found there)."""
+    import numpy as np
+
+    from tracker.annotate.annotator import draw_frame
+    from tracker.calibration.datatypes import Calibration
+    from tracker.pipeline.pipeline import FrameResult, Pipeline
+    from tracker.track.datatypes import Track
+
+    board = CrokinoleBoard()
+    H = np.linalg.inv(np.array([[1.0, 0, 400], [0, -1.0, 400], [0, 0, 1]]))  # image -> board: 1 px a mm, centre at (400, 400)
+    p = Pipeline("crokinole", 2, fps=25.0)
+    blank = np.zeros((800, 800, 3), np.uint8)
+    p.set_calibration(Calibration(homography=H, image_size=(800, 800), rms_mm=0.0, board=board), blank)
+    curves = [np.zeros((0, 2), np.int32)]  # no board outline: only the disc is drawn
+    tr = Track(id=1, kind=0, radius=board.disc_radius, xy=np.zeros(2), state="hole", last_seen=2.0)
+
+    def drawn(t: float, view_began: float) -> int:
+        img = draw_frame(blank, FrameResult(index=0, t=t, tracks=[tr]), p, curves, view_began)
+        return int(np.count_nonzero(img[370:430, 370:430]))
+
+    assert drawn(2.0, 0.0) > 0  # seen in the hole: "s1 20" drawn
+    assert drawn(2.6, 0.0) > 0  # sunk in this view and not seen since: still drawn
+    assert drawn(2.6, 2.04) == 0  # a new view began at 2.04 s and has not shown it: not drawn
+    tr.last_seen = 2.08
+    assert drawn(2.6, 2.04) > 0  # seen in the new view
+    tr.state = "rest"
+    tr.last_seen = 1.0
+    assert drawn(2.6, 2.04) > 0  # at rest, not marked hidden: drawn

@@ -195,3 +195,28 @@ def test_a_korona_board_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[s
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "looks like a korona board" in err
     assert not (tmp_path / "o").exists()
+
+
+def test_finds_all_left_out_are_named_in_the_refusal(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """A photo whose only find is a disc down in the far ditch, seen nearly edge on (broadcast
+    still 8v218JvUohQ), was refused with 'no discs found' while the photo plainly shows a disc:
+    the refusal says what was found and why it was left out."""
+    from tests.detect.test_footing import _scene, _taken_as_standing
+    from tracker.detect.datatypes import ON_SURFACE, Detections
+    from tracker.detect.detector import DiscDetector
+
+    img, calib = _scene(75.0, 1)
+    ghost = _taken_as_standing(calib)
+    # the detector's part as on the broadcast still: the ditch disc taken as standing on the surface
+    monkeypatch.setattr(DiscDetector, "detect", lambda self, frame: Detections(
+        xy=ghost[None], color=np.array([[20.0, 0.0, 0.0]]), where=np.array([ON_SURFACE]),
+        surround=np.array([[70.0, 5.0, 25.0]])))
+    path, cpath = tmp_path / "edge_on.png", tmp_path / "calib.json"
+    cv2.imwrite(str(path), img)
+    cpath.write_text(json.dumps(calib.to_json()))
+    assert main(["photo", str(path), "--game", "crokinole", "--calib", str(cpath), "--out", str(tmp_path / "o")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "no discs found" in err
+    assert "left out a find at (0, " in err  # (by footing.py or framed.py: both see bare board there)
+    assert not (tmp_path / "o").exists()

@@ -96,3 +96,53 @@ def test_a_close_call_on_the_far_side_of_the_disc_is_flagged_unseen() -> None:
     assert abs(north.gap - 0.5) < 1e-6 and abs(south.gap - 0.5) < 1e-6
     calls = {c["y_mm"] > 0: c for c in result.to_json()["close_calls"]}
     assert calls[True]["hidden_mm"] > 5.0 and calls[False]["hidden_mm"] == 0.0
+
+
+def _spread(colour: tuple[float, float, float], n: int, seed: int) -> list[tuple[float, float, float]]:
+    """``n`` discs of one colour as a photo shows them: lightness and hue vary with the light."""
+    rng = np.random.default_rng(seed)
+    return [(colour[0] + float(dl), colour[1] + float(da), colour[2] + float(db))
+            for dl, da, db in zip(rng.uniform(-6, 6, n), rng.uniform(-2, 2, n), rng.uniform(-3, 3, n), strict=True)]
+
+
+def _places(n: int, radius: float, turn: float) -> list[tuple[float, float]]:
+    a = turn + np.arange(n) * 2 * np.pi / n
+    return [(float(radius * np.cos(t)), float(radius * np.sin(t))) for t in a]
+
+
+def test_more_sides_than_colours_leaves_the_extra_side_empty() -> None:
+    """``--sides 3`` on a photo of two colours split one side's discs between two teams
+    (sam_board3: the dark side's 35 scored 30 and 5). The colours the discs show are the teams;
+    the third has no disc, no colour, and a note says so."""
+    board = CrokinoleBoard()
+    rows = [(x, y, c, ON_SURFACE) for (x, y), c in zip(_places(6, 150.0, 0.0), _spread(LIGHT, 6, 1), strict=True)]  # six 10s
+    rows += [(x, y, c, ON_SURFACE) for (x, y), c in zip(_places(6, 60.0, 0.3), _spread(DARK, 6, 2), strict=True)]  # six 15s
+    two = score_detections(_calib(board), _dets(rows), sides=2)
+    assert [two.team_points(t) for t in range(2)] == [60, 90]
+    three = score_detections(_calib(board), _dets(rows), sides=3)
+    assert [three.team_points(t) for t in range(3)] == [60, 90, 0]
+    out = three.to_json()
+    assert out["teams"][2]["color"] is None and out["teams"][2]["discs"] == 0
+    assert out["teams"][0]["color"] == two.team_colors[0] and out["teams"][1]["color"] == two.team_colors[1]
+    assert any("only 2 colours" in n for n in three.notes)
+    assert draw_overlay(np.zeros((800, 800, 3), np.uint8), three).any()
+
+
+def test_three_colours_are_three_sides() -> None:
+    board = CrokinoleBoard()
+    red = (45.0, 50.0, 30.0)
+    rows = [(x, y, c, ON_SURFACE) for (x, y), c in zip(_places(4, 150.0, 0.0), _spread(LIGHT, 4, 1), strict=True)]  # 10s
+    rows += [(x, y, c, ON_SURFACE) for (x, y), c in zip(_places(4, 60.0, 0.3), _spread(DARK, 4, 2), strict=True)]  # 15s
+    rows += [(x, y, c, ON_SURFACE) for (x, y), c in zip(_places(4, 250.0, 0.5), _spread(red, 4, 3), strict=True)]  # 5s
+    three = score_detections(_calib(board), _dets(rows), sides=3)
+    assert sorted(three.team_points(t) for t in range(3)) == [20, 40, 60]
+    assert None not in three.team_colors and not three.notes
+
+
+def test_one_disc_is_one_team_and_the_other_has_no_colour() -> None:
+    """A one-disc photo (broadcast still 1mWNx3LLiTk) listed both teams in that disc's colour."""
+    result = score_detections(_calib(CrokinoleBoard()), _dets([(0.0, -150.0, DARK, ON_SURFACE)]))
+    assert [result.team_points(t) for t in range(2)] == [10, 0]
+    out = result.to_json()
+    assert out["teams"][0]["color"] is not None and out["teams"][1]["color"] is None
+    assert any("teams are a guess" in n for n in result.notes)

@@ -60,10 +60,13 @@ class Annotator:
         self._outcomes_seen = len(pipeline.outcomes)
         self._events_seen = len(pipeline.events)
         self._outlines: tuple[int, list[np.ndarray]] | None = None
+        self.view_began = -math.inf  # when the view drawn began (``shown``)
 
     def frame(self, image: np.ndarray, res: FrameResult) -> None:
         p = self.pipeline
         self.calls += [(res.t, line) for line in shot_lines(p.events[self._events_seen:])]
+        self.view_began = max([self.view_began, *(e.t for e in p.events[self._events_seen:]
+                                                  if e.type == "calibrated" and not e.data.get("settled"))])
         self._events_seen = len(p.events)
         new = p.outcomes[self._outcomes_seen:]
         self._outcomes_seen = len(p.outcomes)
@@ -73,7 +76,7 @@ class Annotator:
         if new:
             self.score = score_line(p.summary())
         self.calls = [(t, c) for t, c in self.calls if res.t - t < CALL_SECONDS][-6:]
-        img = draw_frame(image, res, self.pipeline, self._curves())
+        img = draw_frame(image, res, self.pipeline, self._curves(), self.view_began)
         _text_block(img, [self.score] + [c for _, c in self.calls], (8, 20))
         self.writer.write(img)
 
@@ -117,7 +120,8 @@ def score_line(summary: dict[str, Any]) -> str:
     return f"total: {tot}" + (f"   this round: {now}" if now else "")
 
 
-def draw_frame(image: np.ndarray, res: FrameResult, pipeline: Pipeline, curves: list[np.ndarray]) -> np.ndarray:
+def draw_frame(image: np.ndarray, res: FrameResult, pipeline: Pipeline, curves: list[np.ndarray],
+               view_began: float = -math.inf) -> np.ndarray:
     img = image.copy()
     calib = pipeline.calib
     if calib is None:
@@ -125,7 +129,7 @@ def draw_frame(image: np.ndarray, res: FrameResult, pipeline: Pipeline, curves: 
     cv2.polylines(img, [c.reshape(-1, 1, 2) for c in curves], True, (0, 255, 255), 1, cv2.LINE_AA)
     names = pipeline.namer.names
     for tr in res.tracks:
-        if tr.state in ("lifted", "off", "pocket") or (tr.state == "rest" and tr.occluded):
+        if not shown(tr, view_began):
             continue
         name = names.get(tr.id, f"#{tr.id}")
         colour = SEAT_BGR.get(name[:1], (230, 230, 230))
@@ -140,6 +144,19 @@ def draw_frame(image: np.ndarray, res: FrameResult, pipeline: Pipeline, curves: 
         cv2.circle(img, (cx, cy), r, colour, 2, cv2.LINE_AA)
         _label(img, disc_label(pipeline, tr, name), (cx + r + 2, cy - r))
     return img
+
+
+def shown(tr: Track, view_began: float = -math.inf) -> bool:
+    """Whether the track is drawn: a disc on the board and seen, or moving; not one lifted, off or
+    pocketed, a disc at rest hidden by a hand, nor one in the 20-hole not seen since the view
+    began (``view_began``: the time of the last fit of the board that was not a settling refit).
+    The tracker keeps an unseen 20 in the hole for ``TrackerConfig.hole_gone`` before it calls it
+    taken out; ricochet.mp4 cut to a view where the red 20 had been taken out, and "s2 20" stayed
+    drawn over the empty hole all that second. (A 20 sunk in this view stays drawn unseen: a black
+    disc down in the dark hole is seldom found there.)"""
+    if tr.state in ("lifted", "off", "pocket") or (tr.state == "rest" and tr.occluded):
+        return False
+    return not (tr.state == "hole" and tr.last_seen < view_began)
 
 
 def disc_label(pipeline: Pipeline, tr: Track, name: str) -> str:

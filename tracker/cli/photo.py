@@ -10,6 +10,10 @@ truncated (``imagefile``) or unreadable image (a video is pointed at ``tracker r
 board found (naming a korona board when that is what it is), or no disc found anywhere (a
 finished round leaves its discs on the board, in the hole or in the ditch; a round whose discs
 are all in the ditch scores 0 - 0). Both files are written together or not at all.
+
+``--sides N`` (3 or 4) counts the colours the discs show, up to N: a photo showing fewer has
+those teams, lighter to darker, and the rest listed with no disc, ``color`` null in
+``photo.json``, and a note saying so (a colour is never split to make up the number).
 """
 
 from __future__ import annotations
@@ -31,7 +35,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     add_game(p)
     p.add_argument("--out", help="output folder (default ./tracker-out/<image name>/)")
     p.add_argument("--calib", metavar="FILE", help="calib.json from `tracker calibrate` (default: find the board)")
-    p.add_argument("--sides", type=int, default=2, choices=(2, 3, 4), help="number of disc colours in play (default 2)")
+    p.add_argument("--sides", type=int, default=2, choices=(2, 3, 4), help="number of sides (disc colours) in play (default 2); with 3 or 4, the colours the "
+                   "discs show are counted up to this and a side with none is reported empty")
     p.set_defaults(func=run)
 
 
@@ -77,9 +82,11 @@ def run(args: argparse.Namespace) -> int:
         except CalibrationError as e:
             raise CalibrationError(f"{path}: {e}{korona_hint(image)}") from None
     result = score_photo(image, args.game, calib=calib, sides=args.sides)
-    if not result.discs:
+    if not result.discs:  # (what was found and left out is said: else the photo shows discs the message denies)
+        left = [n for n in result.notes if n.startswith("left out")]
         raise InputError(f"no discs found in {path} (on the board, in the hole or in the ditch): "
-                         "nothing to score; is it a photo of a finished round?")
+                         "nothing to score; is it a photo of a finished round?"
+                         + "".join(f"; {n}" for n in left))
     ok, overlay = cv2.imencode(".png", draw_overlay(image, result))
     if not ok:
         raise InputError(f"cannot encode the overlay of {path}")
@@ -91,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"no discs on the playing surface in {path.name}: 0 - 0 "
               f"({len(result.discs)} in the ditch)")
     for t in range(result.sides):
-        print(f"team {t} ({result.team_colors[t]}): {result.team_points(t):3d} points  "
+        print(f"team {t} ({result.team_colors[t] or 'no disc of its colour found'}): {result.team_points(t):3d} points  "
               f"{result.team_discs(t)} discs  {result.team_twenties(t)} twenties")
     for d in result.close_calls:
         verdict = "clear of" if d.gap > 0 else "touching"

@@ -94,16 +94,17 @@ class ColorModel:
 
     @staticmethod
     def fit(colors_lab: np.ndarray, k: int | None = None, seed: int = 0, restarts: int = 8,
-            surround: np.ndarray | None = None) -> ColorModel:
-        """Learn ``k`` classes (2..4 chosen by silhouette when ``k`` is None) from disc colours
-        (N, 3) in CIE Lab, optionally with the board's colour around each disc (``surround``)."""
+            surround: np.ndarray | None = None, choices: tuple[int, ...] = (2, 3, 4)) -> ColorModel:
+        """Learn ``k`` classes (one of ``choices``, by silhouette, when ``k`` is None) from disc
+        colours (N, 3) in CIE Lab, optionally with the board's colour around each disc
+        (``surround``)."""
         X = _features(colors_lab, surround)
         n = len(X)
         if k is not None and not 1 <= k <= 8:
             raise ValueError(f"ColorModel.fit: k must be between 1 and 8, got {k}")
         if n == 0:
             raise ValueError("ColorModel.fit: no colours to learn from")
-        candidates = [k] if k is not None else [c for c in (2, 3, 4) if c < n] or [1]
+        candidates = [k] if k is not None else [c for c in choices if c < n] or [1]
         best: tuple[float, np.ndarray, np.ndarray] | None = None
         for kk in candidates:
             kk = min(kk, n)

@@ -17,6 +17,8 @@ calibrate -> detect -> learn the sides' colours from the discs -> score with the
   model (sam_board6: both discs by the 10 line have 3.5-4.6 mm hidden against gaps of 0.5-0.6).
 * Given the image, a find on the surface that the board round it is unlike unevenly (a patch
   framed by a shadow, ``tracker.detect.framed``) is left out, with a note.
+* Given the image, a find on the surface whose foot the camera sees as bare board (a disc down in
+  the far ditch, seen nearly edge on, ``tracker.detect.footing``) is left out, with a note.
 * Given the image, a disc within ``LOCAL_LINE_MM`` of a line is judged against that line as
   measured beside the disc (``tracker.detect.linecall``), not the board's fitted circle: the
   circle's residual is the size of a close call.
@@ -34,6 +36,7 @@ from tracker.boards import CrokinoleBoard
 from tracker.calibration.datatypes import Calibration
 from tracker.detect.color import ColorModel, lab_to_hex
 from tracker.detect.datatypes import IN_HOLE, ON_SURFACE, Detections
+from tracker.detect.footing import drop_board_footed
 from tracker.detect.framed import drop_framed
 from tracker.detect.geometry import CameraPose, camera_pose
 from tracker.detect.linecall import LINE_FIELDS, local_line_radius
@@ -83,7 +86,7 @@ class PhotoResult:
     calib: Calibration
     detections: Detections
     discs: list[PhotoDisc]
-    team_colors: list[str]
+    team_colors: list[str | None]  # None: no disc of that side's colour was found (``told_apart``)
     sides: int = 2
     notes: list[str] = field(default_factory=list)
 
@@ -133,16 +136,25 @@ def score_detections(calib: Calibration, dets: Detections, sides: int = 2,
     pose = camera_pose(calib)
     if image is not None:  # patches of board framed by a shadow (``framed.py``)
         dets, dropped = drop_framed(image, calib, pose, dets)
-        notes += [f"left out a find at ({x:.0f}, {y:.0f}) mm: the board round it is unlike it unevenly "
+        notes += [f"left out a find at {_mm(x, y)} mm: the board round it is unlike it unevenly "
                   "(a patch framed by a shadow?)" for x, y in dropped]
+        dets, dropped = drop_board_footed(image, calib, pose, dets)  # ``footing.py``
+        notes += [f"left out a find at {_mm(x, y)} mm: bare board shows where it would stand "
+                  "(a disc down in the ditch beyond the edge?)" for x, y in dropped]
     if len(dets) == 0:
         return PhotoResult(calib, dets, [], ["#000000"] * sides, sides, ["no discs found", *notes])
     if len(dets) < sides:
-        model = ColorModel(centres=np.concatenate([dets.color, np.repeat(dets.color[-1:], sides - len(dets), 0)]))
-        model = ColorModel(centres=model.centres[np.argsort(-model.centres[:, 0])])
-        notes.append("too few discs to learn the colours: teams are a guess")
-    else:
-        model = ColorModel.fit(dets.color, k=sides, surround=dets.surround)
+        # each disc its own colour, lighter first; the sides with none have no colour (were given
+        # a copy of the last disc's: two teams of one colour on the overlay of a one-disc photo)
+        model = ColorModel(centres=dets.color[np.argsort(-dets.color[:, 0])])
+        missing = ", ".join(str(t) for t in range(len(dets), sides))
+        notes.append(f"too few discs to learn the colours: teams are a guess (no disc found for team {missing})")
+    elif sides == 2:
+        model = ColorModel.fit(dets.color, k=2, surround=dets.surround)
+    else:  # as many colours as the discs show, up to ``sides`` (``told_apart``)
+        model = ColorModel.fit(dets.color, surround=dets.surround, choices=tuple(range(2, sides + 1)))
+        if model.k < sides:
+            notes.append(told_apart(model.k, sides))
     cls = model.predict(dets.color, dets.surround) if model.relative else model.predict(dets.color)
     r = board.disc_radius
     out: list[PhotoDisc] = []
@@ -166,8 +178,20 @@ def score_detections(calib: Calibration, dets: Detections, sides: int = 2,
         R = float(getattr(here, LINE_FIELDS[line]))
         out.append(PhotoDisc(x, y, int(cls[i]), pts, where, line, float(gap), float(dets.confidence[i]), local,
                              face_cover(pose, board, dets.xy[i], R)))
-    colors = [lab_to_hex(c) for c in model.centres]
+    colors: list[str | None] = [lab_to_hex(c) for c in model.centres]
+    colors += [None] * (sides - len(colors))
     return PhotoResult(calib, dets, out, colors, sides, notes)
+
+
+def told_apart(found: int, sides: int) -> str:
+    """The note for a photo whose discs show fewer colours than ``--sides``. Splitting a colour
+    to make up the number scored one side's discs for two teams (sam_board3, two colours, with
+    ``--sides 3``: the dark side's 35 became 30 and 5), so the colours seen are the teams, lighter
+    to darker, and the rest have no disc here: their colour is unknown (``color`` null)."""
+    missing = ", ".join(str(t) for t in range(found, sides))
+    return (f"asked for {sides} sides, but the discs show only {found} colours: "
+            f"team{'s' if sides - found > 1 else ''} {missing} ha{'ve' if sides - found > 1 else 's'} "
+            "no disc in this photo (or its colour is not told apart from another side's)")
 
 
 def face_cover(pose: CameraPose, board: CrokinoleBoard, xy: np.ndarray, line_radius: float) -> float:
@@ -217,7 +241,7 @@ def draw_overlay(image: np.ndarray, result: PhotoResult) -> np.ndarray:
     close = {id(d) for d in result.close_calls}
     for d in result.discs:
         pts = np.round(calib.to_image(np.array([d.x, d.y]) + ring * r)).astype(np.int32)
-        team = _hex_bgr(result.team_colors[d.team])
+        team = _hex_bgr(result.team_colors[d.team] or "#808080")
         edge = (255, 0, 255) if id(d) in close else (0, 255, 0) if d.where != "ditch" else (160, 160, 160)
         # Outer ring: on the surface / close call / ditch; inner ring: the team's colour.
         cv2.polylines(out, [pts], True, edge, thick + 1, cv2.LINE_AA)
@@ -232,14 +256,21 @@ def draw_overlay(image: np.ndarray, result: PhotoResult) -> np.ndarray:
         cv2.putText(out, label, org, cv2.FONT_HERSHEY_SIMPLEX, 0.8 * scale, (255, 255, 255), thick, cv2.LINE_AA)
     y = int(40 * scale)
     for t in range(result.sides):
-        text = f"team {t} {result.team_colors[t]}: {result.team_points(t)} points, {result.team_twenties(t)} x 20"
+        colour = result.team_colors[t]
+        text = (f"team {t} {colour}: {result.team_points(t)} points, {result.team_twenties(t)} x 20" if colour
+                else f"team {t}: no disc of its colour found")
         cv2.rectangle(out, (int(8 * scale), y - int(28 * scale)), (int(60 * scale), y + int(8 * scale)),
-                      _hex_bgr(result.team_colors[t]), -1)
+                      _hex_bgr(colour or "#808080"), -1 if colour else thick)
         cv2.putText(out, text, (int(70 * scale), y), cv2.FONT_HERSHEY_SIMPLEX, 1.0 * scale, (0, 0, 0), thick + 3, cv2.LINE_AA)
         cv2.putText(out, text, (int(70 * scale), y), cv2.FONT_HERSHEY_SIMPLEX, 1.0 * scale,
                     (255, 255, 255), thick, cv2.LINE_AA)
         y += int(40 * scale)
     return out
+
+
+def _mm(x: float, y: float) -> str:
+    """'(x, y)' in whole millimetres ('-0' written 0)."""
+    return f"({round(x) + 0}, {round(y) + 0})"
 
 
 def _hex_bgr(h: str) -> tuple[int, int, int]:
