@@ -73,6 +73,7 @@ from tracker.detect.fitpass import _cie as _cie  # (``rim.py`` takes it from her
 from tracker.detect.fitpass import fit_kind
 from tracker.detect.geometry import BoardView, FastProjection, camera_pose
 from tracker.detect.lost import LostDiscs
+from tracker.detect.priors import confirm
 from tracker.detect.refine import Fit, Refiner
 from tracker.detect.rejects import RejectMemory
 from tracker.detect.reuse import crept, held_reference, untouched
@@ -161,6 +162,8 @@ class DiscDetector:
         self.background = BackgroundModel(self._valid)
         self.hole_lab: np.ndarray | None = None
         self.cluster_board_lab: np.ndarray | None = None  # the board's colour (``clusters.py``)
+        # Discs at rest before the camera was knocked, for the first call (``priors.py``).
+        self.priors: Detections | None = None
         if background is not None:
             self.set_background(background)
 
@@ -263,11 +266,14 @@ class DiscDetector:
             out[i] = verify.hole_dark(float(L[i]), float(Ls[i]))
         return out
 
-    def carry_over(self, old: DiscDetector) -> None:
+    def carry_over(self, old: DiscDetector, resting: Detections | None = None) -> None:
         """What a new fit of the same board keeps from the detector it replaces (the camera was
-        knocked): the empty 20-hole's colour, a place on the board, seen as before."""
+        knocked): the empty 20-hole's colour, a place on the board, seen as before; and the
+        discs at rest before the knock (``resting``, board mm; crokinole), to be confirmed on the
+        first call (``priors.py``)."""
         if self.hole_lab is None:
             self.hole_lab = old.hole_lab
+        self.priors = resting if isinstance(self.board, CrokinoleBoard) and resting is not None and len(resting) else None
 
     def relearn_hole(self, frame_bgr: np.ndarray) -> None:
         """After a new fit of the board (the camera was knocked, or the picture cut to another
@@ -437,6 +443,9 @@ class DiscDetector:
             self.row_memory.board_lab = board_lab
         if self.settings.rows and self.settings.row_memory and isinstance(self.board, KoronaBoard):
             dets = self.row_memory.keep(self, view, lab, dets, full, grey)
+        if full and self.priors is not None:
+            dets = Detections.merge([dets, confirm(self, frame_bgr, self.priors, dets)])
+            self.priors = None
         if self.settings.reuse and self.settings.restore_lost and self._last is not None and self._ref_grey is not None:
             self.lost.note(self._last, dets, self._ref_grey)
         self._ref_grey = held_reference(grey, self._ref_grey, unrefitted, self.view, self.pose, self.thickness) \

@@ -179,6 +179,7 @@ class Pipeline:
     # ------------------------------------------------------------------ calibration
     def _start(self, calib: Calibration, t: float, index: int, **extra: Any) -> None:
         from tracker.detect.detector import DiscDetector
+        from tracker.detect.priors import resting
 
         if calib.board.game != self.game:
             raise CalibrationError(f"the calibration is for a {calib.board.game} board, not {self.game}")
@@ -193,7 +194,7 @@ class Pipeline:
         self.detector.noise.sigmas = CHANGE_NOISE[self.game] if self.change_noise is None else self.change_noise
         self.passes.frames = self.detector.settings.refresh_frames if self.frame_passes else 0
         if old is not None:  # a new fit of the same board (the camera moved)
-            self.detector.carry_over(old)
+            self.detector.carry_over(old, resting(self.tracker.tracks, calib.board))
         self.detector.background.auto_start = True  # learns the empty board even without a frame of it
         if first:
             self.start_tracking(calib.board)
@@ -250,7 +251,7 @@ class Pipeline:
         """Set up the stages after the detector (also used alone, fed with detections)."""
         self.board = board
         self._tracked_board = board  # the board the tracks were measured on (see process_detections)
-        self.tracker = Tracker(board)
+        self.tracker: Tracker = Tracker(board)
         self.segmenter = ShotSegmenter(board)
         self.namer = Namer(self.game, self.players, board)
         self.segmenter.unlike_a_disc = self.namer.looks_like_board  # (false finds: no unseen shot)
