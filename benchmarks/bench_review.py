@@ -35,6 +35,7 @@ import resource
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -63,14 +64,17 @@ def shots_of(path: Path) -> list[Shot]:
 
 def end_errors_and_switches(mine: list[Shot], truth: list[Shot],
                             pairs: list[tuple[int, int]] | None = None,
-                            where: list[tuple[int, str, str, tuple[float, float], float]] | None = None
+                            where: list[tuple[int, str, str, tuple[float, float], float]] | None = None,
+                            switched: list[tuple[int, str, str, str, tuple[float, float]]] | None = None
                             ) -> tuple[list[float], int]:
     """Position errors of matched end points, and identity switches, over the shots ``pairs``
     pairs (review's index, truth's index: the shot events matched in time), in order. Without
     ``pairs``, shot by shot in order (a missed or a false shot then compares every later end
     with another shot's: discs moved since, up to 15 mm "off"). ``where``, if given, gets one
     row per error: the truth's shot index, the review's disc name, the true disc's name, its
-    true place and the error."""
+    true place and the error. ``switched``, if given, gets one row per switch: the truth's shot
+    index, the review's disc name, the true disc it was before and the one it is now, and the
+    review's place for it."""
     errors: list[float] = []
     m2t: dict[str, str] = {}
     switches = 0
@@ -90,6 +94,8 @@ def end_errors_and_switches(mine: list[Shot], truth: list[Shot],
                 where.append((j, name, tname, tp[tname], d))
             if name in m2t and m2t[name] != tname:
                 switches += 1
+                if switched is not None:
+                    switched.append((j, name, m2t[name], tname, (float(v[0]), float(v[1]))))
             m2t[name] = tname
     return errors, switches
 
@@ -119,13 +125,14 @@ def evaluate(folder: Path, summary: dict[str, Any], events: list[dict[str, Any]]
     true_shots = shots_of(folder / "shots.jsonl")
     # (the i-th shot event is the i-th shot of its log)
     where: list[tuple[int, str, str, tuple[float, float], float]] = []
+    switched: list[tuple[int, str, str, str, tuple[float, float]]] = []
     errors, switches = end_errors_and_switches(shots, true_shots, pair_events(events, tev, "shot", key=EVENT_KEYS["shot"]),
-                                               where)
+                                               where, switched)
     if WORST:
         worst(folder.name, where, [e for e in tev if e["type"] == "shot"])
     bad = ok < n or any(m.fp or m.fn for m in ev.values()) or switches
     if EXPLAIN and bad:
-        explain(folder.name, summary, truth, events, tev, shots, true_shots)
+        explain(folder.name, summary, truth, events, tev, shots, true_shots, switched)
     return {"rounds_ok": ok, "rounds": n, "events": ev, "errors": errors, "switches": switches,
             "shots": len(true_shots)}
 
@@ -135,9 +142,12 @@ def _fmt_end(end: dict[str, Any]) -> str:
 
 
 def explain(name: str, summary: dict[str, Any], truth: dict[str, Any], mine: list[dict[str, Any]],
-            tev: list[dict[str, Any]], shots: list[Shot], true_shots: list[Shot]) -> None:
+            tev: list[dict[str, Any]], shots: list[Shot], true_shots: list[Shot],
+            switched: Sequence[tuple[int, str, str, str, tuple[float, float]]] = ()) -> None:
     """Where a match went wrong: the rounds side by side, the shots in time order (the review's
-    and the truth's, each with its ends), and the events of the other types matched by neither."""
+    and the truth's, each with its ends), the events of the other types matched by neither, and
+    the identity switches (``end_errors_and_switches``: the truth's shot after which a reviewed
+    name stood for another true disc)."""
     print(f"\n=== {name}")
     for label, s in (("truth", truth), ("mine ", summary)):
         print(f"  {label} rounds: {round_rows(s)}")
@@ -161,6 +171,9 @@ def explain(name: str, summary: dict[str, Any], truth: dict[str, Any], mine: lis
             print(f"  missed {k}: {json.dumps(e)}")
         for e in extra:
             print(f"  extra  {k}: {json.dumps(e)}")
+    for j, mine_name, was, now, (x, y) in switched:
+        t = float(ts[j]["t"]) if j < len(ts) else float("nan")
+        print(f"  switch after true shot {j} ({t:.2f} s): {mine_name} was {was}, now {now} at ({x:.0f},{y:.0f})")
 
 
 def rules_of(truth: dict[str, Any]) -> dict[str, Any] | None:

@@ -39,3 +39,17 @@ def test_a_missed_shot_does_not_shift_the_later_shots_ends() -> None:
     ev = [_shot(1.1), _shot(9.1), _shot(13.1)]
     paired, switches = end_errors_and_switches(mine, truth, pair_events(ev, tev, "shot"))
     assert paired == [0.0, 0.0, 0.0] and switches == 0
+
+
+def test_a_switch_is_reported_with_the_shot_and_both_true_discs() -> None:
+    """Two reviewed names swap their true discs after the second shot: two switches, each told
+    with the truth's shot, the true disc the name stood for before and now, and the place
+    (``bench_review.py --explain`` prints them)."""
+    truth = [Shot(seat="south", disc="s1", end={"a": (0.0, 0.0), "b": (100.0, 0.0)}),
+             Shot(seat="south", disc="s1", end={"a": (0.0, 0.0), "b": (100.0, 0.0)})]
+    mine = [Shot(seat="south", disc="s1", end={"s1": (1.0, 0.0), "s2": (99.0, 0.0)}),
+            Shot(seat="south", disc="s1", end={"s1": (99.0, 0.0), "s2": (1.0, 0.0)})]
+    switched: list[tuple[int, str, str, str, tuple[float, float]]] = []
+    _, switches = end_errors_and_switches(mine, truth, switched=switched)
+    assert switches == 2
+    assert sorted(switched) == [(1, "s1", "a", "b", (99.0, 0.0)), (1, "s2", "b", "a", (1.0, 0.0))]
