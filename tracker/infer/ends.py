@@ -21,6 +21,41 @@ def peak_speed(p: np.ndarray) -> float:
     return float(v.max()) if len(v) else 0.0
 
 
+# Fastest a disc sliding free on a board loses speed (mm/s^2): half of g, where boards give
+# 0.1-0.3 g (the rendered matches 0.12 g). A run that comes to rest in less room than this
+# allows, having struck nothing, was stopped by a hand (``stopped_by_hand``).
+MAX_SLIDE_DECEL = 0.5 * 9810.0
+
+
+def stopped_by_hand(p: np.ndarray, slack: float, fast: float) -> bool:
+    """Whether a path (rows t, x, y: measured samples) came to rest in less room than friction
+    allows: after some stretch run at ``fast`` mm/s or more, the rest of the path is shorter,
+    by more than ``slack`` mm, than a free slide from the speed it had at that stretch's end
+    (its mean speed less the most friction takes in half its time) needs,
+    v^2 / (2 ``MAX_SLIDE_DECEL``), and runs on ahead (within ``slack``), not turned back.
+    Only meaningful for a disc that struck nothing: a blow, a rim or a pocket stops a disc as
+    short as it likes."""
+    if len(p) < 3:
+        return False
+    dt = np.diff(p[:, 0])
+    step = np.diff(p[:, 1:], axis=0)
+    d = np.hypot(step[:, 0], step[:, 1])
+    after = np.concatenate([np.cumsum(d[::-1])[::-1][1:], [0.0]])  # path length after each stretch
+    for k in np.flatnonzero(dt > 0):
+        v = float(d[k] / dt[k])
+        if v < fast:
+            continue
+        # on ahead only: a run that turns back after it bounced off something (a row against
+        # the rim stays put when the striker is driven into it)
+        ahead = float((step[k + 1:] @ (step[k] / d[k])).sum())
+        if ahead < float(after[k]) - slack:
+            continue
+        v_end = max(v - MAX_SLIDE_DECEL * float(dt[k]) / 2.0, 0.0)
+        if float(after[k]) + slack < v_end * v_end / (2.0 * MAX_SLIDE_DECEL):
+            return True
+    return False
+
+
 def end_of(tr: Track) -> End:
     """Where a disc ended a shot (SPEC 4b): a rest place, hole, pocket:xx, off, or lifted."""
     if tr.state == "hole":

@@ -41,7 +41,13 @@ from tracker.infer.contacts import infer_contacts, motion_start
 from tracker.infer.datatypes import End, HandEvent, ShotRecord
 from tracker.infer.ends import end_of, peak_speed, reached, stayed_out
 from tracker.infer.rim_gone import knocked_out_unseen, rim_unseen
-from tracker.infer.start_places import at_start_place, may_start, put_down_and_flicked
+from tracker.infer.start_places import (
+    ON_LINE_MM,
+    at_start_place,
+    may_start,
+    put_down_and_flicked,
+    set_down_by_hand,
+)
 from tracker.infer.unseen import (
     arrived_unseen,
     flicked_unseen,
@@ -51,11 +57,6 @@ from tracker.infer.unseen import (
 )
 from tracker.track.datatypes import Track
 from tracker.track.merge import DONOR_WINDOW
-
-# Korona: mm past its striking line into the field that a striker waiting to be shot may be
-# measured at: it is set with its centre on the line, and a resting striker's measured centre
-# is off by a mm or two (the striker's groove and shadow).
-ON_LINE_MM = 5.0
 
 
 class ShotSegmenter:
@@ -117,8 +118,10 @@ class ShotSegmenter:
             # was taken off the line became a false shot and a foul)
             sunk = [tr.id for tr in tracks if tr.state == "hole" and tr.id not in self._known]
             hands = self._hand_events(tracks, t, frame)
+            # (korona: a striker a hand set on its striking line is measured up to ``ON_LINE_MM``
+            # past it: no disc landing away from the shooting places, korona_2p_game at 68.9 s)
             landed = [h.track for h in hands if h.kind == "placed" and h.fresh
-                      and not at_start_place(self.board, h.at, by_id(tracks, h.track))] + sunk
+                      and not at_start_place(self.board, h.at, by_id(tracks, h.track), on_line=ON_LINE_MM)] + sunk
             gone = self._vanished(tracks, t - self.unseen_window, t) if landed and not moving else []
             if gone:
                 # a disc turned up at rest away from the shooting places, or in the hole, while
@@ -350,10 +353,16 @@ class ShotSegmenter:
         if shooter.state == "lifted":
             self.rejected.append((t, "the moved disc was carried away by a hand"))
             return None
-        self._shot_before.add(shooter.id)
         radius = {tr.id: tr.radius for tr in tracks}
         before = {i: xy for i, xy in self._before.items() if i in by_id}
         contacts = infer_contacts(paths, before, radius, shooter.id, self.board)
+        # (a rim contact read for the run is no evidence: a dead stop reads as a bounce off
+        # whatever lies ahead; one that came back off the rim is no stop, ``stopped_by_hand``)
+        struck = any(shooter.id in (c.a, c.b) and not isinstance(c.b, str) for c in contacts)
+        if not struck and set_down_by_hand(self.board, shooter, paths, movers, self._before, self.shot_speed):
+            self.rejected.append((t, "a striker run that stopped dead in the open, nothing struck: a hand set it down"))
+            return None
+        self._shot_before.add(shooter.id)
         ends: dict[int, End] = {}
         for tr in movers:
             if tr.id not in self._before and tr.born < self._t0:

@@ -7,15 +7,23 @@ zone behind its striking line's middle.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+
 import numpy as np
 
 from tracker.boards import CrokinoleBoard, KoronaBoard
 from tracker.detect.datatypes import STRIKER
+from tracker.infer.ends import stopped_by_hand
 from tracker.track.datatypes import Track
 
 # A shot disc that stopped within this much (mm) of touching a struck disc's place struck it;
 # korona, a striker this near touching the rim has no room for a finger behind it.
 TOUCH_MM = 3.0
+# Korona: mm past its striking line into the field that a striker waiting to be shot may be
+# measured at: it is set with its centre on the line, and a resting striker's measured centre
+# is off by up to some 7 mm (its groove and shadow; korona_ru_part at 26.3 s: north's striker,
+# set on its line, measured 5.1 mm past it).
+ON_LINE_MM = 8.0
 
 
 def at_start_place(board: CrokinoleBoard | KoronaBoard, at: tuple[float, float], tr: Track | None,
@@ -77,3 +85,27 @@ def may_start(board: CrokinoleBoard | KoronaBoard, start: tuple[float, float], t
         return b.rim_zone_of(x, y) is not None
     return b.rim_zone_of(x, y, margin=tr.radius) is not None \
         and max(abs(x), abs(y)) < b.half - tr.radius - TOUCH_MM
+
+
+def set_down_by_hand(board: CrokinoleBoard | KoronaBoard, shooter: Track, paths: Mapping[int, np.ndarray],
+                     movers: Sequence[Track], before: Mapping[int, tuple[float, float]], fast: float) -> bool:
+    """Korona: whether the striker's run (``paths``, measured samples) was a hand carrying it
+    (back to its striking line after a shot, or to the next player's) and setting it down: it
+    came to rest in the open, clear of the rims, in less room than a free slide from its speed
+    needs (:func:`tracker.infer.ends.stopped_by_hand`, over stretches at ``fast`` mm/s or more),
+    and no other disc moved, so nothing it struck stopped it (k4h_9306 at 34.1 s: west's
+    striker, carried at 1.7 m/s from where its shot left it in the south rim zone to west's
+    line, was logged as a south shot)."""
+    if not isinstance(board, KoronaBoard) or shooter.kind != STRIKER or shooter.state != "rest":
+        return False
+    x, y = shooter.position()
+    if max(abs(x), abs(y)) > board.half - 2 * shooter.radius:
+        return False
+    for tr in movers:
+        p = paths.get(tr.id)
+        was = before.get(tr.id)
+        if tr.id == shooter.id or p is None or was is None:
+            continue
+        if float(np.hypot(p[:, 1] - was[0], p[:, 2] - was[1]).max()) > 0.25 * tr.radius:
+            return False
+    return stopped_by_hand(paths[shooter.id], shooter.radius, fast)

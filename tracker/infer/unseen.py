@@ -25,7 +25,7 @@ from tracker.detect.datatypes import STRIKER
 from tracker.infer.contacts import infer_contacts
 from tracker.infer.datatypes import Contact, End, ShotRecord
 from tracker.infer.ends import end_of, peak_speed, stayed_out
-from tracker.infer.start_places import TOUCH_MM, at_start_place
+from tracker.infer.start_places import ON_LINE_MM, TOUCH_MM, at_start_place
 from tracker.track.association import leaves_circle
 from tracker.track.datatypes import Track
 from tracker.track.tracker import TrackerConfig
@@ -43,9 +43,13 @@ def unseen_shot(seg: ShotSegmenter, tracks: Sequence[Track], movers: list[Track]
     if not gone:
         return None
     # the new tracks of the episode, away from where shots start, that did not vanish again
-    # (born during the episode: first seen at rest, or already moving, with no rest place)
-    fresh = [tr for tr in movers if tr.born >= seg._t0 - 1e-6
-             and tr.state != "lifted" and not at_start_place(seg.board, tr.position(), tr)]
+    # (born during the episode: first seen at rest, or already moving, with no rest place).
+    # Korona: a striker up to ``ON_LINE_MM`` past its striking line is one a hand set there to
+    # be shot, not one a shot sent there (korona_ru_part at 25.9 s: north's striker, carried
+    # back to its line after its shot and read 5 mm past it, made a shot "by" a rim disc the
+    # detector had lost)
+    fresh = [tr for tr in movers if tr.born >= seg._t0 - 1e-6 and tr.state != "lifted"
+             and not at_start_place(seg.board, tr.position(), tr, on_line=ON_LINE_MM)]
     knocked = [tr for tr in movers if tr.id in seg._before and tr.id in paths and tr.born < seg._t0 - 1e-6
                and float(np.hypot(*(np.array(tr.position()) - seg._before[tr.id]))) > tr.radius]
     if not fresh and not knocked:

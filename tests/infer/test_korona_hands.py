@@ -1,0 +1,122 @@
+"""Korona: a hand moving a striker between shots is no shot. The segmenter is fed hand-made
+tracks (it never looks at pixels); the motions are what the rendered matches show."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from tracker.boards import KoronaBoard
+from tracker.detect.datatypes import STRIKER
+from tracker.infer.ends import MAX_SLIDE_DECEL, stopped_by_hand
+from tracker.infer.segmenter import ShotSegmenter
+from tracker.track.datatypes import Sample, Track
+
+B = KoronaBoard()
+LINE = B.half - B.striking_line_offset  # a striking line's distance from the centre
+
+
+def _at(tr: Track, t: float, x: float, y: float, state: str = "rest") -> None:
+    tr.xy = np.array([x, y])
+    tr.state = state  # type: ignore[assignment]
+    tr.last_seen = t
+    tr.occluded = False
+    tr.hits += 1
+    tr.path.append(Sample(t, x, y, True))
+    if state == "rest":
+        tr.anchor, tr.anchor_n = tr.xy.copy(), 1
+
+
+def _run(s: Track, place: Callable[[float], tuple[float, float, str] | None]) -> list[int]:
+    """Feed the segmenter the striker ``s`` at 10 fps for 4 s; ``place(t)`` gives where it is
+    seen (x, y, state), or None while unseen. The shot discs of the records."""
+    seg = ShotSegmenter(B)
+    records = []
+    for k in range(40):
+        t = k / 10
+        seen = place(t)
+        if seen is None:
+            s.occluded = s.state == "rest"
+        else:
+            x, y, state = seen
+            if state == "moving" and s.state == "rest":
+                s.rest_xy = (float(s.xy[0]), float(s.xy[1]))
+            _at(s, t, x, y, state)
+        got, _ = seg.update([s], t, k)
+        records += got
+    return [r.disc for r in records]
+
+
+def test_a_striker_carried_and_set_down_in_the_open_is_no_shot() -> None:
+    """k4h_9306 at 34.1 s: west's striker, left by west's shot in the south rim zone (where a
+    south shot may start), is carried by a hand at 1.75 m/s to west's striking line and set
+    down there: it stops dead from full speed, in the open, having struck nothing. A free slide
+    from that speed runs on for metres; it was no shot (it was logged as one by south)."""
+    s = Track(id=2, kind=STRIKER, radius=B.striker_radius, xy=np.array([300.0, -340.0]), born=0.0)
+
+    def place(t: float) -> tuple[float, float, str] | None:
+        if t < 1.0:
+            return (300.0, -340.0, "rest")
+        if t < 1.25:  # carried west at 1750 mm/s, to (-210, -220) at 1.2 s
+            k = round(10 * t) - 9
+            return (300.0 - 170.0 * k, -340.0 + 40.0 * k, "moving")
+        if t < 1.45:
+            return None  # under the hand as it sets the striker down 120 mm on
+        return (-LINE, -175.0, "moving" if t < 1.55 else "rest")
+
+    assert _run(s, place) == []
+
+
+def test_a_striker_sliding_to_a_stop_is_still_a_shot() -> None:
+    """South's striker shot from its line at 1 m/s up the board, touching nothing, slows by the
+    board's friction (0.12 g, as rendered) and stops 425 mm on: a shot."""
+    s = Track(id=2, kind=STRIKER, radius=B.striker_radius, xy=np.array([0.0, -LINE]), born=0.0)
+    a = 0.12 * 9810.0
+    stop = 1000.0 / a
+
+    def place(t: float) -> tuple[float, float, str] | None:
+        if t < 1.0:
+            return (0.0, -LINE, "rest")
+        u = min(t - 1.0 + 0.05, stop)
+        y = -LINE + 1000.0 * u - 0.5 * a * u * u
+        return (0.0, y, "moving" if t - 1.0 + 0.05 < stop + 0.2 else "rest")
+
+    assert _run(s, place) == [2]
+
+
+def test_stopped_by_hand_reads_the_room_a_run_took_to_stop() -> None:
+    """A run at 1500 mm/s stopped within 100 mm stopped by a hand; one that runs on for the
+    slide friction allows (at ``MAX_SLIDE_DECEL``, the most a board gives) did not."""
+    v = 1500.0
+    fast = [(0.0, 0.0, 0.0), (0.1, 0.0, 150.0), (0.2, 0.0, 300.0)]
+    caught = np.array([*fast, (0.3, 0.0, 360.0), (0.4, 0.0, 400.0)])
+    assert stopped_by_hand(caught, 12.5, 350.0)
+    room = v * v / (2 * MAX_SLIDE_DECEL)
+    slid = np.array([*fast, (0.5, 0.0, 300.0 + room / 2), (1.0, 0.0, 300.0 + room)])
+    assert not stopped_by_hand(slid, 12.5, 350.0)
+
+
+def test_a_striker_set_down_just_past_its_line_while_another_is_lost_is_no_shot() -> None:
+    """korona_2p_game at 68.9 s and korona_ru_part at 26.3 s: a hand sets north's striker on its
+    striking line, measured 3 to 5 mm past it into the field (its groove and shadow), first
+    seen there at rest; meanwhile a striker-like track resting in north's rim zone (where a
+    striker waits) goes unseen under the hand. A striker set on its line is no disc landing
+    away from the shooting places: no shot nobody saw."""
+    seg = ShotSegmenter(B)
+    lost = Track(id=1, kind=STRIKER, radius=B.striker_radius, xy=np.array([-4.0, 402.0 - B.striker_radius]),
+                 born=0.0)
+    put = Track(id=2, kind=STRIKER, radius=B.striker_radius, xy=np.array([-54.0, LINE - 5.1]), born=1.5)
+    records = []
+    for k in range(40):
+        t = k / 10
+        tracks = [lost] + ([put] if t >= 1.5 else [])
+        if t < 1.0:
+            _at(lost, t, -4.0, 402.0 - B.striker_radius)
+        else:
+            lost.occluded = True
+        if t >= 1.5:
+            _at(put, t, -54.0, LINE - 5.1)
+        got, _ = seg.update(tracks, t, k)
+        records += got
+    assert records == []
