@@ -85,11 +85,11 @@ def _edge_in_window(strength: np.ndarray, rho_mid: np.ndarray, rho_exp: np.ndarr
         j = np.where(ok.any(axis=1), np.argmax(ok, axis=1), j)
     j = j + lo
     peak = strength[rows, j]
-    jj = np.clip(j, 1, len(rho_mid) - 2)
+    jj = np.minimum(np.maximum(j, 1), len(rho_mid) - 2)  # (np.clip's own overhead: 4x the work)
     a_, b_, c_ = strength[rows, jj - 1], strength[rows, jj], strength[rows, jj + 1]
     den = a_ - 2 * b_ + c_
     off = np.where(den < 0, 0.5 * (a_ - c_) / np.where(den < 0, den, -1.0), 0.0)
-    return rho_mid[jj] + np.clip(off, -1, 1) * step, peak
+    return rho_mid[jj] + np.minimum(np.maximum(off, -1.0), 1.0) * step, peak
 
 
 def _median(a: np.ndarray) -> np.floating:
@@ -164,7 +164,7 @@ class Refiner:
         if self.bevel <= 0.0:
             return np.zeros(len(u))
         c = (u @ (P - self.pose.centre[:2])) / max(float(self.pose.centre[2]), 1.0)
-        return self.bevel * np.clip(c, -1.0, 1.0)
+        return self.bevel * np.minimum(np.maximum(c, -1.0), 1.0)
 
     def _residuals(self, pts: np.ndarray, is_top: np.ndarray, P: np.ndarray, r: float
                    ) -> tuple[np.ndarray, np.ndarray]:

@@ -81,7 +81,7 @@ def _sd_capsule(q: np.ndarray, a: np.ndarray, ra: float, b: np.ndarray, rb: floa
     L2 = float(ab @ ab)
     if L2 < 1e-12:
         return np.asarray(np.hypot(*(q - a).T) - max(ra, rb))
-    t = np.clip(((q - a) @ ab) / L2, 0.0, 1.0)
+    t = np.minimum(np.maximum(((q - a) @ ab) / L2, 0.0), 1.0)  # (np.clip's own overhead: twice the work)
     d = np.hypot(*(q - a - t[:, None] * ab).T)
     out: np.ndarray = d - (ra + t * (rb - ra))
     return out
