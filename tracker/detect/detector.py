@@ -74,6 +74,7 @@ from tracker.detect.fitpass import fit_kind
 from tracker.detect.geometry import BoardView, FastProjection, camera_pose
 from tracker.detect.lost import LostDiscs
 from tracker.detect.priors import confirm
+from tracker.detect.reach import drop_reaching
 from tracker.detect.refine import Fit, Refiner
 from tracker.detect.rejects import RejectMemory
 from tracker.detect.reuse import crept, held_reference, untouched
@@ -430,6 +431,7 @@ class DiscDetector:
         # Smaller kinds first; overlaps between kinds are settled afterwards by confidence.
         for kind, radius in sorted(self.kinds, key=lambda kr: kr[1]):
             found = fit_kind(self, frame_bgr, view, lab, kind, radius, region, kept, taken)
+            found = drop_reaching(self, view, found)  # fingertips of a hand reaching in (``reach.py``)
             if len(found):
                 parts.append(found)
         dets = strikers.striker_grooves(self, strikers.drop_strikers_over_discs(self, Detections.merge(parts)))
