@@ -81,11 +81,12 @@ def test_resting_strikers_larger_than_the_board_model_are_found() -> None:
     none of the 15 was found: the fit held the model's radius through its first two iterations,
     the outline lay outside the second's windows and the fit was given up (``strikers.
     CONSENSUS_AT``), and a fit that went on was turned down as too large (``verify.
-    STRIKER_LARGER``). Now 9 within 2 mm, the misses on the south line as in the test above."""
+    STRIKER_LARGER``). With ``DetectorSettings.striker_any_size`` (off by default: the reviews
+    do not gain yet) 9 within 2 mm, the misses on the south line as in the test above."""
     found = 0
     for seed in (1, 2, 3):
         img, calib = _hard_frame(seed, scale=1.1)
-        dets = DiscDetector(calib, "korona").detect(img)
+        dets = DiscDetector(calib, "korona", settings=DetectorSettings(striker_any_size=True)).detect(img)
         xy = dets.xy[dets.kind == STRIKER]
         for x, y in STRIKERS:
             e = np.hypot(*(xy - [x, y]).T) if len(xy) else np.array([np.inf])
@@ -96,14 +97,15 @@ def test_resting_strikers_larger_than_the_board_model_are_found() -> None:
 
 
 def test_a_striker_fit_may_be_larger_than_the_model_not_much_smaller() -> None:
-    """The radius test (``verify.accept``): a korona striker's fit may be up to
-    ``STRIKER_LARGER`` of the model's radius larger, but no more than ``radius_tolerance``
-    smaller (a ring round a disc with its shading is 20-22 mm); a disc's stays symmetric."""
+    """The radius test (``verify.accept``) with ``DetectorSettings.striker_any_size``: a korona
+    striker's fit may be up to ``STRIKER_LARGER`` of the model's radius larger, but no more than
+    ``radius_tolerance`` smaller (a ring round a disc with its shading is 20-22 mm); a disc's
+    stays symmetric, and without the setting a striker's too."""
     from tracker.detect.refine import Fit
     from tracker.detect.verify import STRIKER_LARGER
 
     _, calib = _hard_frame(1, strikers=[])
-    det = DiscDetector(calib, "korona")
+    det = DiscDetector(calib, "korona", settings=DetectorSettings(striker_any_size=True))
     rs, rd = det.board.striker_radius, det.board.disc_radius
 
     def fit(r: float) -> Fit:
@@ -114,6 +116,7 @@ def test_a_striker_fit_may_be_larger_than_the_model_not_much_smaller() -> None:
     assert not det._accept(fit((1.0 + STRIKER_LARGER + 0.02) * rs), rs)
     assert not det._accept(fit(0.82 * rs), rs)
     assert not det._accept(fit(1.18 * rd), rd)
+    assert not DiscDetector(calib, "korona")._accept(fit(1.18 * rs), rs)
 
 
 def test_no_striker_rests_centred_over_a_pocket_mouth() -> None:
@@ -133,11 +136,10 @@ def test_no_striker_rests_centred_over_a_pocket_mouth() -> None:
     assert det.place_ok(c + (b.pocket_radius + 2.0) * inward, b.striker_radius, 1.6)
 
 
-def _came_to_rest(on: bool) -> dict[tuple[int, tuple[float, float]], float]:
-    """The errors (mm) of the strikers found on the last of three calls, by seed and striker:
-    drawn 4 mm short of where they stop, then where they stop, twice (``settle_strikers`` ``on``
-    or off)."""
-    errors = {}
+def _came_to_rest(on: bool) -> list[float]:
+    """The errors (mm) of the strikers found on the last of three calls: drawn 4 mm short of
+    where they stop, then where they stop, twice (``settle_strikers`` ``on`` or off)."""
+    errors = []
     for seed in (1, 2):
         before, _ = _hard_frame(seed, [(x, y + 4.0) for x, y in STRIKERS])
         after, calib = _hard_frame(seed, STRIKERS)
@@ -149,7 +151,7 @@ def _came_to_rest(on: bool) -> dict[tuple[int, tuple[float, float]], float]:
         for x, y in STRIKERS:
             e = float(np.hypot(*(xy - [x, y]).T).min()) if len(xy) else np.inf
             if e < 15.0:
-                errors[seed, (x, y)] = e
+                errors.append(e)
     return errors
 
 
@@ -161,15 +163,10 @@ def test_a_striker_that_came_to_rest_is_reported_where_it_rests() -> None:
     (korona_2p_game: strikers fed to the tracking at rest 3.7/7.0 mm off, median/p95), as it
     still does with the setting off (its default: the reviews' events lose with it). Here the
     strikers are drawn 4 mm short of where they stop, then where they stop on two frames: on the
-    second (nothing changed) each striker found is nearer where it lies than without the refit,
-    and within 1.5 mm but on the south striking line, where the lamp's shadow merges with the
-    far rim (as in the first test). (Without the refit: 1.17, 2.79 and, on the south line,
-    2.56 mm; with it 0.75, 1.05 and 2.18. The others are not found while they move under this
-    look; the south-line one is since a striker's outline is sized before its fit can be given
-    up, ``strikers.CONSENSUS_AT``.)"""
+    second (nothing changed) each striker found is within 1.5 mm of where it lies. (Without the
+    refit: 1.17 and 2.79 mm; with it 0.75 and 1.05: the others are not found while they move
+    under this look, ``test_resting_strikers_on_the_striking_lines_under_a_hard_look_are_found``.)"""
     errors = _came_to_rest(True)
-    without = _came_to_rest(False)
     assert len(errors) >= 2, errors
-    assert all(e <= without.get(k, np.inf) for k, e in errors.items()), (errors, without)
-    assert max(e for (_, (x, y)), e in errors.items() if y != -320.0) < 1.5, errors
-    assert max(without.values()) > 2.0  # without it, the creep's fit stands
+    assert max(errors) < 1.5, errors
+    assert max(_came_to_rest(False)) > 2.0  # without it, the creep's fit stands

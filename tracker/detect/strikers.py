@@ -31,8 +31,8 @@ if TYPE_CHECKING:
 STRIKER_FIT = 0.92
 
 
-# The iteration before which a striker's outline is chosen as a whole (``Refiner.refine``'s
-# ``consensus_at``): the first, not the third as for a disc. The first two iterations hold the
+# With ``DetectorSettings.striker_any_size``, the iteration before which a striker's outline is
+# chosen as a whole (``Refiner.refine``'s ``consensus_at``): the first, not the third as for a disc. The first two iterations hold the
 # radius at the board model's; a striker drawn or made larger than that (the renderer's are fitted
 # at 26-30 mm against 25, ``verify.STRIKER_LARGER``) shows its outline outside the second
 # iteration's 3 mm windows, its outline read open there and the fit was given up before the
@@ -78,7 +78,7 @@ def fit_options(det: DiscDetector, kind: int, at: np.ndarray | None = None) -> d
         one = Detections(xy=np.asarray(at, float)[None], radius=np.array([det.board.striker_radius]))
         if not untouched(one, det.moved, det.view, det.pose, det.thickness)[0]:
             return {}
-    return {"consensus": True, "consensus_at": CONSENSUS_AT}
+    return {"consensus": True, "consensus_at": CONSENSUS_AT if det.settings.striker_any_size else 2}
 
 
 # A striker refitted once it rests (``settle``) is taken to that fit only when the fit found the

@@ -141,9 +141,10 @@ STRIKER_LARGER = 0.22
 
 def striker_larger(det: DiscDetector, radius: float) -> float:
     """How much larger than ``radius`` (mm) a fit of that nominal radius may be: ``STRIKER_LARGER``
-    of it for a korona striker, nothing else."""
+    of it for a korona striker with ``DetectorSettings.striker_any_size``, else nothing."""
     b = det.board
-    return STRIKER_LARGER * radius if isinstance(b, KoronaBoard) and radius >= b.striker_radius else 0.0
+    striker = isinstance(b, KoronaBoard) and radius >= b.striker_radius
+    return STRIKER_LARGER * radius if striker and det.settings.striker_any_size else 0.0
 
 
 def place_ok(det: DiscDetector, centre: np.ndarray, radius: float, mm_per_px: float) -> bool:
