@@ -188,7 +188,7 @@ class Refiner:
                step_mm: float | None = None, with_colors: bool = True,
                give_up_below: float = 0.0, occluders: np.ndarray | None = None,
                bounds: float | None = None, start_at: np.ndarray | None = None,
-               consensus: bool = False, openings: np.ndarray | None = None) -> Fit:
+               consensus: bool = False, openings: np.ndarray | None = None, consensus_at: int = 2) -> Fit:
         """Fit one disc near ``guess_mm`` (the coarse centre of its silhouette). Samples along
         the rays are ``step_mm`` apart: by default a third of an image pixel, at least 0.2 mm.
 
@@ -207,7 +207,11 @@ class Refiner:
         disc lying against it). ``start_at``: the contact point to start from (a refit of a
         disc already found) instead of the one the coarse centre suggests. ``consensus``: before
         the two narrow iterations, move to the one outline the edges follow best all round
-        (``consensus.py``), then search each ray only near it, for its strongest edge.
+        (``consensus.py``), then search each ray only near it, for its strongest edge;
+        ``consensus_at`` 1: before the second iteration already, so that the outline judged by
+        ``give_up_below`` after it is the chosen one, its radius included (until then the
+        radius is held at ``radius``: a thing a few millimetres larger shows its edge outside
+        the second iteration's window, and its outline read open).
         ``openings`` (M, 3): circles cut in the surface (the 20-hole) the disc overhangs, also
         among the ``occluders``: on the side facing the camera the outline is the foot's edge,
         not the top rim, and where the foot lies over the opening that ray is left out too (a
@@ -263,15 +267,15 @@ class Refiner:
         masking = occ is not None or bounds is not None
         for it, win in enumerate((max(6.0, 2.0 * px), max(3.0, 1.2 * px), max(1.5, 0.8 * px), max(1.0, 0.6 * px))):
             T = self.top_of(P)
-            if consensus and it == 2:
+            if consensus and it == consensus_at:
                 P, r = consensus_circle(strength, rho_mid, base, o, self.dirs, P, radius, ~hidden, C, f)
                 T = self.top_of(P)
-            if consensus and it >= 2:
+            if consensus and it >= consensus_at:
                 win = max(1.0, 0.6 * px)
             # Top rim on every ray; the bottom edge where the bottom circle is the silhouette
             # (the near side) and lies clear of the top rim.
             rt_exp = _ray_to_circle(o, self.dirs, T, k * r - self._bevel_drop(self.dirs, P))
-            rtop, pt = _edge_in_window(strength, rho_mid, rt_exp, win, step_mm, first=0 < it < (2 if consensus else 9))
+            rtop, pt = _edge_in_window(strength, rho_mid, rt_exp, win, step_mm, first=0 < it < (consensus_at if consensus else 9))
             if masking:
                 rim = o[None] + rt_exp[:, None] * self.dirs
                 hidden = np.zeros(N_RAYS, bool)

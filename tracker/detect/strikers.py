@@ -31,6 +31,16 @@ if TYPE_CHECKING:
 STRIKER_FIT = 0.92
 
 
+# With ``DetectorSettings.striker_any_size``, the iteration before which a striker's outline is
+# chosen as a whole (``Refiner.refine``'s ``consensus_at``): the first, not the third as for a disc. The first two iterations hold the
+# radius at the board model's; a striker drawn or made larger than that (the renderer's are fitted
+# at 26-30 mm against 25, ``verify.STRIKER_LARGER``) shows its outline outside the second
+# iteration's 3 mm windows, its outline read open there and the fit was given up before the
+# consensus could size it (k4h_9506 at 26.6 s, the striker resting below the north line: 25.00 mm,
+# 31-35% of its rays, on each try of a full pass).
+CONSENSUS_AT = 1
+
+
 def fit_options(det: DiscDetector, kind: int, at: np.ndarray | None = None) -> dict[str, Any]:
     """The extra ``Refiner.refine`` arguments for fitting a thing of ``kind`` at ``at``: for a
     korona striker at rest (``DetectorSettings.striker_consensus``), the one outline its edges
@@ -68,7 +78,7 @@ def fit_options(det: DiscDetector, kind: int, at: np.ndarray | None = None) -> d
         one = Detections(xy=np.asarray(at, float)[None], radius=np.array([det.board.striker_radius]))
         if not untouched(one, det.moved, det.view, det.pose, det.thickness)[0]:
             return {}
-    return {"consensus": True}
+    return {"consensus": True, "consensus_at": CONSENSUS_AT if det.settings.striker_any_size else 2}
 
 
 # A striker refitted once it rests (``settle``) is taken to that fit only when the fit found the

@@ -125,9 +125,26 @@ def accept(det: DiscDetector, fit: Fit, radius: float, residual_scale: float = 1
     if fit.residual > residual_scale * max(st.max_residual, 0.5 * fit.mm_per_px):
         return False
     # (Dark discs at low resolution look larger: their shadow merges with them.)
-    if abs(fit.radius - radius) > max(st.radius_tolerance * radius, 1.2 * fit.mm_per_px):
+    tol = max(st.radius_tolerance * radius, 1.2 * fit.mm_per_px)
+    if not -tol <= fit.radius - radius <= max(tol, striker_larger(det, radius)):
         return False
     return place_ok(det, fit.centre, radius, fit.mm_per_px)
+
+
+# A korona striker's fitted radius may exceed the board model's by up to this share of it: strikers
+# are made in more than one size (the model's is a nominal 50 mm), and the renderer draws them
+# larger still (``sprites.TRUE_SIZE`` off: k4h matches fit 26-30 mm at rest against 25). The
+# consensus outline (``consensus.RADII``) searches as far. Smaller is held to ``radius_tolerance``:
+# a ring fitted round a disc with its shading is 20-22 mm (``strikers.STRIKER_FIT``).
+STRIKER_LARGER = 0.22
+
+
+def striker_larger(det: DiscDetector, radius: float) -> float:
+    """How much larger than ``radius`` (mm) a fit of that nominal radius may be: ``STRIKER_LARGER``
+    of it for a korona striker with ``DetectorSettings.striker_any_size``, else nothing."""
+    b = det.board
+    striker = isinstance(b, KoronaBoard) and radius >= b.striker_radius
+    return STRIKER_LARGER * radius if striker and det.settings.striker_any_size else 0.0
 
 
 def place_ok(det: DiscDetector, centre: np.ndarray, radius: float, mm_per_px: float) -> bool:
