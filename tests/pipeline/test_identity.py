@@ -125,3 +125,23 @@ def test_a_nameless_track_lying_on_a_named_disc_does_not_take_a_pocketed_name() 
 
     assert reconcile(shot(20.0), tracks, names, korona=True) == []
     assert reconcile(shot(2 * KB.disc_radius), tracks, names, korona=True) == [(56, 8)]
+
+
+def test_a_find_seen_while_the_lost_disc_was_still_seen_is_not_that_disc() -> None:
+    """c4h_9803 at 23.1 s: n2, knocked against a peg, was last seen at 23.1 s and hidden by the
+    peg after; a false find at rest in the ditch 290 mm off, first seen at 23.07 s, is another
+    thing (one disc is not in two places at once), so it does not take n2's name. First seen
+    after n2 was last seen, in time for a disc to get there, it would be n2."""
+    rec = ShotRecord(disc=1, start=(300.0, 0.0), t_start=22.5, t_end=23.6, frame_start=675, frame_end=708,
+                     ends={1: (54.0, 124.0), 2: (-22.7, 151.2), 18: (258.0, 221.0)},
+                     before={1: (300.0, 0.0), 2: (25.4, 114.8)})
+    tracks = {
+        1: _track(1, (54.0, 124.0), 21.7, last_seen=23.6),  # the shot disc
+        2: _track(2, (-22.7, 151.2), 19.4, occluded=True, last_seen=23.1),  # named, hidden from 23.1 s
+        18: _track(18, (258.0, 221.0), 23.07, last_seen=23.6),  # nameless, seen from 23.07 s
+    }
+    names = {1: "e2", 2: "n2"}
+    assert reconcile(rec, tracks, names) == []
+    later = dict(tracks)
+    later[18] = _track(18, (258.0, 221.0), 23.2, last_seen=23.6)  # first seen 0.1 s after n2 vanished
+    assert reconcile(rec, later, names) == [(18, 2)]
