@@ -53,7 +53,7 @@ def reconcile(rec: ShotRecord, tracks: dict[int, Track], names: dict[int, str],
                      and tr.state == "rest" and tr.occluded and tr.last_seen < rec.t_start - 0.05
                      and reached([m for m in movers if m.id != tr.id], tr.position(), tr.radius, rec.t_start,
                                  tr.radius)]
-        out = _nearest_first(found, lost, lambda n, o: _same_class(n, o) and (korona or _reachable(n, o)), used,
+        out = _nearest_first(found, lost, lambda n, o: _same_class(n, o) and (korona or _reachable(rec, n, o)), used,
                              REACH_MM)
     if korona:
         out += _pocketed_by_class(rec, tracks, names, used)
@@ -112,15 +112,22 @@ def _nearest_first(new: Sequence[Track], old: Sequence[Track], alike: Callable[[
     return out
 
 
-def _reachable(new: Track, old: Track) -> bool:
+def _reachable(rec: ShotRecord, new: Track, old: Track) -> bool:
     """Whether the disc last seen as ``old`` could be where ``new`` was first seen, at the fastest
     a disc goes (``TrackerConfig.v_max``) in the time from the one sighting to the other. A track
     first seen before the other was last seen, away from it, is another thing seen at the same
     time: c4h_9803 at 23.1 s, a false find at rest in the ditch (first seen at 23.07 s, 290 mm
-    off) took the name of n2, which a peg hid from 23.1 s on, and n2 was called off the board."""
+    off) took the name of n2, which a peg hid from 23.1 s on, and n2 was called off the board.
+    Unless ``new`` was first seen where ``old`` rested before the shot (within a disc's width):
+    then ``old`` followed another disc away, one hidden beside it that the shot struck, and
+    ``new`` is the disc itself (c2h_9802 at 18.1 s: s1 and the unseen s3 struck by n3, s1's
+    track went off with s3 and s1 was found again at its place)."""
     gap = max(new.born - old.last_seen, 0.0)
     d = float(np.hypot(new.path[0].x - old.position()[0], new.path[0].y - old.position()[1]))
-    return d <= new.radius + old.radius + TrackerConfig().v_max * gap
+    if d <= new.radius + old.radius + TrackerConfig().v_max * gap:
+        return True
+    at = rec.before.get(old.id)
+    return at is not None and float(np.hypot(new.path[0].x - at[0], new.path[0].y - at[1])) <= new.radius + old.radius
 
 
 def _same_class(a: Track, b: Track) -> bool:
