@@ -125,3 +125,43 @@ def test_a_nameless_track_lying_on_a_named_disc_does_not_take_a_pocketed_name() 
 
     assert reconcile(shot(20.0), tracks, names, korona=True) == []
     assert reconcile(shot(2 * KB.disc_radius), tracks, names, korona=True) == [(56, 8)]
+
+
+def test_a_find_seen_while_the_lost_disc_was_still_seen_is_not_that_disc() -> None:
+    """c4h_9803 at 23.1 s: n2, knocked against a peg, was last seen at 23.1 s and hidden by the
+    peg after; a false find at rest in the ditch 290 mm off, first seen at 23.07 s, is another
+    thing (one disc is not in two places at once), so it does not take n2's name. First seen
+    after n2 was last seen, in time for a disc to get there, it would be n2."""
+    rec = ShotRecord(disc=1, start=(300.0, 0.0), t_start=22.5, t_end=23.6, frame_start=675, frame_end=708,
+                     ends={1: (54.0, 124.0), 2: (-22.7, 151.2), 18: (258.0, 221.0)},
+                     before={1: (300.0, 0.0), 2: (25.4, 114.8)})
+    tracks = {
+        1: _track(1, (54.0, 124.0), 21.7, last_seen=23.6),  # the shot disc
+        2: _track(2, (-22.7, 151.2), 19.4, occluded=True, last_seen=23.1),  # named, hidden from 23.1 s
+        18: _track(18, (258.0, 221.0), 23.07, last_seen=23.6),  # nameless, seen from 23.07 s
+    }
+    names = {1: "e2", 2: "n2"}
+    assert reconcile(rec, tracks, names) == []
+    later = dict(tracks)
+    later[18] = _track(18, (258.0, 221.0), 23.2, last_seen=23.6)  # first seen 0.1 s after n2 vanished
+    assert reconcile(rec, later, names) == [(18, 2)]
+
+
+def test_a_disc_found_again_where_it_rested_is_that_disc_though_its_track_went_on() -> None:
+    """c2h_9802 at 18.1 s: n3 struck s1 and s3, which lay unseen beside it; s1's track followed
+    s3 away to (-108, 6) and was last seen there at 18.1 s, while s1 itself was found again 22 mm
+    from where it rested, at 18.07 s. Seen at once, but where the disc rested before the shot: s1's
+    track had gone off with another disc, and the new track is s1."""
+    rec = ShotRecord(disc=7, start=(0.0, 300.0), t_start=17.5, t_end=18.6, frame_start=525, frame_end=558,
+                     ends={7: (29.6, 3.2), 1: (-107.9, 5.6), 8: (12.2, -38.5)},
+                     before={7: (0.0, 300.0), 1: (33.9, -34.8)})
+    tracks = {
+        7: _track(7, (29.6, 3.2), 16.8, last_seen=18.6),  # the shot disc
+        1: _track(1, (-107.9, 5.6), 1.4, occluded=True, last_seen=18.1),  # s1's track, gone off with s3
+        8: _track(8, (12.2, -38.5), 18.07, last_seen=18.6),  # nameless, at s1's place from 18.07 s
+    }
+    names = {7: "n3", 1: "s1"}
+    assert reconcile(rec, tracks, names) == [(8, 1)]
+    away = dict(tracks)
+    away[8] = _track(8, (-60.0, -120.0), 18.07, last_seen=18.6)  # seen at once, far from both places
+    assert reconcile(rec, away, names) == []

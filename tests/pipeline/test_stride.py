@@ -164,9 +164,11 @@ def _names_at_rest(p: Pipeline, rows: list[dict[str, Any]]) -> dict[str, str]:
 
 def test_the_collision_that_swapped_identities_is_seen_on_every_frame(tmp_path: Path) -> None:
     rows = _match_rows(tmp_path)
-    blind, _ = _review(rows, "even")  # every other moving frame, blindly: s3 and s4 swap
+    blind, _ = _review(rows, "even")  # every other moving frame, blindly: s3 and s4 are confused
     names = _names_at_rest(blind, rows)
-    assert names.get("s3") == "s4" and names.get("s4") == "s3"
+    # (s3 rests under s4's name; the true s4 is either called s3 or, since a find seen at once with
+    # a lost disc's track is not joined to it (identity._reachable), left nameless)
+    assert names.get("s3") == "s4" and names.get("s4") in ("s3", None)
     safe, skipped = _review(rows, "safe")
     assert len(skipped) > 40  # it does skip (the open slides)
     assert not skipped & set(range(744, 757))  # but not while n4 closes in on s3 and s4

@@ -19,7 +19,7 @@ from tracker.boards import CrokinoleBoard, KoronaBoard
 from tracker.infer import ShotRecord
 from tracker.infer.ends import reached
 from tracker.seats import opposite
-from tracker.track import Track
+from tracker.track import Track, TrackerConfig
 
 REACH_MM = 300.0  # farthest a new track may start from where the vanished disc rested
 # Two discs cannot lie closer than the sum of their radii; a nameless track that rested closer
@@ -37,7 +37,8 @@ def reconcile(rec: ShotRecord, tracks: dict[int, Track], names: dict[int, str],
     rows for seconds: korona_ru_part's north row from 4.8 s to 9.8 s). Pairs are taken
     nearest first (the new track's first sample against the old one's last place), same kind
     and colour class only (korona classes: ``pipeline.korona_rows.colour_classes``), within
-    ``REACH_MM``."""
+    ``REACH_MM``; crokinole: only where the disc could have got to in the time between
+    (``_reachable``; korona at 10 fps untried: k4h_9806's pockets 100%/60% -> 33%/33% with it)."""
     found = [tracks[k] for k in rec.ends if k in tracks and k not in names and k not in rec.before
              and k != rec.disc and tracks[k].born >= rec.t_start - 0.05]
     used: set[int] = set()
@@ -52,7 +53,8 @@ def reconcile(rec: ShotRecord, tracks: dict[int, Track], names: dict[int, str],
                      and tr.state == "rest" and tr.occluded and tr.last_seen < rec.t_start - 0.05
                      and reached([m for m in movers if m.id != tr.id], tr.position(), tr.radius, rec.t_start,
                                  tr.radius)]
-        out = _nearest_first(found, lost, _same_class, used, REACH_MM)
+        out = _nearest_first(found, lost, lambda n, o: _same_class(n, o) and (korona or _reachable(rec, n, o)), used,
+                             REACH_MM)
     if korona:
         out += _pocketed_by_class(rec, tracks, names, used)
     return out
@@ -108,6 +110,24 @@ def _nearest_first(new: Sequence[Track], old: Sequence[Track], alike: Callable[[
         used |= {a, b}
         out.append((a, b))
     return out
+
+
+def _reachable(rec: ShotRecord, new: Track, old: Track) -> bool:
+    """Whether the disc last seen as ``old`` could be where ``new`` was first seen, at the fastest
+    a disc goes (``TrackerConfig.v_max``) in the time from the one sighting to the other. A track
+    first seen before the other was last seen, away from it, is another thing seen at the same
+    time: c4h_9803 at 23.1 s, a false find at rest in the ditch (first seen at 23.07 s, 290 mm
+    off) took the name of n2, which a peg hid from 23.1 s on, and n2 was called off the board.
+    Unless ``new`` was first seen where ``old`` rested before the shot (within a disc's width):
+    then ``old`` followed another disc away, one hidden beside it that the shot struck, and
+    ``new`` is the disc itself (c2h_9802 at 18.1 s: s1 and the unseen s3 struck by n3, s1's
+    track went off with s3 and s1 was found again at its place)."""
+    gap = max(new.born - old.last_seen, 0.0)
+    d = float(np.hypot(new.path[0].x - old.position()[0], new.path[0].y - old.position()[1]))
+    if d <= new.radius + old.radius + TrackerConfig().v_max * gap:
+        return True
+    at = rec.before.get(old.id)
+    return at is not None and float(np.hypot(new.path[0].x - at[0], new.path[0].y - at[1])) <= new.radius + old.radius
 
 
 def _same_class(a: Track, b: Track) -> bool:
