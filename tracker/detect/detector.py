@@ -80,6 +80,12 @@ from tracker.detect.rejects import RejectMemory
 from tracker.detect.reuse import crept, held_reference, untouched
 from tracker.detect.row_memory import RowMemory
 from tracker.detect.settings import DetectorSettings
+from tracker.detect.twenty_hole import (
+    empty_hole_colour,
+    empty_hole_finds,
+    relearn_hole,
+    sunk_in_hole,
+)
 from tracker.errors import InputError
 
 # Calls a turned-down candidate stays turned down while nothing changes within its reach
@@ -217,12 +223,12 @@ class DiscDetector:
         under them is unseen until they go). The model then learns from still frames
         (``background.py``). With nothing over the 20-hole, the frame also gives the empty
         hole's colour (``hole_lab``, the 20-hole check's reference); a find centred on the hole
-        and as dark as an empty hole is taken for it (see ``_empty_hole_finds``) and dropped."""
+        and as dark as an empty hole is taken for it (``twenty_hole.empty_hole_finds``) and dropped."""
         from tracker.detect.streaks import explained
 
         blurred = BackgroundModel.prepare(self._lab(self.rectify(frame_bgr)))
         if discs is not None and len(discs):
-            ghost = self._empty_hole_finds(discs)
+            ghost = empty_hole_finds(self, discs)
             if ghost.any() and self._last is not None and len(self._last):
                 # The same finds, kept by the detector at their centres before the chamfer's move
                 # (which can take them past the test's reach: seed 6001 at 480x270, drawn at
@@ -235,37 +241,8 @@ class DiscDetector:
         has_discs = discs is not None and len(discs) > 0
         covered = explained(self, discs, self._valid.shape) if discs is not None and has_discs else None
         self.background.reset(blurred, covered)
-        b = self.board
-        if isinstance(b, CrokinoleBoard):
-            over = discs is not None and bool(np.any(np.hypot(*discs.xy.T) < b.hole_radius + discs.radius))
-            if not over:
-                u, v = np.round(self.view.to_px(np.zeros((1, 2)))[0]).astype(int)
-                self.hole_lab = blurred[v, u].astype(float)
-
-    def _empty_hole_finds(self, dets: Detections) -> np.ndarray:
-        """Which of ``dets`` (found with the empty hole's colour unknown) are the empty 20-hole:
-        centred on it and as dark as an empty hole (``verify.hole_dark``). At 480x270-640x360
-        the empty near-black hole fits smaller than a disc and passes for a black disc sunk in
-        it; found on the frame the empty-board model starts from, it hid the hole's colour from
-        the check for good (crokinole_4p_part: a "disc" in the hole all match, taken for west's
-        20 once a shot passing by had hidden it a while). A black disc truly sunk in the hole on
-        that frame is taken for the empty hole too (20s are lifted out at once: rare)."""
-        out = np.zeros(len(dets), bool)
-        b = self.board
-        if not isinstance(b, CrokinoleBoard) or self.hole_lab is not None or not len(dets):
-            return out
-        # A disc centred over the hole cannot rest on the surface (it is smaller than the hole
-        # and tips in), so a find this near the centre and as dark as the hole is the hole or a
-        # disc sunk in it. Half the hole's radius, not a few mm: under an oblique camera the
-        # empty hole's outline is fitted off its centre, and the find is then carried a disc's
-        # thickness towards the camera (triple.mp4, 40 degrees: 6.3 mm off, kept as a black
-        # disc beside the hole, a 15, for the whole clip).
-        tol = max(0.5 * b.hole_radius, self.refiner._mm_per_image_px(np.zeros(2)))
-        L = dets.color[:, 0] * 255.0 / 100.0  # CIE -> 8-bit lightness
-        Ls = dets.surround[:, 0] * 255.0 / 100.0
-        for i in np.nonzero(np.hypot(*dets.xy.T) < tol)[0]:
-            out[i] = verify.hole_dark(float(L[i]), float(Ls[i]))
-        return out
+        if (lab := empty_hole_colour(self, blurred, discs)) is not None:
+            self.hole_lab = lab
 
     def carry_over(self, old: DiscDetector, resting: Detections | None = None) -> None:
         """What a new fit of the same board keeps from the detector it replaces (the camera was
@@ -277,50 +254,17 @@ class DiscDetector:
         self.priors = resting if isinstance(self.board, CrokinoleBoard) and resting is not None and len(resting) else None
 
     def relearn_hole(self, frame_bgr: np.ndarray) -> None:
-        """After a new fit of the board (the camera was knocked, or the picture cut to another
-        camera): the empty 20-hole's colour is taken again from this frame when the hole there
-        is as dark as an empty hole against the board around it; else the colour from before
-        stays (``carry_over``). (triple.mp4: after the cut to the camera across the table the
-        first view's hole colour no longer matched the hole, and the empty hole was a black
-        disc scoring 15 for the rest of the clip.) Restarting the whole empty-board model from
-        the refit frame as well was tried: crokinole_4p_part lost its exact round."""
-        b = self.board
-        if not isinstance(b, CrokinoleBoard):
-            return
-        blurred = BackgroundModel.prepare(self._lab(self.rectify(frame_bgr)))
-        a = np.linspace(0.0, 2 * np.pi, 32, endpoint=False)
-        ring = (b.hole_radius + self.board.disc_radius) * np.stack([np.cos(a), np.sin(a)], 1)
-        uv = np.round(self.view.to_px(np.vstack([np.zeros((1, 2)), ring]))).astype(int)
-        h, w = blurred.shape[:2]
-        if not ((uv >= 0) & (uv < [w, h])).all():
-            return
-        centre = blurred[uv[0, 1], uv[0, 0]].astype(float)
-        around = np.median(blurred[uv[1:, 1], uv[1:, 0]].astype(float), axis=0)
-        if verify.hole_dark(float(centre[0]), float(around[0])):
-            self.hole_lab = centre
+        """After a new fit of the board: the empty 20-hole's colour taken again from this frame
+        where it shows an empty hole (``twenty_hole.relearn_hole``)."""
+        relearn_hole(self, frame_bgr)
 
     def where_of(self, x: float, y: float, r: float) -> int:
         b = self.board
         if isinstance(b, CrokinoleBoard):
-            if b.in_hole(x, y, r) or b.tips_into_hole(x, y, r) or self._sunk_in_hole(x, y, r):
+            if b.in_hole(x, y, r) or b.tips_into_hole(x, y, r) or sunk_in_hole(self, x, y, r):
                 return IN_HOLE
             return ON_SURFACE if b.on_surface(x, y) else IN_DITCH
         return IN_POCKET if b.pocket_of(x, y, r) is not None else ON_SURFACE
-
-    def _sunk_in_hole(self, x: float, y: float, r: float) -> bool:
-        """Whether a disc measured at (x, y) is one down in the 20-hole. Positions are corrected
-        for a face a disc's thickness above the surface (``geometry.top_shift``); a disc in the
-        hole shows its face about level with the surface, so under an oblique camera it is
-        measured that correction too far towards the camera's foot (about 8 mm at 40 degrees of
-        tilt: c4h_9203's 20s, measured 8 mm from the hole's centre and scored as 15s). Taken
-        at that level instead, the same face must lie in the hole (SPEC 2)."""
-        b = self.board
-        assert isinstance(b, CrokinoleBoard)
-        if float(np.hypot(x, y)) > b.hole_radius + 2 * r:
-            return False
-        # where the face appears on the board plane: its place were it at the surface's level
-        s, _ = self.pose.top_shift(np.array([[x, y]]), self.thickness)
-        return b.in_hole(x + float(s[0, 0]), y + float(s[0, 1]), r)
 
     # ------------------------------------------------------------------ detection
     def candidates(self, view: np.ndarray, kind: int, radius: float,
