@@ -35,6 +35,8 @@ from tracker.track.merge import (
 if TYPE_CHECKING:
     from tracker.track.tracker import Tracker
 
+BLOW_UNSEEN_S = 0.2  # korona: how long a row disc may go unseen during a blow and still be nudged (s)
+
 
 
 def promote(tk: Tracker, t: float, dt: float) -> None:
@@ -233,9 +235,19 @@ def nudged_disc(tk: Tracker, tr: Track, first: Sample, dt: float) -> Track | Non
     have knocked it. With nothing moving, a disc that appears beside one hidden by a hand
     is a disc put down there (crokinole_2p_round, shot 17: s9 set down 42 mm from s1).
     Crokinole only: there a disc is put down on the shooting line before every shot, while
-    a korona striker that knocks a row is often not seen at all at 10 fps."""
-    d = nudged_from(tk.tracks, tr, first, dt)
-    if d is None or not isinstance(tk.board, CrokinoleBoard):
+    a korona striker that knocks a row is often not seen at all at 10 fps.
+
+    Korona, while a disc or striker moves (a blow in progress): the disc may have vanished up
+    to ``BLOW_UNSEEN_S`` before, not only the frame before. The detector drops a row for
+    several frames while a blow shifts it along the rim (k2e_9705 at 13.0-13.8 s: the south
+    row unseen five frames; s5, pushed 30 mm east, was then taken for a new disc, and when
+    its neighbours reappeared each took the name of the disc on its east). With nothing
+    moving, no: a disc found beside one unseen a few frames is another disc (k2e_9805 at
+    10.07 s: s4, seen anew beside s3, took s3's name)."""
+    crok = isinstance(tk.board, CrokinoleBoard)
+    blow = not crok and any(m.state == "moving" for m in tk.tracks)
+    d = nudged_from(tk.tracks, tr, first, dt, unseen=BLOW_UNSEEN_S if blow else 0.0)
+    if d is None or not crok:
         return d
     q = d.settled_xy
     for m in tk.tracks:

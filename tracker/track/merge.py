@@ -19,13 +19,15 @@ from tracker.track.datatypes import Sample, Track
 DONOR_WINDOW = 0.6
 
 
-def nudged_from(tracks: Sequence[Track], tr: Track, first: Sample, dt: float) -> Track | None:
-    """A resting disc that vanished the frame this one appeared, within 3 radii of it."""
+def nudged_from(tracks: Sequence[Track], tr: Track, first: Sample, dt: float,
+                unseen: float = 0.0) -> Track | None:
+    """A resting disc that vanished the frame this one appeared (or at most ``unseen`` seconds
+    before), within 3 radii of it."""
     cands = []
     for d in tracks:
         if d.kind != tr.kind or d.state != "rest" or not d.occluded:
             continue
-        if not (0 < first.t - d.last_seen <= 1.5 * dt):
+        if not (0 < first.t - d.last_seen <= max(1.5 * dt, unseen)):
             continue
         p = d.settled_xy
         dist = float(np.hypot(first.x - p[0], first.y - p[1]))
