@@ -132,28 +132,3 @@ def test_a_settling_disc_that_creeps_on_unseen_is_reported_where_it_stopped() ->
     call(d2, [fit_at(21.0, 100.0)], Detections.empty(), last)
     out = call(d2, [], kept, kept)
     assert np.allclose(out.xy[0], [21.0, 100.5])
-
-
-def test_a_disc_refitted_where_it_lay_kept_gets_no_creep_refits() -> None:
-    """A disc the last call kept unchanged lay at rest: refitted now (noise on its silhouette, a
-    passing shadow), it is not fitted again for a creep on the calls that keep it after; a disc
-    refitted where the last call had refitted it (still settling) is."""
-    square = Creeping((30.4, 100.0))
-    d = DeferredChamfer(Recorder(), square)  # type: ignore[arg-type]
-    resting = Detections(xy=np.array([[30.0, 100.0]]))
-    call(d, [], resting, resting)  # the last call kept it unchanged
-    call(d, [fit_at(30.2, 100.0)], Detections.empty(), resting)  # refitted where it lay
-    kept = Detections(xy=np.array([[30.2, 100.0]]))
-    for _ in range(CREEP_CALLS + 1):
-        out = call(d, [], kept, kept)
-        assert np.allclose(out.xy[0], [30.2, 100.5])  # its own refit (made at once: settling)
-    assert square.calls == 0
-    # the same refit where the last call had refitted the disc (it was still moving then)
-    square2 = Creeping((30.4, 100.0))
-    d2 = DeferredChamfer(Recorder(), square2)  # type: ignore[arg-type]
-    call(d2, [fit_at(29.0, 100.0)], Detections.empty(), Detections(xy=np.array([[27.0, 100.0]])))
-    call(d2, [fit_at(30.2, 100.0)], Detections.empty(), Detections(xy=np.array([[29.0, 100.0]])))
-    for _ in range(CREEP_CALLS + 1):
-        out = call(d2, [], kept, kept)
-        assert np.allclose(out.xy[0], [30.4, 100.5])
-    assert square2.calls == CREEP_CALLS

@@ -28,13 +28,7 @@ changed pixel on its silhouette). So:
   refiner (the detector's own), every disc fitted on a call after the first is fitted again,
   square-edged, from its centre on each of the next ``CREEP_CALLS`` calls that keep it, and, where that fit holds (``_holds``), chamfer-refitted from there: only what is
   reported moves, as with the chamfer (the detector's own centre, its reuse and its decisions
-  stay as they were). Not a disc refitted where the last call kept one unchanged: it lay at
-  rest there (no changed pixel on its silhouette), and what set it refitting now is noise or a
-  neighbour's passing shadow, not a slide coming to an end. On a noisy picture (the hard preset)
-  that is most refits: the noise specks on resting discs refit them call after call
-  (``change_noise.keep_on_discs``), and each such refit used to bring five creep refits, each a
-  square fit, a chamfer fit and often a region-model fit, all measuring the same resting disc
-  again with the same noise (c4h_9503: 93 of the first 400 frames' 156 creep refits).
+  stay as they were).
 
 A moving disc never pays for the refit. Korona (no chamfer) defers only the region model's fits
 here, with no creep refits unless ``DetectorSettings.creep_refits`` asks for them; ``tracker
@@ -76,9 +70,6 @@ class DeferredChamfer:
         self._frame: np.ndarray | None = None
         self._first = True  # the first call (or the first after a reset): every fit refitted at once
         self._previous = np.zeros((0, 2))
-        # the square centres (bytes) of the discs kept unchanged by this call and by the last one
-        self._kept: set[bytes] = set()
-        self._kept_before: set[bytes] = set()
 
     def begin(self, frame: np.ndarray, kept: Detections, previous: Detections | None = None) -> None:
         """At the start of a call: refit the pending discs the call keeps unchanged, on ``frame``.
@@ -87,11 +78,8 @@ class DeferredChamfer:
         self._frame = frame
         self._first = previous is None
         self._previous = np.zeros((0, 2)) if previous is None else previous.xy
-        self._kept_before = set() if previous is None else self._kept
-        self._kept = set()
         for xy in kept.xy:
             key = np.asarray(xy, float).tobytes()
-            self._kept.add(key)
             got = self._pending.pop(key, None)
             if got is not None:
                 self.chamfer.note(frame, got[0], got[1])
@@ -118,12 +106,9 @@ class DeferredChamfer:
         within ``SETTLED_MM``) or if this is the first call (a single photo-like frame, or the
         first of a video: nothing says what moves), else when a call keeps it."""
         prev = self._previous
-        near = np.hypot(*(prev - fit.centre).T) if len(prev) else np.zeros(0)
-        settling = self._first or (len(near) > 0 and float(near.min()) <= SETTLED_MM)
+        settling = self._first or (len(prev) > 0 and float(np.hypot(*(prev - fit.centre).T).min()) <= SETTLED_MM)
         key = np.asarray(fit.centre, float).tobytes()
-        # (it may creep on after this fit, ``_creep``: unless the last call kept it at rest here)
-        rested = settling and not self._first and prev[int(np.argmin(near))].tobytes() in self._kept_before
-        if not self._first and not rested:
+        if not self._first:  # (it may creep on after this fit: ``_creep``)
             self._new_settling[key] = (fit, radius, CREEP_CALLS)
         if settling and self._frame is not None:
             self.chamfer.note(self._frame, fit, radius)
