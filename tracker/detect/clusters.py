@@ -21,7 +21,7 @@ would let hands and shadows through; this pass instead uses what is already know
   centre at the places a disc resting over the hole's edge can be (``hole_seeds``: a dark disc
   there merges with the dark hole, issue #5).
 * Growing clusters: around every accepted disc, seeds at the touching distance in
-  ``N_AROUND`` directions; each disc found becomes an occluder and a source of seeds in turn, so
+  ``N_AROUND`` directions (``cluster_seeds.py``); each disc found becomes an occluder and a source of seeds in turn, so
   a row is followed disc by disc from the end the ring filter found (and a place that failed is
   tried again once a new neighbour masks it).
 * Discs no known disc touches (a row whose ends the ring filter missed too): the local maxima of
@@ -52,6 +52,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from tracker.boards import CrokinoleBoard, KoronaBoard
+from tracker.detect.cluster_seeds import UNLIKE_BOARD, around, hole_seeds, lab_weights, reseed
 from tracker.detect.ditch import ditch_circle, like_ditch
 from tracker.detect.outline import MIN_DENSE, MIN_RING, MIN_VISIBLE, OutlineLook, cv2_blur
 from tracker.detect.refine import Fit
@@ -60,10 +61,7 @@ from tracker.detect.strikers import fit_options
 if TYPE_CHECKING:
     from tracker.detect.detector import DiscDetector
 
-N_AROUND = 12  # seeds around an accepted disc (30 degrees apart: at most 15 degrees off)
 MAX_REFITS = 80  # refits per kind and pass
-SAME_AS_DISC = 14.0  # weighted 8-bit Lab: a seed's colour like the accepted disc's
-UNLIKE_BOARD = 16.0  # ... or this far from the board's
 STRICT_COVERAGE, STRICT_QUARTER = 0.8, 0.5  # outline a found disc shows (of its visible rays)
 UNLIKE_COVERAGE = 0.7  # ... or this much, with a face unlike the board
 ALONE_COVERAGE, ALONE_QUARTER = 0.9, 0.75  # ... with no part of it masked and a board-like face
@@ -76,13 +74,8 @@ SEED_KIND = 100  # the reject memory's kind for failed seeds of this pass (plus 
 GROW_KIND = 200  # ... for discs whose surroundings were searched in vain
 # A disc centred this far (of the hole's radius) from the 20-hole's centre can rest over its edge;
 # the hole then masks its rim (``occluders``) and is masked for no disc nearer its centre.
-HOLE_REST = 0.5
-HOLE_SEEDS = (0.6, 0.8, 1.0)  # ... and where a disc over its edge is sought (``hole_seeds``)
+HOLE_REST = 0.5  # (where a disc over its edge is sought: ``cluster_seeds.HOLE_SEEDS``)
 GROW_REACH = 4.5  # disc radii a search around a disc reads (seeds at 2, the look moves 0.5, the fit 1.8)
-
-
-def _w() -> np.ndarray:
-    return np.array([1.0, 1.6, 1.6], np.float32)
 
 
 class ClusterPass(OutlineLook):
@@ -182,7 +175,7 @@ class ClusterPass(OutlineLook):
         return like_ditch(b, self.det.refiner, self.frame, fit, self.radius, self.board_lab)
 
     # ------------------------------------------------------------------ seeds
-    def _lab_at(self, xy: np.ndarray) -> np.ndarray | None:
+    def lab_at(self, xy: np.ndarray) -> np.ndarray | None:
         v = self.det.view
         u, w = v.to_px(xy[None])[0]
         iu, iw = int(round(u)), int(round(w))
@@ -190,10 +183,10 @@ class ClusterPass(OutlineLook):
             return None
         return np.asarray(self.lab[iw - 1: iw + 2, iu - 1: iu + 2].reshape(-1, 3).mean(axis=0))
 
-    def _free(self, xy: np.ndarray) -> bool:
+    def free(self, xy: np.ndarray) -> bool:
         return not any(np.hypot(*(xy - p)) < 1.6 * min(self.radius, pr) for p, pr in self.taken)
 
-    def _fits_board(self, xy: np.ndarray) -> bool:
+    def fits_board(self, xy: np.ndarray) -> bool:
         b = self.det.board
         if not self.det.place_ok(xy, self.radius, self.det.view.mm_per_px):
             return False
@@ -214,10 +207,10 @@ class ClusterPass(OutlineLook):
     def look(self, seed: np.ndarray) -> np.ndarray | None:
         """Where to fit near ``seed``: the best place by the cheap look, unless it shows too
         little outline, is taken, or was tried already."""
-        if not self._free(seed):
+        if not self.free(seed):
             return None
         near = self.best_near(seed)
-        if near is None or not self._free(near[0]) or not self._fits_board(near[0]):
+        if near is None or not self.free(near[0]) or not self.fits_board(near[0]):
             return None
         if any(np.hypot(*(near[0] - t)) < 0.4 * self.radius for t in self.tried):
             return None
@@ -246,7 +239,7 @@ class ClusterPass(OutlineLook):
                                      give_up_below=0.6 * det.settings.min_coverage, occluders=occ,
                                      bounds=bounds, openings=self.openings(seed, margin),
                                      **fit_options(det, self.kind, seed))
-            if fit.visible < MIN_VISIBLE or not self._free(fit.centre) or \
+            if fit.visible < MIN_VISIBLE or not self.free(fit.centre) or \
                     not det._accept(fit, self.radius, residual_scale=RESIDUAL_SCALE if fit.visible < 1.0 else 1.0):
                 continue
             if best is not None and fit.coverage <= best[0].coverage:
@@ -258,11 +251,11 @@ class ClusterPass(OutlineLook):
             # may match that and still differ from the board.
             assert fit.color is not None
             if not det._accept_colors(fit) and \
-                    float(np.linalg.norm((fit.color - self.board_lab) * _w())) < det.settings.min_color_step:
+                    float(np.linalg.norm((fit.color - self.board_lab) * lab_weights())) < det.settings.min_color_step:
                 continue
             if det._is_empty_hole(self.frame, seed, fit, self.radius):
                 continue
-            if not self._fits_board(fit.centre) or fit.radius < MIN_RADIUS * self.radius:
+            if not self.fits_board(fit.centre) or fit.radius < MIN_RADIUS * self.radius:
                 continue
             if not (fit.coverage >= UNLIKE_COVERAGE if ring else self._convincing(fit)):
                 continue
@@ -292,7 +285,7 @@ class ClusterPass(OutlineLook):
         by board lines has a face of the board's colour, so a face unlike the board passes with
         a little less outline."""
         assert fit.color is not None
-        unlike = float(np.linalg.norm((fit.color - self.board_lab) * _w())) >= UNLIKE_BOARD
+        unlike = float(np.linalg.norm((fit.color - self.board_lab) * lab_weights())) >= UNLIKE_BOARD
         # With nothing masked the ring filter had its chance at this circle already: a patch of
         # board framed by an arm and a board line, or a noisy board's texture, is the usual
         # thing it rightly turned down.
@@ -322,83 +315,13 @@ class ClusterPass(OutlineLook):
         # The occluder-aware look at all of them at once (``look`` repeats it for the few left).
         frac, vis = self.ring_scores(xy)
         xy = xy[(frac >= MIN_RING - 0.1) & (vis >= MIN_VISIBLE)]
-        return [q for q in xy if self._fits_board(q) and self._free(q)]
+        return [q for q in xy if self.fits_board(q) and self.free(q)]
 
     def _found(self, xy: np.ndarray) -> None:
         """A disc found here: it masks its neighbours' fits from now on, so places next to it
         that failed before are worth another fit."""
         self.taken.append((xy, self.radius))
         self.tried = [t for t in self.tried if np.hypot(*(t - xy)) > 2.6 * self.radius]
-
-    def _free_all(self, xy: np.ndarray) -> np.ndarray:
-        if not self.taken:
-            return np.ones(len(xy), bool)
-        P = np.array([p for p, _ in self.taken])
-        R = np.minimum(np.array([r for _, r in self.taken]), self.radius)
-        d = np.hypot(xy[:, None, 0] - P[None, :, 0], xy[:, None, 1] - P[None, :, 1])
-        return np.asarray((d >= 1.6 * R[None]).all(axis=1))
-
-    def reseed(self, c: np.ndarray) -> list[np.ndarray]:
-        """Seeds for a rejected candidate ``c`` next to an occluder (none when it is not)."""
-        occ = self.occluders(c, 0.0)
-        if len(occ) == 0:
-            return []
-        d = np.hypot(*(occ[:, :2] - c).T) - occ[:, 2]
-        j = int(np.argmin(d))
-        if d[j] > 0.8 * self.radius:
-            return []
-        o, ro = occ[j, :2], float(occ[j, 2])
-        gap = float(np.hypot(*(c - o)))
-        u = (c - o) / gap if gap > 1e-6 else np.array([1.0, 0.0])
-        seeds = [c, o + u * (gap + 0.35 * self.radius), o + u * (ro + self.radius + 0.5)]
-        out: list[np.ndarray] = []
-        for s in seeds:
-            if self._fits_board(s) and self._free(s) and all(np.hypot(*(s - q)) > 2.0 for q in out):
-                out.append(s)
-        return out
-
-    def hole_seeds(self, c: np.ndarray, first: Fit) -> list[np.ndarray]:
-        """Seeds for a rejected candidate ``c`` at the 20-hole (none elsewhere). A dark disc
-        resting over the hole's edge merges with the dark hole: the coarse peak and the first
-        fit are pulled onto the hole (a larger circle, an outline open over it), and the fit
-        may see too little outline to be retried (``RETRY_COVERAGE``). Seeds on the line from the
-        hole's centre through where the fit went (or the candidate), at the places such a disc
-        can rest, are fitted with the hole masked."""
-        b = self.det.board
-        if not isinstance(b, CrokinoleBoard):
-            return []
-        if float(np.hypot(*c)) > b.hole_radius + self.radius:
-            return []
-        out: list[np.ndarray] = []
-        for p in (first.centre, c):
-            n = float(np.hypot(*p))
-            if n < 2.0:
-                continue
-            u = p / n
-            for f in HOLE_SEEDS:
-                s = u * f * b.hole_radius
-                if self._fits_board(s) and self._free(s) and all(np.hypot(*(s - q)) > 3.0 for q in out):
-                    out.append(s)
-        return out
-
-    def around(self, p: np.ndarray, pr: float, color: np.ndarray | None) -> list[np.ndarray]:
-        """Seeds touching the accepted disc at ``p`` that look like a disc in the coarse view."""
-        a = np.linspace(0, 2 * np.pi, N_AROUND, endpoint=False)
-        dist = pr + self.radius + 0.5
-        out: list[np.ndarray] = []
-        w = _w()
-        seeds = p + dist * np.stack([np.cos(a), np.sin(a)], 1)
-        for s in seeds[self._free_all(seeds)]:
-            if not self._fits_board(s):
-                continue
-            lab = self._lab_at(s)
-            if lab is None:
-                continue
-            like_disc = color is not None and float(np.linalg.norm((lab - color) * w)) < SAME_AS_DISC
-            unlike_board = float(np.linalg.norm((lab - self.board_lab) * w)) > UNLIKE_BOARD
-            if like_disc or unlike_board:
-                out.append(s)
-        return out
 
     def run(self, rejected: list[tuple[np.ndarray, float, Fit]],
             sources: list[tuple[np.ndarray, float]]) -> list[tuple[Fit, float]]:
@@ -426,13 +349,13 @@ class ClusterPass(OutlineLook):
                 if memory is not None and memory.recall(p, GROW_KIND + self.kind) is not None:
                     continue
                 grown.append(p)
-                queue.append((p, r, self._lab_at(p)))
+                queue.append((p, r, self.lab_at(p)))
         n_found = len(self.taken)
         for c, q, first in sorted(rejected, key=lambda cq: -cq[1]):
             # Most rejected candidates are plainly no disc (a sliding disc's blur, fingers): their
             # outline was mostly open. Only the nearly accepted ones are worth another fit.
-            hole = self.hole_seeds(c, first)
-            if not self._free(c) or (first.coverage < RETRY_COVERAGE and not hole):
+            hole = hole_seeds(self, c, first)
+            if not self.free(c) or (first.coverage < RETRY_COVERAGE and not hole):
                 continue
             got = None
             went = first.centre
@@ -441,17 +364,17 @@ class ClusterPass(OutlineLook):
             # Once more from where it went, as a ring-filter candidate (first-pass criteria).
             moved = float(np.hypot(*(went - c)))
             if 0.2 * self.radius < moved < self.radius and first.coverage >= RETRY_COVERAGE + 0.1 and \
-                    self._free(went) and self._fits_board(went):
+                    self.free(went) and self.fits_board(went):
                 got = self.try_seeds([went], ring=True)
             if got is None:
-                got = self.try_seeds(self.reseed(c))
+                got = self.try_seeds(reseed(self, c))
             if got is None and hole:
                 got = self.try_seeds(hole)
             if got is not None:
                 fit = got[0]
                 self._found(fit.centre)
                 found.append((fit, q))
-                queue.append((fit.centre, self.radius, self._lab_at(fit.centre)))
+                queue.append((fit.centre, self.radius, self.lab_at(fit.centre)))
         self._grow(queue, found)
         if not full:
             return found
@@ -469,7 +392,7 @@ class ClusterPass(OutlineLook):
                 fit = got[0]
                 self._found(fit.centre)
                 found.append((fit, 0.0))
-                queue.append((fit.centre, self.radius, self._lab_at(fit.centre)))
+                queue.append((fit.centre, self.radius, self.lab_at(fit.centre)))
                 self._grow(queue, found)
         return found
 
@@ -477,7 +400,7 @@ class ClusterPass(OutlineLook):
               found: list[tuple[Fit, float]]) -> None:
         while queue and self.refits < MAX_REFITS:
             p, pr, col = queue.popleft()
-            for s in self.around(p, pr, col):
+            for s in around(self, p, pr, col):
                 at = self.look(s)
                 if at is None:
                     continue
@@ -487,4 +410,4 @@ class ClusterPass(OutlineLook):
                 fit = got[0]
                 self._found(fit.centre)
                 found.append((fit, 0.0))
-                queue.append((fit.centre, self.radius, self._lab_at(fit.centre)))
+                queue.append((fit.centre, self.radius, self.lab_at(fit.centre)))
