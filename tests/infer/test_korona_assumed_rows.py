@@ -14,7 +14,7 @@ from tracker.infer.naming import Namer
 from tracker.rules import engine_for
 from tracker.rules.korona.setup import standard_setup
 from tracker.shotlog import Setup
-from tracker.track.datatypes import Track
+from tracker.track.datatypes import Sample, Track
 
 KB = KoronaBoard()
 
@@ -85,3 +85,41 @@ def test_a_disc_moved_from_an_assumed_place_takes_its_name() -> None:
     assert shot.end[name] == (-300.0, -100.0)
     assert (shot.disc, name) in shot.contacts
     assert setup.discs[name][0] == "east"
+
+
+def _shot_on_east_row(before: dict[int, tuple[float, float]], ends: dict[int, object]) -> ShotRecord:
+    """East's shot from its striking line, with the given discs' places before and ends."""
+    start = (-250.0, 0.0)
+    return ShotRecord(disc=99, start=start, t_start=5.0, t_end=6.0, frame_start=150, frame_end=180,
+                      contacts=(), ends={99: (-200.0, -60.0), **ends},  # type: ignore[dict-item]
+                      before={99: start, **before})
+
+
+def test_a_disc_first_found_as_its_shot_struck_it_from_an_assumed_place_takes_its_name() -> None:
+    """k4h_9706: south's row was unseen until its first shot struck it; the struck disc's track
+    was born during the shot 16 mm from its assumed place, and went down the nw pocket 30 s
+    later with no name, left out of the log. First found within a diameter of an assumed place
+    during the shot, it is that disc, and its pocket is logged under its name."""
+    namer, tracks, _ = _rows(("south", "west", "north"))
+    namer.setup(tracks, {k: tuple(tr.xy) for k, tr in tracks.items()}, striker=99)  # type: ignore[misc]
+    name, at = min(namer.assumed.items(), key=lambda kv: kv[1][1])
+    struck = 77
+    tracks[struck] = Track(id=struck, kind=DISC, radius=KB.disc_radius, xy=np.array((-300.0, -100.0)), born=5.4)
+    tracks[struck].path.append(Sample(5.4, at[0] + 10.0, at[1] + 12.0, True))
+    tracks[99] = Track(id=99, kind=1, radius=KB.striker_radius, xy=np.array((-200.0, -60.0)))
+    shot = namer.shot(_shot_on_east_row({}, {struck: "pocket:sw"}), tracks, "east")
+    assert namer.names[struck] == name and shot.end[name] == "pocket:sw"
+
+
+def test_a_disc_found_at_rest_on_an_assumed_place_takes_its_name_and_a_far_one_does_not() -> None:
+    """The rest of an unseen row found later where the setup assumed it (k4h_9706 at 15 s:
+    five of south's discs found in their standard places) are those discs; a nameless disc
+    lying away from every assumed place stays nameless."""
+    namer, tracks, _ = _rows(("south", "west", "north"))
+    namer.setup(tracks, {k: tuple(tr.xy) for k, tr in tracks.items()}, striker=99)  # type: ignore[misc]
+    (name, at), = [kv for kv in namer.assumed.items() if kv[1][1] == max(a[1] for a in namer.assumed.values())]
+    tracks[78] = Track(id=78, kind=DISC, radius=KB.disc_radius, xy=np.array((at[0] + 4.0, at[1])))
+    tracks[79] = Track(id=79, kind=DISC, radius=KB.disc_radius, xy=np.array((0.8 * at[0], at[1])))
+    tracks[99] = Track(id=99, kind=1, radius=KB.striker_radius, xy=np.array((-200.0, -60.0)))
+    namer.shot(_shot_on_east_row({78: (at[0] + 4.0, at[1]), 79: (0.8 * at[0], at[1])}, {}), tracks, "east")
+    assert namer.names.get(78) == name and 79 not in namer.names

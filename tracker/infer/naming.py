@@ -20,6 +20,7 @@ import numpy as np
 
 from tracker.boards import CrokinoleBoard, KoronaBoard
 from tracker.detect.color import lab_distance
+from tracker.detect.datatypes import DISC
 from tracker.infer.datatypes import End, ShotRecord
 from tracker.seats import CLOCKWISE, seats_for
 from tracker.shotlog import Announced, Setup, Shot
@@ -199,15 +200,29 @@ class Namer:
                 out[name] = at
         return out
 
-    def claim_assumed(self, rec: ShotRecord) -> None:
-        """Korona: a disc of no name that the shot moved from where the setup assumed an unseen
-        disc (within a disc's radius of the place) is that disc."""
+    def claim_assumed(self, rec: ShotRecord, tracks: dict[int, Track] | None = None) -> None:
+        """Korona: a disc of no name that rested before the shot where the setup assumed an unseen
+        disc (within a disc's radius of the place; moved by the shot or found there since) is
+        that disc; so is one first found during the shot within a diameter of such a place (the
+        detector found the row only as it was struck: k4h_9706, south's row unseen until its
+        first shot knocked s3 out of it; its track, never named, went down the nw pocket at
+        32.2 s and the pocket was left out of the log). Nearest first."""
+        if not self.assumed:
+            return
         r = self.board.disc_radius if isinstance(self.board, KoronaBoard) else 0.0
-        for tid, xy in rec.before.items():
-            if tid in self.names or tid == rec.disc or tid not in rec.ends or not self.assumed:
+        found: list[tuple[int, tuple[float, float], float]] = []
+        for tid in set(rec.before) | set(rec.ends):
+            tr = tracks.get(tid) if tracks is not None else None
+            if tid in self.names or tid == rec.disc or (tr is not None and tr.kind != DISC):
                 continue
-            name = min(self.assumed, key=lambda n: math.dist(self.assumed[n], xy))
-            if math.dist(self.assumed[name], xy) <= r:
+            if tid in rec.before:
+                found.append((tid, rec.before[tid], r))
+            elif tr is not None and tr.path and tr.born >= rec.t_start - 0.05:
+                found.append((tid, (tr.path[0].x, tr.path[0].y), 2 * r))
+        pairs = sorted((math.dist(at, xy), tid, name, reach) for tid, xy, reach in found
+                       for name, at in self.assumed.items())
+        for d, tid, name, reach in pairs:
+            if d <= reach and tid not in self.names and name in self.assumed:
                 self.names[tid] = name
                 del self.assumed[name]
 
@@ -221,7 +236,7 @@ class Namer:
         if self.game == "korona":
             disc = self.strikers[seat]
             local = {rec.disc: disc}
-            self.claim_assumed(rec)
+            self.claim_assumed(rec, tracks)
         else:
             disc = self.names.get(rec.disc) or self._new_name(seat, rec.disc)
             local = {}

@@ -33,6 +33,12 @@ from tracker.track.fate import off_unseen
 # frame at 10 fps; rows lost for longer before (korona_ru_part, 4.8 s to 9.8 s) stay out.
 LOST_AT_FLICK = 0.1
 
+# A row-mate seen again within this fraction of its radius of its own place before the shot
+# shows the detector has found the row where it lay (:func:`_looked_at`); one seen moved was
+# shuffled by the shot and may have taken a lost neighbour's detection (korona_4p_part at 4.8 s:
+# s8 moved 12 mm onto s7's place took s7's detection, and s6, s7 were called off).
+PLACE_FRAC = 0.5
+
 
 def rim_gone(board: CrokinoleBoard | KoronaBoard, tr: Track, tracks: Sequence[Track],
              before: Mapping[int, tuple[float, float]], moved: set[int], t0: float) -> bool:
@@ -95,8 +101,8 @@ def knocked_out_unseen(board: CrokinoleBoard | KoronaBoard, tracks: Sequence[Tra
 
 def _looked_at(tr: Track, tracks: Sequence[Track], before: Mapping[int, tuple[float, float]], now: float) -> bool:
     """Whether the detector has looked again where ``tr`` rested in a row (discs within two
-    diameters of it before the shot): a disc within two diameters of its place is seen there
-    now. The detector loses a row as a whole (rows against the rim are found on its full passes
+    diameters of it before the shot): one of them is seen now in its own place before the
+    shot (:func:`_in_place`; a mate seen moved may stand on a lost disc's detection). The detector loses a row as a whole (rows against the rim are found on its full passes
     only, dropped while the striker or a hand is near) and finds it again as a whole; until it
     has, a disc of the row unseen is no evidence it went anywhere (k4h_9306 at 22.9 s: east's
     striker shifted the whole west row along the rim; the row unseen when the shot was judged,
@@ -109,8 +115,13 @@ def _looked_at(tr: Track, tracks: Sequence[Track], before: Mapping[int, tuple[fl
         return float(np.hypot(*(np.asarray(xy, float) - q))) <= reach
 
     mates = [o for o in tracks if o.id != tr.id and o.kind == tr.kind and o.id in before and near(before[o.id])]
-    return not mates or any(o.id != tr.id and o.kind == tr.kind and o.state in ("rest", "moving") and not o.occluded
-                            and now - o.last_seen < 1e-6 and near(o.xy) for o in tracks)
+    return not mates or any(o.state in ("rest", "moving") and not o.occluded and now - o.last_seen < 1e-6
+                            and _in_place(o, before[o.id]) for o in mates)
+
+
+def _in_place(o: Track, was: tuple[float, float]) -> bool:
+    """Whether ``o`` is within a ``PLACE_FRAC`` of its radius of where it rested before the shot."""
+    return float(np.hypot(o.xy[0] - was[0], o.xy[1] - was[1])) <= PLACE_FRAC * o.radius
 
 
 def along_rim(board: KoronaBoard, tr: Track, tracks: Sequence[Track], at: tuple[float, float], moved: set[int],
