@@ -2,7 +2,7 @@
 
     python benchmarks/bench_speed.py [VIDEO ...] [--game G --players N] [--profile N]
                                      [--frames N] [--threads N] [--quick] [--skip MODES]
-                                     [--gate adaptive|fixed] [--noise SIGMAS]
+                                     [--gate adaptive|fixed] [--blocks on|off] [--noise SIGMAS]
 
 Without a video (as ``tracker bench speed`` runs it), a 1280x720 30 fps crokinole match (seed
 7201, 8 shots; 3 with ``--quick``) is rendered into a temporary folder first.
@@ -27,6 +27,8 @@ truth.json beside it, else from ``--game``/``--players``):
   compare their speed on the same video (the decode-only figure is measured once);
 * ``--gate adaptive|fixed``: the stillness gate's threshold follows the picture's noise, or
   stays fixed (``Pipeline.adaptive_gate``; default: the game's own, ``pipeline.ADAPTIVE_GATE``);
+* ``--blocks on|off``: the gate's block test, a second look at frames its thumbnail calls changed
+  (``Pipeline.block_gate``; default: the game's own, ``pipeline.BLOCK_GATE``);
 * ``--noise SIGMAS``: the detector's change mask keeps only the parts that stand out of the
   picture's noise by that many standard deviations (``Pipeline.change_noise``; default: the game's own, ``pipeline.CHANGE_NOISE``; 0: off).
 
@@ -105,12 +107,15 @@ def main() -> int:
     ap.add_argument("--profile", type=int, default=0, metavar="N", help="print the N costliest functions")
     ap.add_argument("--stages", action="store_true", help="CPU time of the detector's stages")
     ap.add_argument("--skip", default=None, metavar="MODES", help="comma-separated Pipeline.skip_moving modes")
+    ap.add_argument("--blocks", choices=("on", "off"), default=None,
+                    help="the stillness gate's block test (default: the game's own, stillness.py)")
     ap.add_argument("--gate", choices=("adaptive", "fixed"), default=None,
                     help="the stillness gate's threshold (default: the game's own, stillness.py)")
     ap.add_argument("--noise", type=float, default=None, metavar="SIGMAS",
                     help="the change mask's noise hysteresis (Pipeline.change_noise; default: the game's own)")
     args = ap.parse_args()
     Pipeline.adaptive_gate = None if args.gate is None else args.gate == "adaptive"
+    Pipeline.block_gate = None if args.blocks is None else args.blocks == "on"
     Pipeline.change_noise = args.noise
     import cv2
 

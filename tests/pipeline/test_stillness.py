@@ -140,3 +140,31 @@ def test_the_threshold_follows_a_noisy_cameras_noise_and_a_moved_disc_still_show
     fixed.remember(first)
     assert not all(fixed.still(scene(rng, noise=10.0)) for _ in range(5))
     assert fixed.threshold == fixed.base
+
+
+def creeping(rng: np.random.Generator, x: float, noise: float) -> np.ndarray:
+    """``scene`` with the disc's centre at a fractional x (sub-pixel drawing)."""
+    img = scene(rng, disc_at=None, noise=0.0)
+    cv2.circle(img, (round(x * 16), 300 * 16), 22 * 16, (40, 45, 60), -1, cv2.LINE_AA, shift=4)
+    return np.clip(img + rng.normal(0, noise, img.shape), 0, 255).astype(np.uint8)
+
+
+def test_the_block_test_calls_a_noisy_still_board_still_and_slow_creep_trips_it() -> None:
+    """On a camera as noisy as the hard preset's the thumbnail calls every frame changed; the
+    block test (a full area shrink, noise averaged over 16x16 pixels) calls the still board
+    still. A disc creeping a quarter pixel a frame passes frame by frame but is compared with
+    the last detected frame, so the creep adds up and makes the gate detect within ~2 px."""
+    rng = np.random.default_rng(11)
+    for blocks, passed in ((False, 0), (True, 9)):
+        g = StillnessGate(blocks=blocks, max_skip=100)
+        first = scene(rng, noise=10.0)
+        g.still(first)
+        g.remember(first)
+        assert sum(g.still(scene(rng, noise=10.0)) for _ in range(9)) == passed
+    g.remember(first)
+    assert not g.still(scene(rng, disc_at=(400 + 30, 300), noise=10.0))  # slid by about 21 mm
+    start = creeping(rng, 400.0, 10.0)
+    g.still(start)
+    g.remember(start)
+    tripped = next(k for k in range(1, 40) if not g.still(creeping(rng, 400.0 + 0.25 * k, 10.0)))
+    assert 2 <= tripped <= 8  # not at the first quarter pixel, by two pixels at the latest

@@ -32,6 +32,23 @@ with it the rim rows it completed (k4h_8806: pockets 80%/67% -> 80%/50%). It is 
 both games (``pipeline.ADAPTIVE_GATE``: on crokinole it lost a hard round, c4h_9303). Korona's
 reviews still move with the detector's schedule (with the gate and the passes counted in frames, ``FullPasses``,
 k4h_8806's pockets went 60%/100% -> 40%/67%).
+
+The block test (``blocks``, opt-in: ``pipeline.BLOCK_GATE``, off; why there) is a second opinion
+on a frame the thumbnail calls changed, but not by much (its largest difference within
+``BLOCK_ASK_BELOW`` times the threshold): a plain area shrink of the whole frame to
+``BLOCKS_WIDE`` pixels wide (16x16-pixel blocks at 1280x720, 0.7 ms against the thumbnail's
+0.2, so only asked when the thumbnail failed), compared with the same shrink of the last frame
+the detector processed. Averaging every pixel of a block takes sensor noise down ~16 times
+(the sparse thumbnail's 16 samples: 4 times): on the hard preset's 1280x720 crokinole the
+largest block difference on a still board is 4-6 grey levels (the thumbnail's 7-11), while a
+disc moving by a pixel changes the blocks on its edge by ~7 and a slide or a hand by tens. Its
+threshold is the given one, raised to ``NOISE_TO_MAX`` times the running median of its own mean
+difference on quiet tests, at most ``BLOCK_MAX_RAISE`` times the given one (1: not raised; 2
+lost more rounds, ``pipeline.BLOCK_GATE``). Compared with the
+last detected frame, not the previous one, a slow creep adds up until it trips the test (a
+quarter pixel a frame: after 0.75-1 px, test_stillness). c4h_9503, the gate alone on every
+frame the detector would see: 0 of 715 frames still; with the block test 244 (277 with the raise;
+c2h_9502 261 -> 294 of 717, c2e_9501 347 -> 353 of 759).
 """
 
 from __future__ import annotations
@@ -46,12 +63,23 @@ NOISE_TO_MAX = 6.5
 NOISE_TESTS = 31  # the running median's length (about a second at 30 fps)
 MAX_RAISE = 3.0  # the noise raises the threshold at most this many times
 RAISE_FROM = 1.5  # ... and only when it would put it beyond this many times
+# The block test (``blocks``): the width of its area-shrunk thumbnail (16x16-pixel blocks at
+# 1280x720), how far its noise may raise the threshold, and the largest thumbnail difference
+# beyond which the frame is moving without asking it (a hand or a sliding disc: tens of levels).
+BLOCKS_WIDE = 80
+BLOCK_MAX_RAISE = 1.0
+BLOCK_ASK_BELOW = 4.0
 
 
 class StillnessGate:
     def __init__(self, width: int = 64, threshold: float = 6.0, max_skip: int = 10,
-                 adaptive: bool = False) -> None:
+                 adaptive: bool = False, blocks: bool = False) -> None:
         self.width = width
+        # a frame the thumbnail calls changed is asked again on a full area shrink (module docstring)
+        self.blocks = blocks
+        self._block_ref: np.ndarray | None = None
+        self._block_noise: list[float] = []
+        self.block_threshold = threshold
         self.adaptive = adaptive  # the threshold follows the measured noise (module docstring)
         self.base = threshold  # the threshold on a clean picture
         self.threshold = threshold  # in use: raised by the measured noise
@@ -90,10 +118,36 @@ class StillnessGate:
         largest = int(diff.max())
         if self.adaptive and largest <= 2 * self.threshold:
             self._learn_noise(float(diff.mean()))
-        if self._skipped >= self.max_skip or largest > self.threshold:
+        if self._skipped >= self.max_skip:
+            return False
+        if largest > self.threshold and not (
+                self.blocks and largest <= BLOCK_ASK_BELOW * self.threshold and self._blocks_still(frame)):
             return False
         self._skipped += 1
         return True
+
+    def _block_thumb(self, frame: np.ndarray) -> np.ndarray:
+        import cv2
+
+        h, w = frame.shape[:2]
+        size = (BLOCKS_WIDE, max(1, round(BLOCKS_WIDE * h / w)))
+        small = cv2.resize(frame, size, interpolation=cv2.INTER_AREA)
+        grey: np.ndarray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY).astype(np.int16)
+        return grey
+
+    def _blocks_still(self, frame: np.ndarray) -> bool:
+        """The block test: no block of the frame's area shrink changed beyond its noise since
+        the last detected frame."""
+        if self._block_ref is None:
+            return False
+        diff = np.abs(self._block_thumb(frame) - self._block_ref)
+        largest = int(diff.max())
+        if largest <= 2 * self.block_threshold:
+            self._block_noise.append(float(diff.mean()))
+            del self._block_noise[:-NOISE_TESTS]
+            wanted = NOISE_TO_MAX * float(np.median(self._block_noise))
+            self.block_threshold = min(BLOCK_MAX_RAISE * self.base, max(self.base, wanted))
+        return largest <= self.block_threshold
 
     def _learn_noise(self, mean_diff: float) -> None:
         self._noise.append(mean_diff)
@@ -105,6 +159,8 @@ class StillnessGate:
         """Call after detecting on ``frame``."""
         last, self._last = self._last, None
         self._ref = last[1] if last is not None and last[0] is frame else self._thumb(frame)
+        if self.blocks:
+            self._block_ref = self._block_thumb(frame)
         self._skipped = 0
 
 
