@@ -53,6 +53,23 @@ def _hard_frame(seed: int, strikers: list[tuple[float, float]] = STRIKERS,
     return img, calib
 
 
+def _strikers_found(settings: DetectorSettings, scale: float = 1.0) -> int:
+    """Of the five strikers on each of three hard renders (seeds 1-3, drawn ``scale`` times the
+    model's size), how many are found as strikers within 2 mm; asserts that no striker is
+    reported where none lies."""
+    found = 0
+    for seed in (1, 2, 3):
+        img, calib = _hard_frame(seed, scale=scale)
+        dets = DiscDetector(calib, "korona", settings=settings).detect(img)
+        xy = dets.xy[dets.kind == STRIKER]
+        for x, y in STRIKERS:
+            e = np.hypot(*(xy - [x, y]).T) if len(xy) else np.array([np.inf])
+            found += int(e.min() < 2.0)
+        for p in xy:  # nothing reported as a striker where none lies
+            assert min(np.hypot(p[0] - x, p[1] - y) for x, y in STRIKERS) < 10.0, p
+    return found
+
+
 def test_resting_strikers_on_the_striking_lines_under_a_hard_look_are_found() -> None:
     """Five strikers on three renders (their noise, grain and tints differ): most are found as
     strikers within 2 mm, and no striker is reported anywhere else. With the striker's outline
@@ -61,17 +78,7 @@ def test_resting_strikers_on_the_striking_lines_under_a_hard_look_are_found() ->
     striking line, nearest the camera, where the lamp's shadow falls beyond the striker's far rim
     and merges with it: fitted 2.4-3.4 mm towards the shadow, or with a radius past the
     tolerance (``verify.accept``)."""
-    found = 0
-    for seed in (1, 2, 3):
-        img, calib = _hard_frame(seed)
-        dets = DiscDetector(calib, "korona", settings=DetectorSettings(striker_consensus=True)).detect(img)
-        xy = dets.xy[dets.kind == STRIKER]
-        for x, y in STRIKERS:
-            e = np.hypot(*(xy - [x, y]).T) if len(xy) else np.array([np.inf])
-            found += int(e.min() < 2.0)
-        for p in xy:  # nothing reported as a striker where none lies
-            assert min(np.hypot(p[0] - x, p[1] - y) for x, y in STRIKERS) < 10.0, p
-    assert found >= 8, found
+    assert _strikers_found(DetectorSettings(striker_consensus=True)) >= 8
 
 
 def test_resting_strikers_larger_than_the_board_model_are_found() -> None:
@@ -83,17 +90,7 @@ def test_resting_strikers_larger_than_the_board_model_are_found() -> None:
     CONSENSUS_AT``), and a fit that went on was turned down as too large (``verify.
     STRIKER_LARGER``). With ``DetectorSettings.striker_any_size`` (off by default: the reviews
     do not gain yet) 9 within 2 mm, the misses on the south line as in the test above."""
-    found = 0
-    for seed in (1, 2, 3):
-        img, calib = _hard_frame(seed, scale=1.1)
-        dets = DiscDetector(calib, "korona", settings=DetectorSettings(striker_any_size=True)).detect(img)
-        xy = dets.xy[dets.kind == STRIKER]
-        for x, y in STRIKERS:
-            e = np.hypot(*(xy - [x, y]).T) if len(xy) else np.array([np.inf])
-            found += int(e.min() < 2.0)
-        for p in xy:  # nothing reported as a striker where none lies
-            assert min(np.hypot(p[0] - x, p[1] - y) for x, y in STRIKERS) < 10.0, p
-    assert found >= 8, found
+    assert _strikers_found(DetectorSettings(striker_any_size=True), scale=1.1) >= 8
 
 
 def test_a_striker_fit_may_be_larger_than_the_model_not_much_smaller() -> None:
