@@ -38,7 +38,6 @@ if TYPE_CHECKING:
 BLOW_UNSEEN_S = 0.2  # korona: how long a row disc may go unseen during a blow and still be nudged (s)
 
 
-
 def promote(tk: Tracker, t: float, dt: float) -> None:
     """Confirm the tentative tracks seen often enough; forget those not seen again soon."""
     keep: list[Track] = []
