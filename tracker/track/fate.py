@@ -13,7 +13,7 @@ from tracker.boards.korona import Pocket
 from tracker.detect.datatypes import IN_DITCH, IN_HOLE, IN_POCKET
 from tracker.track.blows import segment_distance
 from tracker.track.datatypes import Sample, Track
-from tracker.track.slide import clear, course, slid_to
+from tracker.track.slide import clear, heading, slid_to
 
 # A crokinole disc at rest seen fewer times than this in all (the pipeline names none before
 # three) and then unseen this many seconds was a false find (``fleeting``).
@@ -245,12 +245,10 @@ def slid_into_hole(b: CrokinoleBoard, tr: Track, decel: float, resting: np.ndarr
     the hole is not told from the empty hole, and the lamp's glare by the centre hides a pale
     one: lost 60 mm out on its way in, it was left "covered" where last seen, scored in the 15
     zone and later "lifted" by hand, and the 20 was lost."""
-    c = course(b, tr, decel)
+    c = heading(b, tr, decel)
     if c is None:
         return False
-    at, v = c
-    sp = float(np.hypot(*v))
-    u = v / sp
+    at, v, sp, u = c
     if not _heading_over_hole(b, float(at[0]), float(at[1]), v):
         return False
     along = -float(at @ u)  # the way to the point of its line nearest the centre

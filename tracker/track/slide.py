@@ -45,12 +45,10 @@ def slid_to(board: CrokinoleBoard, tr: Track, decel: float, resting: np.ndarray,
     """Where ``tr``, lost while sliding, stopped on its course (see the module doc), or None.
     ``resting``: (N, 2) places of the other discs at rest; ``struck``: (M, 2) places where other
     discs lay when ``tr`` was last seen and have left since."""
-    c = course(board, tr, decel)
+    c = heading(board, tr, decel)
     if c is None:
         return None
-    at, v = c
-    speed = float(np.hypot(*v))
-    u = v / speed
+    at, _, speed, u = c
     r = tr.radius
     stop = at + u * speed * speed / (2.0 * decel)
     meets = [s for q in np.asarray(struck if struck is not None else [], float).reshape(-1, 2)
@@ -64,6 +62,17 @@ def slid_to(board: CrokinoleBoard, tr: Track, decel: float, resting: np.ndarray,
     if segment_distance(np.zeros(2), at, stop) < board.hole_radius + r:
         return None
     return float(stop[0]), float(stop[1])
+
+
+def heading(board: CrokinoleBoard, tr: Track, decel: float
+            ) -> tuple[np.ndarray, np.ndarray, float, np.ndarray] | None:
+    """``course`` (where, velocity) with its speed and unit direction, or None."""
+    c = course(board, tr, decel)
+    if c is None:
+        return None
+    at, v = c
+    speed = float(np.hypot(*v))
+    return at, v, speed, v / speed
 
 
 def course(board: CrokinoleBoard, tr: Track, decel: float) -> tuple[np.ndarray, np.ndarray] | None:
