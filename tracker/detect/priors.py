@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from tracker.boards import CrokinoleBoard, KoronaBoard
+from tracker.detect import verify
 from tracker.detect.datatypes import DISC, ON_SURFACE, Detections
 from tracker.detect.fitpass import _cie
 
@@ -68,13 +69,8 @@ def confirm(det: DiscDetector, frame_bgr: np.ndarray, priors: Detections, found:
         c = fit.centre
         if float(np.hypot(*(c - p))) > PRIOR_SHIFT * radius or any(float(np.hypot(*(c - q))) < 1.6 * radius for q in taken):
             continue
-        if fit.coverage < PRIOR_COVERAGE:
-            continue
-        if not det.place_ok(c, radius, fit.mm_per_px) or not det._accept_colors(fit):
-            continue
-        # (the residual and radius as for any disc: ``verify.accept`` with the outline passed)
-        if fit.residual > max(det.settings.max_residual, 0.5 * fit.mm_per_px) or \
-                abs(fit.radius - radius) > max(det.settings.radius_tolerance * radius, 1.2 * fit.mm_per_px):
+        # (the residual, radius and place as for any disc: ``verify.shape_ok``)
+        if fit.coverage < PRIOR_COVERAGE or not verify.shape_ok(det, fit, radius) or not det._accept_colors(fit):
             continue
         assert fit.color is not None and fit.surround is not None
         colour = _cie(fit.color)

@@ -121,6 +121,13 @@ def accept(det: DiscDetector, fit: Fit, radius: float, residual_scale: float = 1
     st = det.settings
     if fit.coverage < st.min_coverage or fit.quarter_coverage < st.min_quarter_coverage:
         return False
+    return shape_ok(det, fit, radius, residual_scale)
+
+
+def shape_ok(det: DiscDetector, fit: Fit, radius: float, residual_scale: float = 1.0) -> bool:
+    """``accept`` without the outline's share: the fit's residual, radius and place (a disc
+    carried over a new fit of the board is held to its own outline bar, ``priors.py``)."""
+    st = det.settings
     # At low resolution (a disc a few pixels across) the fit is only good to a pixel or so.
     if fit.residual > residual_scale * max(st.max_residual, 0.5 * fit.mm_per_px):
         return False
