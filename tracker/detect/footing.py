@@ -26,8 +26,8 @@ import numpy as np
 
 from tracker.boards import CrokinoleBoard
 from tracker.calibration.datatypes import Calibration
-from tracker.detect.datatypes import ON_SURFACE, Detections
-from tracker.detect.framed import CONTRARY_LAB, WEIGHT
+from tracker.detect.datatypes import Detections
+from tracker.detect.framed import CONTRARY_LAB, WEIGHT, drop_on_surface
 from tracker.detect.geometry import CameraPose
 from tracker.detect.linecall import lab_at
 
@@ -66,10 +66,4 @@ def drop_board_footed(image: np.ndarray, calib: Calibration, pose: CameraPose, d
                       ) -> tuple[Detections, np.ndarray]:
     """``dets`` without the finds on the surface that are ``board_footed``, and the places (N, 2)
     of those dropped."""
-    board = calib.board
-    if not isinstance(board, CrokinoleBoard) or not len(dets):
-        return dets, np.zeros((0, 2))
-    keep = np.ones(len(dets), bool)
-    for i in np.nonzero(dets.where == ON_SURFACE)[0]:
-        keep[i] = not board_footed(image, calib, pose, board, dets.xy[i])
-    return dets[keep], dets.xy[~keep]
+    return drop_on_surface(calib, dets, lambda board, i: board_footed(image, calib, pose, board, dets.xy[i]))

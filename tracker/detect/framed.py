@@ -23,6 +23,8 @@ never both: none is framed.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from tracker.boards import CrokinoleBoard
@@ -83,11 +85,19 @@ def drop_framed(image: np.ndarray, calib: Calibration, pose: CameraPose, dets: D
                 ) -> tuple[Detections, np.ndarray]:
     """``dets`` without the finds on the surface that are ``framed``, and the places (N, 2) of
     those dropped."""
+    return drop_on_surface(calib, dets, lambda board, i: framed(outline_agreement(
+        image, calib, pose, board, dets.xy[i], np.delete(dets.xy, i, axis=0))))
+
+
+def drop_on_surface(calib: Calibration, dets: Detections, false_find: Callable[[CrokinoleBoard, int], bool]
+                    ) -> tuple[Detections, np.ndarray]:
+    """``dets`` without the finds on a crokinole board's playing surface that ``false_find``
+    (the board, the find's index) calls no disc, and the places (N, 2) of those dropped: the
+    photo's checks of a find against the picture round it (``drop_framed``, ``footing.py``)."""
     board = calib.board
     if not isinstance(board, CrokinoleBoard) or not len(dets):
         return dets, np.zeros((0, 2))
     keep = np.ones(len(dets), bool)
     for i in np.nonzero(dets.where == ON_SURFACE)[0]:
-        others = np.delete(dets.xy, i, axis=0)
-        keep[i] = not framed(outline_agreement(image, calib, pose, board, dets.xy[i], others))
+        keep[i] = not false_find(board, int(i))
     return dets[keep], dets.xy[~keep]
