@@ -4,6 +4,11 @@ Reads ``../shared/real/crokinole/photos/`` (photos and ``labels.csv``: light_poi
 light_twenties, dark_twenties per photo) next to the repository; skips when it is absent. Each photo
 goes through the whole path (automatic calibration, detection, colour classes, scoring). Run:
 ``python benchmarks/bench_photo.py [--overlays DIR]`` (DIR outside the repository).
+
+``--broadcast``: also the unlabelled tournament frames of ``../shared/real/crokinole/broadcast/``
+(cameras 17-45 degrees up, mid-round): per frame the points of each disc found on the surface
+(by colour), the ditch count, or why it stopped, to compare runs and to look at with
+``--overlays``.
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ def main() -> int:
     ap.add_argument("--overlays", help="write overlay PNGs to this folder (keep it out of the repository)")
     ap.add_argument("--quick", action="store_true", help="only the first three photos")
     ap.add_argument("--discs", action="store_true", help="list every disc found (place, team, points) to compare runs")
+    ap.add_argument("--broadcast", action="store_true", help="also the unlabelled broadcast frames (see above)")
     args = ap.parse_args()
     labels_path = REAL / "labels.csv"
     if not labels_path.exists():
@@ -76,7 +82,35 @@ def main() -> int:
         if out:
             cv2.imwrite(str(out / (Path(row["image"]).stem + "_overlay.png")), draw_overlay(img, result))
     print(f"exact for both colours: {exact} of {len(rows)}")
+    if args.broadcast:
+        broadcast(REAL.parent / "broadcast", out)
     return 0
+
+
+def broadcast(folder: Path, out: Path | None) -> None:
+    """``tracker photo``'s finds on each broadcast frame (no labels)."""
+    import cv2
+
+    from tracker.detect.photo import draw_overlay, score_photo
+    from tracker.errors import TrackerError
+
+    print(f"\n{'broadcast frame':18} {'surface points per team (colour)':45} ditch")
+    for path in sorted(folder.glob("*.jpg")):
+        img = cv2.imread(str(path))
+        try:
+            result = score_photo(img, "crokinole")
+        except TrackerError as e:
+            print(f"{path.stem:18} {str(e).split(': ', 1)[-1][:70]}")
+            continue
+        if not result.discs:
+            print(f"{path.stem:18} no disc found")
+            continue
+        surface = [d for d in result.discs if d.where != "ditch"]
+        teams = "  ".join(f"{c or '-'}: {sorted((d.points for d in surface if d.team == i), reverse=True)}"
+                          for i, c in enumerate(result.team_colors))
+        print(f"{path.stem:18} {teams:45} {len(result.discs) - len(surface):>5}")
+        if out:
+            cv2.imwrite(str(out / (path.stem + "_overlay.png")), draw_overlay(img, result))
 
 
 if __name__ == "__main__":

@@ -37,6 +37,7 @@ from tracker.detect.boxes import Box, area, region_boxes
 
 if TYPE_CHECKING:
     from tracker.detect.detector import DiscDetector
+    from tracker.detect.geometry import BoardView
 
 # Crop-sized FFT ring filters kept at once per detector (each ~0.1-5 MB), at most this many and
 # this many bytes of spectra. (At most 24: on a korona match at 1280x720, with two kinds of disc
@@ -52,6 +53,16 @@ CHANNEL_WEIGHTS = (1.0, 1.6, 1.6)
 # at 480x270: an end 0.18 mm, positions p99 0.46 mm; events and scores the same everywhere).
 OPENCV_INVERSE = False
 N_SECTORS = 4
+# A disc whose top face is seen this far (of its radius) or more from its foot at the board's
+# centre is sought with a ring shaped as its silhouette (``silhouette_shift``): a broadcast
+# camera 17-21 degrees up shows a disc's top 26-33 mm from its foot (-S85EVHM_OY, 8v218JvUohQ),
+# its silhouette a stadium twice as long as wide, and a ring round the foot widened by half the
+# shift found neither (its weakest quarter 0.13-0.25 coherent, the floor 0.30), though an edge fit
+# from their middles finds both (coverage 0.88-0.96). The round ring stays below: every rendered
+# camera (the hard preset's tilt up to 48 degrees: at most 0.67 of a crokinole disc's radius,
+# 1.08 of a korona disc's; the dev matches' cameras at most 0.83), and KP-z5X5Sbq4 (1.45) is
+# above it with the same two black 15s found.
+SILHOUETTE_SHIFT = 1.25
 
 
 @dataclass
@@ -67,8 +78,9 @@ class RingFilter:
 
     @staticmethod
     def build(shape: tuple[int, int], radius_px: float, width_px: float = 1.5,
-              outer_extra_px: float = 0.0) -> RingFilter:
-        R, kernels = _ring_kernels(float(radius_px), float(width_px), float(outer_extra_px))
+              outer_extra_px: float = 0.0, shift_px: tuple[float, float] = (0.0, 0.0)) -> RingFilter:
+        R, kernels = _ring_kernels(float(radius_px), float(width_px), float(outer_extra_px),
+                                   (float(shift_px[0]), float(shift_px[1])))
         fft_shape = (sfft.next_fast_len(shape[0] + 2 * R, real=True),
                      sfft.next_fast_len(shape[1] + 2 * R, real=True))
         # Correlation = convolution with the flipped kernel. (``rfft2`` with zero padding, made
@@ -111,26 +123,49 @@ def _packed(spectrum: np.ndarray, N0: int, N1: int) -> np.ndarray:
     return out
 
 
-def ring_half(radius_px: float, width_px: float = 1.5, outer_extra_px: float = 0.0) -> int:
+def silhouette_shift(view: BoardView, shift_mm: np.ndarray, radius: float) -> tuple[float, float]:
+    """The top-face shift ``shift_mm`` (board mm, ``CameraPose.top_shift``) in ``view`` pixels
+    when it is at least ``SILHOUETTE_SHIFT`` disc radii, else none: the ring filter's
+    ``shift_px``."""
+    sx, sy = (float(v) for v in shift_mm)
+    if np.hypot(sx, sy) < SILHOUETTE_SHIFT * radius:
+        return (0.0, 0.0)
+    return (sx / view.mm_per_px, -sy / view.mm_per_px)  # (the view's v runs south)
+
+
+def ring_half(radius_px: float, width_px: float = 1.5, outer_extra_px: float = 0.0,
+              shift_px: tuple[float, float] = (0.0, 0.0)) -> int:
     """Half size (px) of a ring filter's kernel."""
-    return int(np.ceil(radius_px + outer_extra_px + 2 * width_px)) + 1
+    return int(np.ceil(radius_px + outer_extra_px + 0.5 * float(np.hypot(*shift_px)) + 2 * width_px)) + 1
 
 
 @lru_cache(maxsize=16)
-def _ring_kernels(radius_px: float, width_px: float, outer_extra_px: float) -> tuple[int, list[np.ndarray]]:
+def _ring_kernels(radius_px: float, width_px: float, outer_extra_px: float,
+                  shift_px: tuple[float, float] = (0.0, 0.0)) -> tuple[int, list[np.ndarray]]:
     """The ring's half-size ``R`` and its flipped float32 kernels per sector: w cos(2 theta),
     w sin(2 theta), w (the same for every view shape: ``RingFilter.build`` of a new crop size
-    only transforms them)."""
-    R = ring_half(radius_px, width_px, outer_extra_px)
+    only transforms them).
+
+    ``shift_px``: the outline is the silhouette of a disc whose top face is seen that far from
+    its foot (``silhouette_shift``), the points ``radius_px`` from the segment between the two
+    centres, centred on its middle: theta is the outline's normal there (the radial direction
+    when there is no shift), and the sectors are turned to the shift (the far cap, the near cap,
+    the two sides)."""
+    R = ring_half(radius_px, width_px, outer_extra_px, shift_px)
     yy, xx = np.mgrid[-R : R + 1, -R : R + 1].astype(np.float64)
-    rho = np.hypot(xx, yy)
+    half = 0.5 * np.asarray(shift_px, float)
+    span = float(half @ half)
+    t = np.clip((xx * half[0] + yy * half[1]) / span, -1.0, 1.0) if span > 0 else np.zeros_like(xx)
+    dx, dy = xx - t * half[0], yy - t * half[1]  # from the nearest point of the segment
+    rho = np.hypot(dx, dy)
     lo, hi = radius_px - 0.5 * width_px, radius_px + outer_extra_px + 0.5 * width_px
     w = np.clip(np.minimum(rho - lo + 1.0, hi + 1.0 - rho), 0.0, 1.0)
-    theta = np.arctan2(yy, xx)
+    theta = np.arctan2(dy, dx)
+    turn = float(np.arctan2(half[1], half[0])) if span > 0 else 0.0
     total = w.sum()
     out: list[np.ndarray] = []
     for k in range(N_SECTORS):
-        centre = k * 2 * np.pi / N_SECTORS  # sectors centred on the axes
+        centre = turn + k * 2 * np.pi / N_SECTORS  # sectors centred on the axes (or the shift's)
         d = np.angle(np.exp(1j * (theta - centre)))
         ws = np.where(np.abs(d) <= np.pi / N_SECTORS, w, 0.0) * (N_SECTORS / total)
         for kernel in (ws * np.cos(2 * theta), ws * np.sin(2 * theta), ws):
@@ -339,8 +374,8 @@ def _crop_filter(det: DiscDetector, kind: int, h: int, w: int) -> RingFilter:
     hb, wb = -(-h // 32) * 32, -(-w // 32) * 32
     key = (kind, hb, wb)
     if key not in det._crop_filters:
-        rp, ep = det._ring_px[kind]
-        det._crop_filters[key] = RingFilter.build((hb, wb), rp, 1.5, ep)
+        rp, ep, sp = det._ring_px[kind]
+        det._crop_filters[key] = RingFilter.build((hb, wb), rp, 1.5, ep, sp)
         while len(det._crop_filters) > CROP_FILTER_CACHE or \
                 sum(f.nbytes for f in det._crop_filters.values()) > CROP_FILTER_BYTES:
             det._crop_filters.popitem(last=False)

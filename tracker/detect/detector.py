@@ -56,7 +56,7 @@ from tracker.boards import CrokinoleBoard, KoronaBoard
 from tracker.calibration.datatypes import Calibration
 from tracker.detect import strikers, verify
 from tracker.detect.background import BackgroundModel
-from tracker.detect.candidates import RingFilter, Spectra, search
+from tracker.detect.candidates import RingFilter, Spectra, search, silhouette_shift
 from tracker.detect.chamfer import GAME_BEVEL_MM, ChamferCorrection
 from tracker.detect.change_noise import ChangeNoise
 from tracker.detect.datatypes import (
@@ -135,7 +135,7 @@ class DiscDetector:
         # Candidates turned down where the picture has not changed since (``rejects.py``).
         self.rejects = RejectMemory(self.view, max_age=REJECT_MAX_AGE)
         self._filters: dict[int, RingFilter] = {}
-        self._ring_px: dict[int, tuple[float, float]] = {}
+        self._ring_px: dict[int, tuple[float, float, tuple[float, float]]] = {}
         self._crop_filters: OrderedDict[tuple[int, int, int], RingFilter] = OrderedDict()
         self._view_spectra: tuple[np.ndarray, tuple[int, int], Spectra] | None = None  # (``search``)
         self._view_lab: tuple[np.ndarray, np.ndarray] | None = None  # (``view_lab``)
@@ -155,14 +155,20 @@ class DiscDetector:
         self.lost = LostDiscs(self.view, self.pose, self.thickness, self.settings.change_level)
         self.noise = ChangeNoise(self.settings.change_noise_sigmas)  # (``_changed``)
         self.row_memory = RowMemory()  # korona: the resting row discs between full passes (``row_memory.py``)
-        # Widen the ring outward by the largest apparent top-face shift over the board.
+        # Widen the ring outward by the largest apparent top-face shift over the board; or, seen
+        # as obliquely as ``SILHOUETTE_SHIFT`` says, shape it as the silhouette at the board's
+        # centre and widen it by how far the shift elsewhere differs (``candidates``).
         corners = np.array([[0.0, 0.0], [half, half], [-half, half], [half, -half], [-half, -half]])
         s, k = self.pose.top_shift(corners, self.thickness)
         for kind, r in self.kinds:
-            extra = 0.5 * float(np.linalg.norm(s, axis=1).max()) + (float(k.max()) - 1.0) * r
-            self._ring_px[kind] = (r / self.mm_per_px, extra / self.mm_per_px)
+            shift = silhouette_shift(self.view, s[0], r)
+            if shift == (0.0, 0.0):
+                extra = 0.5 * float(np.linalg.norm(s, axis=1).max()) + (float(k.max()) - 1.0) * r
+            else:
+                extra = 0.5 * float(np.linalg.norm(s - s[0], axis=1).max()) + (float(k.max()) - 1.0) * r
+            self._ring_px[kind] = (r / self.mm_per_px, extra / self.mm_per_px, shift)
             self._filters[kind] = RingFilter.build((self.view.height, self.view.width),
-                                                   r / self.mm_per_px, 1.5, extra / self.mm_per_px)
+                                                   r / self.mm_per_px, 1.5, extra / self.mm_per_px, shift)
         # The empty board, learned from still frames (streaks are found against it); and the
         # colour (8-bit Lab, blurred as the model's) of the empty 20-hole, from the frame given
         # to ``set_background`` when nothing lay over the hole (``verify.is_empty_hole``).
