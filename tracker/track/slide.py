@@ -8,7 +8,9 @@ last seen at (-11, 147) going 480 mm/s inward, slid on to (-12, 55) and was neve
 rest; kept at its last sighting it lay outside the 15 line, and the no-opponent rule removed it
 and five more discs after it). Such a disc is taken to have slid straight on, slowed by the
 tracker's friction, when nothing can have stopped or turned it: its last sightings run on one
-line at a slide's speed (a flicked or struck disc, not one a hand moves), it was lost well inside
+line at a slide's speed (a flicked or struck disc, not one a hand moves), its last step between
+them no slower than friction leaves it (``slowed``: else it struck a disc as it was last seen,
+and stopped by it, about head-on, or glanced off it), it was lost well inside
 the shooting line (a disc carried in to the line by a hand is lost under it there), and the
 course to the forecast stop stays on the surface, clear of the pegs, of the 20-hole and of every
 disc at rest. Else None: the last sighting stands.
@@ -27,7 +29,7 @@ import numpy as np
 
 from tracker.boards import CrokinoleBoard
 from tracker.track.blows import segment_distance
-from tracker.track.datatypes import Track
+from tracker.track.datatypes import Sample, Track
 
 # The last sightings the course is fitted to: this many seconds back from the last one, at least
 # three of them.
@@ -38,6 +40,9 @@ SLIDE_SPEED = 350.0
 # Most sideways scatter (mm, RMS) of the fitted sightings about their line: more is a turn, a
 # bounce or a false find, not one straight slide.
 STRAIGHT_MM = 3.0
+# A last step between sightings slower than this share of the fastest step before it (friction
+# allowed for) was slowed by a blow, not by friction (``slowed``).
+SLOWED = 0.6
 
 
 def slid_to(board: CrokinoleBoard, tr: Track, decel: float, resting: np.ndarray,
@@ -78,7 +83,8 @@ def heading(board: CrokinoleBoard, tr: Track, decel: float
 def course(board: CrokinoleBoard, tr: Track, decel: float) -> tuple[np.ndarray, np.ndarray] | None:
     """(where, velocity) of ``tr`` on the line fitted to its last sightings (``FIT_S``), at the
     last sighting, slowed by friction (``decel``) since the fit's middle: when they run on one
-    line (``STRAIGHT_MM``) at a slide's speed (``SLIDE_SPEED``), well inside the shooting line.
+    line (``STRAIGHT_MM``) at a slide's speed (``SLIDE_SPEED``), not slowed by a blow at the
+    last one (``slowed``), well inside the shooting line.
     None otherwise."""
     meas = [s for s in tr.path[-32:] if s.measured]
     if len(meas) < 3:
@@ -101,6 +107,8 @@ def course(board: CrokinoleBoard, tr: Track, decel: float) -> tuple[np.ndarray, 
     off = (xy - mean) @ np.array([-u[1], u[0]])
     if float(np.sqrt(np.mean(off ** 2))) > STRAIGHT_MM:
         return None
+    if slowed(recent, decel):
+        return None
     at = mean + v * (last.t - t.mean())  # on the fitted line, at the last sighting
     if float(np.hypot(*at)) > board.shooting_line_radius - 2 * tr.radius:
         return None
@@ -108,6 +116,23 @@ def course(board: CrokinoleBoard, tr: Track, decel: float) -> tuple[np.ndarray, 
     if speed <= 0.0:
         return None
     return at, u * speed
+
+
+def slowed(seen: list[Sample], decel: float) -> bool:
+    """Whether the last step between the sightings ``seen`` (measured, in time order) went at
+    under ``SLOWED`` of the fastest step before it, less what friction (``decel``) took in the
+    time between: the disc struck another one (or was struck) at its last sighting, and its
+    course after that is not the line it came on. c2h_9914 at 10.5 s: n2, seen at 846 mm/s,
+    then at 343 mm/s as it struck s2 nearly head-on, and lost by a peg; slid on along its line
+    it was put 83 mm further, where no disc was, and found again where it had stopped as a new
+    disc (a phantom shot, every later north disc renamed)."""
+    steps = [(b.t, float(np.hypot(b.x - a.x, b.y - a.y)) / (b.t - a.t))
+             for a, b in zip(seen, seen[1:], strict=False) if b.t - a.t > 1e-6]
+    if len(steps) < 2:
+        return False
+    t_last, last = steps[-1]
+    before = max(sp - decel * (t_last - t) for t, sp in steps[:-1])
+    return last < SLOWED * before
 
 
 def clear(board: CrokinoleBoard, a: np.ndarray, b: np.ndarray, r: float, resting: np.ndarray) -> bool:
