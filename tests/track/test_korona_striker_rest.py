@@ -7,7 +7,8 @@ detector's own detections of the south half). Two ways the row's names went wron
   (``prediction.struck_for``); it then slid on, "moving", and was called pocketed;
 * the striker, come to rest, is found as the ring of its top's groove, a disc-sized "disc" 5 mm
   from its last sighting; the disc it had struck, moving beside it, took it, and the striker's
-  place kept that disc's name (``prediction.penalties``).
+  place kept that disc's name (``prediction.striker_rings``, off by default:
+  ``TrackerConfig.striker_rings``).
 
 The detector also reports a regular row of false finds 25 mm apart along the south rim (y = 412.5),
 shifting east frame by frame; they are kept, as the tracker must live with them (all but one at
@@ -20,6 +21,7 @@ import numpy as np
 from tracker.boards import KoronaBoard
 from tracker.detect.datatypes import DISC, STRIKER, Detections
 from tracker.track import Tracker
+from tracker.track.tracker import TrackerConfig
 
 KB = KoronaBoard()
 DT = 1.0 / 30
@@ -96,9 +98,10 @@ def _near(tr: Tracker, p: tuple[float, float], kind: int) -> int:
     return best.id if float(np.hypot(*(best.xy - np.array(p)))) < 3.0 else -1
 
 
-def _shot() -> tuple[Tracker, int, int]:
-    """The tracker after the shot, with the ids of the stale disc and of the struck one."""
-    tr = Tracker(KB)
+def _shot(rings: bool = False) -> tuple[Tracker, int, int]:
+    """The tracker after the shot, with the ids of the stale disc and of the struck one
+    (``rings``: ``TrackerConfig.striker_rings`` on)."""
+    tr = Tracker(KB, TrackerConfig(striker_rings=rings))
     before = [p for p in BLOW[0] if p[2] == DISC]
     t = T0 - 2.0
     for _ in range(12):  # the row at rest, the stale disc seen too
@@ -123,7 +126,7 @@ def test_a_disc_long_unseen_does_not_take_a_find_far_along_the_rim() -> None:
 
 
 def test_the_striker_come_to_rest_keeps_its_place_as_a_ring() -> None:
-    tr, _, s4 = _shot()
+    tr, _, s4 = _shot(rings=True)
     assert s4 >= 0
     assert _near(tr, RING, STRIKER) >= 0
     assert tr.get(s4) is not None and float(np.hypot(*(tr.get(s4).xy - np.array(RING)))) > 20.0

@@ -151,7 +151,7 @@ def ditch_crossing(board: CrokinoleBoard, tr: Track) -> np.ndarray | None:
 
 
 def penalties(rows: Sequence[Track], dets: Detections, striker_radius: float | None = None,
-              near: np.ndarray | None = None) -> np.ndarray:
+              ring: np.ndarray | None = None) -> np.ndarray:
     """(T, D): BIG for a pair of unlike kinds (disc, striker), a radius for unlike colour classes.
 
     Korona (``striker_radius`` given): a moving disc blurs into a ring larger than a disc, and
@@ -163,13 +163,8 @@ def penalties(rows: Sequence[Track], dets: Detections, striker_radius: float | N
     moving only once missed: korona_2p_game at 22.7 s, a rim disc knocked along the rim and
     seen once, blurred, on its way into the sw pocket).
 
-    Korona, the other way round: a striker's track may take a "disc" within half a striker's
-    radius of where it is due (``near``: the (T, D) distances to its forecast), at a disc
-    radius's cost, or within that of where it was last seen (a striker stopping is slowed by
-    what it struck, off its forecast). The detector sees a striker come to rest as the ring of its top's groove,
-    disc-sized; no disc's centre can lie so deep inside a striker, so the find is the striker
-    (k4h_9912 at 31.43 s: south's striker stopped, found as a 12.9 mm disc 5 mm from its last
-    sighting; the disc it had struck took it, and that disc's name stayed on the striker)."""
+    Korona, the other way round: a striker's track may take a "disc" where ``ring`` says so
+    (:func:`striker_rings`), at a disc radius's cost."""
     if not len(rows) or not len(dets):
         return np.zeros((len(rows), len(dets)))
     kinds = np.array([tr.kind for tr in rows])
@@ -181,21 +176,40 @@ def penalties(rows: Sequence[Track], dets: Detections, striker_radius: float | N
                            for tr in rows])
         blurred = (dets.kind == STRIKER) & (dets.radius < striker_radius)
         pen = np.where(moving[:, None] & blurred[None, :], radius[:, None], pen)
-        if near is not None and (kinds == STRIKER).any():
-            due = np.minimum(near, seen_from(rows, dets))
-            ring = (kinds[:, None] == STRIKER) & (dets.kind[None, :] == DISC) & (due <= 0.5 * striker_radius)
+        if ring is not None:
             pen = np.where(ring, np.where(dets.radius > 0, dets.radius, 0.5 * striker_radius)[None, :], pen)
     clash = (cls[:, None] >= 0) & (dets.cls[None, :] >= 0) & (cls[:, None] != dets.cls[None, :])
     return pen + np.where(clash, radius[:, None], 0.0)
 
 
-def seen_from(rows: Sequence[Track], dets: Detections) -> np.ndarray:
-    """(T, D) mm from each track's last sighting to each detection (BIG for a track never seen)."""
-    out = np.full((len(rows), len(dets)), BIG)
+def striker_rings(tk: Tracker, rows: Sequence[Track], dets: Detections, dt: float) -> np.ndarray | None:
+    """(T, D) korona: True where a striker's track may take a "disc" detection, None on
+    crokinole. The detector sees a striker come to rest as the ring of its top's groove,
+    disc-sized. A striker at rest or all but stopped (under half its radius a frame), seen a
+    frame or two ago, and a "disc" within half its radius of that sighting: no disc's centre can
+    lie so deep inside a striker, so the find is the striker (k4h_9912 at 31.43 s: south's
+    striker stopped, found as a 12.9 mm disc 5 mm from its last sighting; the disc it had
+    struck took it, and that disc's name stayed on the striker).
+
+    Off by default (``TrackerConfig.striker_rings``): the tracks come out right, but the korona
+    events then misread one shot (k2e_9605 at 36.9-37.2 s: the striker, slowing by the ne pocket
+    and found as rings, kept its track; the shot was logged as north's with the striker
+    pocketed, s7's pocket missed; replayed detections: rounds 1/1 -> 0/1, pockets 100% -> 50%).
+    On, k4h_9912's switch goes (12.5 -> 0 per 100 shots)."""
+    r = tk._striker_r
+    if r is None or not tk.cfg.striker_rings:
+        return None
+    out = np.zeros((len(rows), len(dets)), bool)
+    discs = dets.kind == DISC
+    if not discs.any():
+        return out
     for i, tr in enumerate(rows):
-        s = tr.last_sighting()
-        if s is not None:
-            out[i] = np.hypot(dets.xy[:, 0] - s.x, dets.xy[:, 1] - s.y)
+        if tr.kind != STRIKER or tr in tk._tentative or tr.state not in ("rest", "moving"):
+            continue
+        seen = tr.last_sighting()
+        if seen is None or tk._t_now - seen.t > 3.5 * dt or tr.speed * dt > 0.5 * r:
+            continue
+        out[i] = discs & (np.hypot(dets.xy[:, 0] - seen.x, dets.xy[:, 1] - seen.y) <= 0.5 * r)
     return out
 
 
