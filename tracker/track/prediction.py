@@ -393,7 +393,7 @@ def struck_for(tr: Track, t: float, dt: float, blow_start: float | None) -> floa
     ``STRUCK_FRAMES`` frames: a track is set moving a frame or two after it starts); else no
     longer than ``STRUCK_FRAMES`` frames. A disc at rest does not move by itself: one seen as the
     shot began was struck since, at the latest when it vanished (k4h_9806 at 22.8 s: s2, lost
-    as it was knocked 100 mm along the rim, found there 3.7 s later); one lost long before is
+    as it was knocked 100 mm along the rim, found there four frames later); one lost long before is
     struck now, whatever long it lay unseen (a rim disc the detector loses for seconds, or no
     disc at all any more). Timed from its last sighting, a disc unseen 10 s took a false find
     184 mm along the rim (k4h_9912 at 31.3 s: south's s4, unseen since 20.7 s, as the striker
