@@ -150,7 +150,8 @@ def ditch_crossing(board: CrokinoleBoard, tr: Track) -> np.ndarray | None:
     return a + u * s if s is not None else None
 
 
-def penalties(rows: Sequence[Track], dets: Detections, striker_radius: float | None = None) -> np.ndarray:
+def penalties(rows: Sequence[Track], dets: Detections, striker_radius: float | None = None,
+              ring: np.ndarray | None = None) -> np.ndarray:
     """(T, D): BIG for a pair of unlike kinds (disc, striker), a radius for unlike colour classes.
 
     Korona (``striker_radius`` given): a moving disc blurs into a ring larger than a disc, and
@@ -160,7 +161,10 @@ def penalties(rows: Sequence[Track], dets: Detections, striker_radius: float | N
     is not lost on its way into the pocket while a new track, nameless, takes its run. So may
     the track of a resting disc that is not seen this moment (knocked away unseen, it is set
     moving only once missed: korona_2p_game at 22.7 s, a rim disc knocked along the rim and
-    seen once, blurred, on its way into the sw pocket)."""
+    seen once, blurred, on its way into the sw pocket).
+
+    Korona, the other way round: a striker's track may take a "disc" where ``ring`` says so
+    (:func:`striker_rings`), at a disc radius's cost."""
     if not len(rows) or not len(dets):
         return np.zeros((len(rows), len(dets)))
     kinds = np.array([tr.kind for tr in rows])
@@ -172,8 +176,41 @@ def penalties(rows: Sequence[Track], dets: Detections, striker_radius: float | N
                            for tr in rows])
         blurred = (dets.kind == STRIKER) & (dets.radius < striker_radius)
         pen = np.where(moving[:, None] & blurred[None, :], radius[:, None], pen)
+        if ring is not None:
+            pen = np.where(ring, np.where(dets.radius > 0, dets.radius, 0.5 * striker_radius)[None, :], pen)
     clash = (cls[:, None] >= 0) & (dets.cls[None, :] >= 0) & (cls[:, None] != dets.cls[None, :])
     return pen + np.where(clash, radius[:, None], 0.0)
+
+
+def striker_rings(tk: Tracker, rows: Sequence[Track], dets: Detections, dt: float) -> np.ndarray | None:
+    """(T, D) korona: True where a striker's track may take a "disc" detection, None on
+    crokinole. The detector sees a striker come to rest as the ring of its top's groove,
+    disc-sized. A striker at rest or all but stopped (under half its radius a frame), seen a
+    frame or two ago, and a "disc" within half its radius of that sighting: no disc's centre can
+    lie so deep inside a striker, so the find is the striker (k4h_9912 at 31.43 s: south's
+    striker stopped, found as a 12.9 mm disc 5 mm from its last sighting; the disc it had
+    struck took it, and that disc's name stayed on the striker).
+
+    Off by default (``TrackerConfig.striker_rings``): the tracks come out right, but the korona
+    events then misread one shot (k2e_9605 at 36.9-37.2 s: the striker, slowing by the ne pocket
+    and found as rings, kept its track; the shot was logged as north's with the striker
+    pocketed, s7's pocket missed; replayed detections: rounds 1/1 -> 0/1, pockets 100% -> 50%).
+    On, k4h_9912's switch goes (12.5 -> 0 per 100 shots)."""
+    r = tk._striker_r
+    if r is None or not tk.cfg.striker_rings:
+        return None
+    out = np.zeros((len(rows), len(dets)), bool)
+    discs = dets.kind == DISC
+    if not discs.any():
+        return out
+    for i, tr in enumerate(rows):
+        if tr.kind != STRIKER or tr in tk._tentative or tr.state not in ("rest", "moving"):
+            continue
+        seen = tr.last_sighting()
+        if seen is None or tk._t_now - seen.t > 3.5 * dt or tr.speed * dt > 0.5 * r:
+            continue
+        out[i] = discs & (np.hypot(dets.xy[:, 0] - seen.x, dets.xy[:, 1] - seen.y) <= 0.5 * r)
+    return out
 
 
 def colour_penalty(rows: Sequence[Track], dets: Detections) -> np.ndarray:
@@ -342,3 +379,26 @@ def jump_speed(tk: Tracker, tr: Track, movers: list[Track]) -> float:
     near = [m.speed for m in movers if m is not tr
             and float(np.hypot(*(m.xy - q))) < max(m.speed, chain) * 0.2 + 3 * (m.radius + tr.radius)]
     return max([chain, *near]) if near else tk.cfg.v_max
+
+
+# Frames a resting disc's blow may lie behind the frame that lets it jump (``may_jump``: a mover's
+# path passes it now), when it was unseen already as the motion began: it may have been struck a
+# frame or two before, blurred and unseen.
+STRUCK_FRAMES = 3
+
+
+def struck_for(tr: Track, t: float, dt: float, blow_start: float | None) -> float:
+    """Seconds a resting disc let jump (``may_jump``) may have been on its way: since it was last
+    seen, when that was after the board's present motion began (``blow_start``, less
+    ``STRUCK_FRAMES`` frames: a track is set moving a frame or two after it starts); else no
+    longer than ``STRUCK_FRAMES`` frames. A disc at rest does not move by itself: one seen as the
+    shot began was struck since, at the latest when it vanished (k4h_9806 at 22.8 s: s2, lost
+    as it was knocked 100 mm along the rim, found there four frames later); one lost long before is
+    struck now, whatever long it lay unseen (a rim disc the detector loses for seconds, or no
+    disc at all any more). Timed from its last sighting, a disc unseen 10 s took a false find
+    184 mm along the rim (k4h_9912 at 31.3 s: south's s4, unseen since 20.7 s, as the striker
+    came up the board; it then slid on, "moving", and was called pocketed)."""
+    gap = max(t - tr.last_seen, dt)
+    if blow_start is not None and tr.last_seen >= blow_start - STRUCK_FRAMES * dt:
+        return gap
+    return min(gap, STRUCK_FRAMES * dt)

@@ -46,6 +46,8 @@ from tracker.track.prediction import (
     may_jump,
     penalties,
     predict,
+    striker_rings,
+    struck_for,
     struck_penalty,
 )
 from tracker.track.row_order import row_order
@@ -72,6 +74,9 @@ class TrackerConfig:
     confirm_hits: int = 2
     chain_speed: float = 1500.0  # mm/s, least speed assumed for a mover that may have struck a disc
     hole_gone: float = 1.0  # seconds a disc in the 20-hole may stay unseen before it was taken out
+    # korona: a striker all but stopped may take a disc-sized find deep inside it, the ring of its
+    # top's groove (``prediction.striker_rings``; off: the events misread k2e_9605's last shot)
+    striker_rings: bool = False
 
 
 class Tracker:
@@ -97,6 +102,7 @@ class Tracker:
         self._tent_det: dict[int, int] = {}  # id(tentative track) -> its detection this frame
         self._consumed: set[int] = set()  # id(tentative tracks) another's confirmation took this frame
         self._hole_uncovered = float("-inf")  # when a disc over the 20-hole's edge last left it
+        self._blow_start: float | None = None  # when the discs' present motion began (None: all still)
         self.det_track: np.ndarray = np.zeros(0, int)  # track id per detection of the last frame
         if isinstance(board, CrokinoleBoard):
             self._pegs = np.array(board.peg_positions(), float).reshape(-1, 2)
@@ -244,8 +250,8 @@ class Tracker:
         rows = live + self._tentative
         hyps, gates = predict(self, rows, dt, t)
         cost = (hypothesis_cost(hyps, dets.xy, blows.stop_penalty(self, rows, hyps, dt))
-                + penalties(rows, dets, self._striker_r) + colour_penalty(rows, dets) + struck_penalty(self, rows, dets)
-                + beyond_struck_penalty(self, rows, dets))
+                + penalties(rows, dets, self._striker_r, striker_rings(self, rows, dets, dt))
+                + colour_penalty(rows, dets) + struck_penalty(self, rows, dets) + beyond_struck_penalty(self, rows, dets))
         pairs = assign(cost, gates)
         self._rescue_movers(rows, cost, gates, pairs, dt, t)
         used_t = {i for i, _ in pairs}
@@ -259,11 +265,12 @@ class Tracker:
             # as far as the disc could have gone at its speed (a bounce may add some), never
             # further than the top speed allows
             # (a struck resting disc: around where the collision puts it, as far as half the
-            # striking speed could carry it further)
+            # striking speed could carry it further within the frame or two since the blow)
             wide = np.array([
-                2 * rows[i].radius + max(t - rows[i].last_seen, dt)
-                * (min(self.cfg.v_max, 1.5 * rows[i].speed + 500.0) if rows[i].state == "moving"
-                   else 0.5 * jump_speed(self, rows[i], movers))
+                2 * rows[i].radius + (max(t - rows[i].last_seen, dt) * min(self.cfg.v_max, 1.5 * rows[i].speed + 500.0)
+                                      if rows[i].state == "moving"
+                                      else struck_for(rows[i], t, dt, self._blow_start) * 0.5
+                                      * jump_speed(self, rows[i], movers))
                 for i in cand])
             cand, wide = blows.with_rows(self, rows, cand, wide, used_t)
             sub = cost[np.ix_(cand, dcols)] + blows.backwards(self, rows, cand, dets, dcols)
@@ -294,6 +301,10 @@ class Tracker:
                 else:
                     self.det_track[j] = revived.id
         promote(self, t, dt)
+        if not any(tr.state == "moving" for tr in self.tracks):
+            self._blow_start = None
+        elif self._blow_start is None:
+            self._blow_start = t
         self._updates += 1
         if self._updates % 30 == 0:
             self._trim_finished_paths()
