@@ -39,6 +39,8 @@ Pipeline per frame (each stage cheap, the expensive one only where a disc is lik
    elongated difference blob that no disc explains, where the view changed, is reported as a
    motion-blurred disc (``streaks.py``).
 8. Label ``where`` (surface / hole / ditch / pocket) from the board model.
+9. Korona, opt-in (``rim_snap_mm``): a disc reported within a few millimetres of a rim line is reported
+   on it (``rim_line.py``: fits against a rim are pulled inward; only the reported centres move).
 
 Tolerances that depend on the image (edge windows, residual, radius) scale with the millimetres
 per image pixel at the disc, so the same detector runs on 4000-pixel phone photos and 480x270
@@ -78,6 +80,7 @@ from tracker.detect.reach import drop_reaching
 from tracker.detect.refine import Fit, Refiner
 from tracker.detect.rejects import RejectMemory
 from tracker.detect.reuse import crept, held_reference, untouched
+from tracker.detect.rim_line import on_rim_lines
 from tracker.detect.row_memory import RowMemory
 from tracker.detect.settings import DetectorSettings
 from tracker.detect.twenty_hole import (
@@ -420,8 +423,10 @@ class DiscDetector:
         return self._chamfered(find_streaks(self, view, dets, moved, lab), len(dets))
 
     def _chamfered(self, dets: Detections, n: int) -> Detections:
-        """The first ``n`` of ``dets`` (the discs) at their chamfer-corrected centres (``chamfer.py``)."""
-        return dets if self.chamfer is None else self.chamfer.apply(dets, n)
+        """The first ``n`` of ``dets`` (the discs) at their chamfer-corrected centres (``chamfer.py``),
+        korona discs against a rim on its line (``rim_line.py``)."""
+        dets = dets if self.chamfer is None else self.chamfer.apply(dets, n)
+        return on_rim_lines(self.board, dets, n, self.settings.rim_snap_mm)
 
     def refresh(self) -> None:
         """Make the next call a full pass (the discs found before still stand where the picture

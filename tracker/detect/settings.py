@@ -140,3 +140,17 @@ class DetectorSettings:
     # k4h_9306 1.49/9.44 -> 1.38/9.79, round lost, pockets 100%/100% -> 67%/100%, switches
     # 0 -> 12.5; k4h_9706 1.35/2.46 -> 1.25/2.46; k2e_9605 the same.
     settle_strikers: bool = False
+    # Korona: a disc reported within this many mm of a rim line is reported on it (``rim_line.py``:
+    # fits against a rim are pulled 1-1.5 mm inward; ``rim_line.SNAP_MM``: 3); 0: off. Off by
+    # default: full reviews, 0 -> 3 (median/p95 mm at rest), the dev matches' positions gain
+    # (k2e_9505 1.59/3.83 -> 1.33/3.83, k2e_9705 0.74/5.95 -> 0.43/5.95, k2e_9805 1.25/2.28 ->
+    # 0.85/2.20, k4h_9306 1.61/9.21 -> 1.49/9.21, k4h_9506 1.99/3.19 -> 1.91/4.15, k4h_9606
+    # 3.14/11.56 -> 2.90/11.78, k4h_9706 1.35/2.48 -> 1.03/2.47, k4h_9806 1.90/2.67 -> 0.97/3.53,
+    # k4h_9912 1.62/4.86 -> 1.41/3.80 and its round exact, k2e_9605 the same; k2e_9911 0.76/2.03
+    # -> 0.95/1.97: its discs 1-3 mm off a rim are put on it), but identity switches rise (per
+    # 100 shots: k2e_9805 0 -> 12.5, k4h_9506 0 -> 12.5, k4h_9806 25 -> 37.5 with pockets P 75% ->
+    # 60%, k4h_9912 12.5 -> 25, korona_4p_part 10 -> 30; the two looked at were collisions in the
+    # open, not discs moved by the snap: not examined further), and the coarse fixtures gain little
+    # (korona_2p_game 2.76/6.86 -> 2.94/6.85, korona_4p_part 1.82/6.95 -> 1.93/8.03, korona_ru_part
+    # 4.10/7.16 -> 3.86/6.40).
+    rim_snap_mm: float = 0.0
