@@ -61,3 +61,37 @@ def test_each_part_of_the_region_gets_its_own_box_and_its_response_is_the_whole_
 def test_overlapping_boxes_are_merged_until_none_overlap() -> None:
     boxes = merge_overlapping([(0, 10, 0, 10), (5, 15, 5, 15), (12, 20, 12, 40), (100, 110, 100, 110)])
     assert boxes == [(0, 20, 0, 40), (100, 110, 100, 110)]
+
+
+def test_the_parts_of_a_region_are_found_once_for_every_kind_searched_in_it(monkeypatch) -> None:
+    from tracker.detect import candidates
+
+    det, view = detector_and_view()
+    h, w = view.shape[:2]
+    region = np.zeros((h, w), bool)
+    region[45:80, 25:60] = True
+    region[h // 2 - 20:h // 2 + 20, w // 2 - 20:w // 2 + 20] = True  # the middle disc's place
+    found = []
+    orig = candidates.parts
+    monkeypatch.setattr(candidates, "parts", lambda valid: found.append(1) or orig(valid))
+    first = candidates.search(det, view, 0, det.board.disc_radius, region)
+    again = candidates.search(det, view, 0, det.board.disc_radius, region)
+    assert len(found) == 1  # (the same region: its parts from the first search)
+    assert len(first[0]) >= 1 and np.array_equal(first[0], again[0]) and np.array_equal(first[1], again[1])
+    candidates.search(det, view, 0, det.board.disc_radius, region.copy())  # another call's region
+    assert len(found) == 2
+
+
+def test_the_whole_views_blur_is_made_once_a_call_and_is_the_edge_fields() -> None:
+    from tracker.detect.background import BackgroundModel
+    from tracker.detect.candidates import edge_field
+
+    det, view = detector_and_view()
+    lab = det.view_lab(view)
+    blurred = det.view_blurred(view)
+    assert det.view_blurred(view) is blurred and det.is_view_lab(view, lab)
+    assert np.array_equal(blurred, BackgroundModel.prepare(lab))
+    for a, b in zip(edge_field(lab, blurred=blurred), edge_field(lab), strict=True):
+        assert np.array_equal(a, b)
+    other = view.copy()  # the next call's view: made afresh
+    assert det.view_blurred(other) is not blurred and not det.is_view_lab(other, lab)

@@ -23,13 +23,21 @@ import numpy as np
 Box = tuple[int, int, int, int]  # y0, y1, x0, x1 (half-open)
 
 
-def region_boxes(valid: np.ndarray, margin: int) -> list[Box]:
-    """Disjoint boxes, each a connected part (or several close ones) of ``valid`` (a boolean
-    mask) with ``margin`` pixels around it, clipped to the mask's extent."""
-    H, W = valid.shape
+def parts(valid: np.ndarray) -> np.ndarray:
+    """The connected parts of ``valid`` (a boolean mask): (N, 5) rows x, y, w, h, area
+    (OpenCV's component statistics, background left out)."""
     n, _, stats, _ = cv2.connectedComponentsWithStats(valid.view(np.uint8), connectivity=8)
+    return np.asarray(stats[1:n])
+
+
+def region_boxes(valid: np.ndarray, margin: int, stats: np.ndarray | None = None) -> list[Box]:
+    """Disjoint boxes, each a connected part (or several close ones) of ``valid`` (a boolean
+    mask) with ``margin`` pixels around it, clipped to the mask's extent. ``stats``: ``parts``
+    of ``valid`` when already found (each kind of disc searches the same region with its own
+    margin)."""
+    H, W = valid.shape
     boxes: list[Box] = []
-    for x, y, w, h, _ in stats[1:n]:
+    for x, y, w, h, _ in parts(valid) if stats is None else stats:
         boxes.append((max(int(y) - margin, 0), min(int(y + h) + margin, H),
                       max(int(x) - margin, 0), min(int(x + w) + margin, W)))
     return merge_overlapping(boxes)

@@ -33,7 +33,7 @@ import cv2
 import numpy as np
 import scipy.fft as sfft
 
-from tracker.detect.boxes import Box, area, region_boxes
+from tracker.detect.boxes import Box, area, parts, region_boxes
 
 if TYPE_CHECKING:
     from tracker.detect.detector import DiscDetector
@@ -187,9 +187,12 @@ EDGE_PIXELS = 1 << 16
 _TINY_ROOT = np.sqrt(np.float32(1e-6))  # (sqrt(max(n, 1e-6)) = max(sqrt(n), sqrt(1e-6)) exactly)
 
 
-def edge_field(lab: np.ndarray, mask: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Double-angle edge field of a float32 Lab image: (c, s, strength), strength in Lab/px."""
-    blurred = cv2.GaussianBlur(lab, (0, 0), 1.0)
+def edge_field(lab: np.ndarray, mask: np.ndarray | None = None, blurred: np.ndarray | None = None
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Double-angle edge field of a float32 Lab image: (c, s, strength), strength in Lab/px.
+    ``blurred``: ``lab`` blurred by one pixel (below), when already made."""
+    if blurred is None:
+        blurred = cv2.GaussianBlur(lab, (0, 0), 1.0)
     H, W = lab.shape[:2]
     if H * W <= EDGE_PIXELS or H <= EDGE_ROWS:
         c, s, strength = _edge_rows(blurred)
@@ -242,10 +245,11 @@ def _edge_rows(blurred: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]
 Spectra = tuple[np.ndarray, np.ndarray, np.ndarray]
 
 
-def field_spectra(lab: np.ndarray, fft_shape: tuple[int, int], mask: np.ndarray | None = None) -> Spectra:
+def field_spectra(lab: np.ndarray, fft_shape: tuple[int, int], mask: np.ndarray | None = None,
+                  blurred: np.ndarray | None = None) -> Spectra:
     """The spectra of the edge field (``edge_field``) of ``lab``, zero-padded to ``fft_shape``:
     what ``ring_response`` filters (the same for every ring radius with that FFT size)."""
-    c, s, strength = edge_field(lab, mask)
+    c, s, strength = edge_field(lab, mask, blurred)
     return (sfft.rfft2(c, s=fft_shape, workers=1), sfft.rfft2(s, s=fft_shape, workers=1),
             sfft.rfft2(strength, s=fft_shape, workers=1))
 
@@ -272,16 +276,24 @@ def peaks(score: np.ndarray, min_distance_px: float, threshold: float,
     """Local maxima of ``score`` above ``threshold``, at least ``min_distance_px`` apart (greedy,
     strongest first). Returns (N, 2) pixel coordinates (u, v), with sub-pixel parabola offsets."""
     k = max(3, int(2 * round(min_distance_px / 2) + 1))
-    dil = cv2.dilate(score, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
-    cand = (score >= dil) & (score > threshold)
+    cand = score > threshold
     if valid is not None:
         cand &= valid
-    vs, us = np.nonzero(cand)
+    # The local maxima only where a candidate can be: the dilation over the candidates' box and
+    # the kernel's reach around it (the same maxima as the whole map's, for less of it)
+    bx, by, bw, bh = cv2.boundingRect(cand.view(np.uint8))
+    if bw == 0:
+        return np.zeros((0, 2))
+    h, w = score.shape
+    y0, y1, x0, x1 = max(by - k // 2, 0), min(by + bh + k // 2, h), max(bx - k // 2, 0), min(bx + bw + k // 2, w)
+    dil = cv2.dilate(score[y0:y1, x0:x1], cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    box = (slice(by, by + bh), slice(bx, bx + bw))
+    vs, us = np.nonzero(cand[box] & (score[box] >= dil[by - y0 : by - y0 + bh, bx - x0 : bx - x0 + bw]))
     if len(us) == 0:
         return np.zeros((0, 2))
+    vs, us = vs + by, us + bx
     order = np.argsort(-score[vs, us])[: 4 * limit]
     kept: list[tuple[float, float]] = []
-    h, w = score.shape
     for i in order:
         u, v = int(us[i]), int(vs[i])
         if any((u - a) ** 2 + (v - b) ** 2 < min_distance_px**2 for a, b in kept):
@@ -308,11 +320,16 @@ def search(det: DiscDetector, view: np.ndarray, kind: int, radius: float,
     around each separate part of the region only (``boxes.py``), and only those boxes are
     converted to Lab (unless the whole view's ``lab`` is given)."""
     st = det.settings
-    valid = det._valid if region is None else det._valid & region
     filt = det._filters[kind]
     H, W = view.shape[:2]
+    valid = det._valid
     if region is not None:
-        boxes = region_boxes(valid, filt.half + 2)
+        # (each kind searches the same region on a call: its parts are found once)
+        if det._region_parts is None or det._region_parts[0] is not region:
+            valid = det._valid & region
+            det._region_parts = (region, valid, parts(valid))
+        _, valid, stats = det._region_parts
+        boxes = region_boxes(valid, filt.half + 2, stats)
         if not boxes:
             return np.zeros((0, 2)), np.zeros(0)
         if area(boxes) < 0.5 * H * W:  # (else the whole view, as cheap)
@@ -326,8 +343,12 @@ def search(det: DiscDetector, view: np.ndarray, kind: int, radius: float,
         spectra = shared[2]
         sub = view  # (only its shape is read below)
     else:
-        sub = lab if lab is not None else det.view_lab(view)
-        spectra = field_spectra(sub, filt.fft_shape)
+        if lab is None or det.is_view_lab(view, lab):  # (its blur shared with the streak finder)
+            sub = det.view_lab(view)
+            spectra = field_spectra(sub, filt.fft_shape, blurred=det.view_blurred(view))
+        else:
+            sub = lab
+            spectra = field_spectra(sub, filt.fft_shape)
         det._view_spectra = (view, filt.fft_shape, spectra)
     rr = ring_response(sub, filt, spectra=spectra)
     ok = valid & (rr.coherence >= st.min_coherence) & (rr.score >= st.min_flux)

@@ -142,6 +142,9 @@ class DiscDetector:
         self._crop_filters: OrderedDict[tuple[int, int, int], RingFilter] = OrderedDict()
         self._view_spectra: tuple[np.ndarray, tuple[int, int], Spectra] | None = None  # (``search``)
         self._view_lab: tuple[np.ndarray, np.ndarray] | None = None  # (``view_lab``)
+        self._view_blurred: tuple[np.ndarray, np.ndarray] | None = None  # (``view_blurred``)
+        # the searched region, its valid part and that part's connected parts (``search``)
+        self._region_parts: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
         # Frame-to-frame reuse (see ``detect``).
         self._ref_grey: np.ndarray | None = None
         self._last: Detections | None = None
@@ -226,6 +229,19 @@ class DiscDetector:
             self._view_lab = (view, self._lab(view))
         lab = self._view_lab[1]
         return lab if box is None else lab[y0:y1, x0:x1]
+
+    def is_view_lab(self, view: np.ndarray, lab: np.ndarray) -> bool:
+        """Whether ``lab`` is this call's whole-view Lab (``view_lab``) of ``view``."""
+        return self._view_lab is not None and self._view_lab[0] is view and self._view_lab[1] is lab
+
+    def view_blurred(self, view: np.ndarray) -> np.ndarray:
+        """The whole view's Lab (``view_lab``) blurred by one view pixel, read only: what the
+        edge field of a whole-view search (``candidates.edge_field``) and the streak finder over
+        the whole view (``BackgroundModel.prepare``) both blur it to, made at most once a call
+        (the same call, so the same numbers)."""
+        if self._view_blurred is None or self._view_blurred[0] is not view:
+            self._view_blurred = (view, BackgroundModel.prepare(self.view_lab(view)))
+        return self._view_blurred[1]
 
     def set_background(self, frame_bgr: np.ndarray, discs: Detections | None = None) -> None:
         """Start the empty-board model from a frame; ``discs``: the discs found on it (the board

@@ -121,8 +121,12 @@ def find_streaks(det: DiscDetector, view_bgr: np.ndarray, dets: Detections,
     if box is None:
         return dets
     y0, y1, x0, x1 = box
-    crop = lab[y0:y1, x0:x1] if lab is not None else det.view_lab(view_bgr, (y0, y1, x0, x1))
-    blurred = BackgroundModel.prepare(crop)
+    H, W = model.valid.shape
+    if box == (0, H, 0, W) and (lab is None or det.is_view_lab(view_bgr, lab)):
+        blurred = det.view_blurred(view_bgr)  # (the whole view's, made once a call)
+    else:
+        crop = lab[y0:y1, x0:x1] if lab is not None else det.view_lab(view_bgr, (y0, y1, x0, x1))
+        blurred = BackgroundModel.prepare(crop)
     diff = model.difference(blurred, box)
     mask = (diff > model.threshold(MIN_DIFF)) & model.valid[y0:y1, x0:x1]
     mask &= ~explained(det, dets, mask.shape, (y0, x0))
