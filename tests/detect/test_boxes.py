@@ -12,6 +12,7 @@ from tracker.calibration.datatypes import Calibration
 from tracker.detect.boxes import area, merge_overlapping, region_boxes
 from tracker.detect.candidates import box_responses, ring_response
 from tracker.detect.detector import DiscDetector
+from tracker.detect.view_colours import lab_of
 
 SIZE = 480
 
@@ -51,7 +52,7 @@ def test_each_part_of_the_region_gets_its_own_box_and_its_response_is_the_whole_
         part = valid[max(y0 - 1, 0):y1 + 1, max(x0 - 1, 0):x1 + 1]
         assert part.any()
     score, coher = box_responses(det, view, None, 0, boxes)
-    whole = ring_response(det._lab(view), det._filters[0])
+    whole = ring_response(lab_of(view), det._filters[0])
     # every searched pixel
     assert np.allclose(score[valid], whole.score[valid], atol=1e-4)
     edges = valid & (np.abs(whole.score) > 0.05)  # (the coherence of no edge at all is noise)
@@ -87,11 +88,11 @@ def test_the_whole_views_blur_is_made_once_a_call_and_is_the_edge_fields() -> No
     from tracker.detect.candidates import edge_field
 
     det, view = detector_and_view()
-    lab = det.view_lab(view)
-    blurred = det.view_blurred(view)
-    assert det.view_blurred(view) is blurred and det.is_view_lab(view, lab)
+    lab = det.colours.lab(view)
+    blurred = det.colours.blurred(view)
+    assert det.colours.blurred(view) is blurred and det.colours.is_whole(view, lab)
     assert np.array_equal(blurred, BackgroundModel.prepare(lab))
     for a, b in zip(edge_field(lab, blurred=blurred), edge_field(lab), strict=True):
         assert np.array_equal(a, b)
     other = view.copy()  # the next call's view: made afresh
-    assert det.view_blurred(other) is not blurred and not det.is_view_lab(other, lab)
+    assert det.colours.blurred(other) is not blurred and not det.colours.is_whole(other, lab)

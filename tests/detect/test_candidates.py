@@ -1,4 +1,4 @@
-"""The ring-filter search (``tracker/detect/candidates.py``): how its filters are made and kept
+"""The ring-filter search (``tracker/detect/candidates.py``, ``ring_filter.py``): how its filters are made and kept
 must change nothing but the cost."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.fft as sfft
 
-from tracker.detect.candidates import RingFilter, _ring_kernels, ring_half
+from tracker.detect.ring_filter import RingFilter, _ring_kernels, ring_half
 
 
 def test_filter_spectra_are_the_zero_padded_transforms_of_the_kernels() -> None:
@@ -53,23 +53,23 @@ def test_opencv_inverse_gives_scipys_responses() -> None:
     float32 rounding."""
     import cv2
 
-    from tracker.detect import candidates
+    from tracker.detect import candidates, ring_filter
 
     rng = np.random.default_rng(8)
     x = rng.normal(size=(48, 64)).astype(np.float32)
-    assert np.abs(candidates._packed(sfft.rfft2(x), 48, 64) - cv2.dft(x)).max() < 1e-4
+    assert np.abs(ring_filter._packed(sfft.rfft2(x), 48, 64) - cv2.dft(x)).max() < 1e-4
     for shape, r in [((431, 431), 6.25), ((96, 128), 8.2)]:
         f = RingFilter.build(shape, r, 1.5, 1.5)
         img = cv2.GaussianBlur(rng.uniform(0, 255, (*shape, 3)).astype(np.uint8), (0, 0), 2.0)
         lab = cv2.cvtColor(img, cv2.COLOR_BGR2Lab).astype(np.float32)
         spectrum = candidates.field_spectra(lab, f.fft_shape)[2] * f.mag_k[0]
-        old = candidates.OPENCV_INVERSE
+        old = ring_filter.OPENCV_INVERSE
         try:
-            candidates.OPENCV_INVERSE = False
+            ring_filter.OPENCV_INVERSE = False
             ref = f._apply(spectrum)
-            candidates.OPENCV_INVERSE = True
+            ring_filter.OPENCV_INVERSE = True
             got = f._apply(spectrum)
         finally:
-            candidates.OPENCV_INVERSE = old
+            ring_filter.OPENCV_INVERSE = old
         assert got.shape == ref.shape == shape and got.dtype == np.float32
         assert np.abs(got - ref).max() <= 1e-5 * np.abs(ref).max()

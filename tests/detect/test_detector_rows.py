@@ -11,6 +11,7 @@ from tracker.detect.datatypes import DISC, Detections
 from tracker.detect.detector import DiscDetector
 from tracker.detect.rows import row_fill
 from tracker.detect.settings import DetectorSettings
+from tracker.detect.view_colours import lab_of
 
 pytest.importorskip("tracker.render")
 from tests.detect.korona_row import LINE, R, render_row  # noqa: E402
@@ -33,7 +34,7 @@ def _fill(img: np.ndarray, calib: Calibration, known: list[float], pitch: bool =
           line_board: bool = False) -> np.ndarray:
     det = DiscDetector(calib, "korona", settings=DetectorSettings(row_pitch=pitch, row_line_board=line_board))
     view = det.rectify(img)
-    lab = det._lab(view)
+    lab = lab_of(view)
     board = np.median(lab[det._valid], axis=0)
     return row_fill(det, lab, _found(known), board).xy
 

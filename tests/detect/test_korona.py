@@ -62,9 +62,10 @@ def test_a_full_pass_makes_the_views_edge_spectra_once_for_both_kinds(monkeypatc
     made: list[tuple[int, int]] = []
     orig = candidates.field_spectra
 
-    def counted(lab: np.ndarray, fft_shape: tuple[int, int], mask: np.ndarray | None = None) -> candidates.Spectra:
+    def counted(lab: np.ndarray, fft_shape: tuple[int, int], mask: np.ndarray | None = None,
+                blurred: np.ndarray | None = None) -> candidates.Spectra:
         made.append(fft_shape)
-        return orig(lab, fft_shape, mask)
+        return orig(lab, fft_shape, mask, blurred)
 
     monkeypatch.setattr(candidates, "field_spectra", counted)
     det = DiscDetector(calib, "korona")

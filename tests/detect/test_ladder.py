@@ -14,6 +14,7 @@ from tracker.calibration.datatypes import Calibration
 from tracker.detect.datatypes import Detections
 from tracker.detect.detector import DiscDetector
 from tracker.detect.rim import rim_discs
+from tracker.detect.view_colours import lab_of
 
 render = pytest.importorskip("tracker.render")
 
@@ -42,7 +43,7 @@ def _white_row(xs: tuple[float, ...]) -> tuple[np.ndarray, Calibration]:
 def _rim(xs: tuple[float, ...]) -> np.ndarray:
     img, calib = _white_row(xs)
     det = DiscDetector(calib, "korona")
-    return rim_discs(det, det._lab(det.rectify(img)), Detections.empty()).xy
+    return rim_discs(det, lab_of(det.rectify(img)), Detections.empty()).xy
 
 
 def test_a_row_of_white_discs_on_the_white_board_is_found() -> None:

@@ -14,13 +14,14 @@ from tests.detect.drawing import DARK, LIGHT, DrawnDisc, render
 from tracker.detect.clusters import ClusterPass
 from tracker.detect.detector import DiscDetector
 from tracker.detect.outline import N_RING
+from tracker.detect.view_colours import lab_of
 
 
 def _pass(discs: list[DrawnDisc]) -> tuple[DiscDetector, ClusterPass]:
     shot = render(discs, (640, 360), tilt_deg=0.0, seed=3)
     det = DiscDetector(shot.calib, "crokinole")
     view = det.rectify(shot.image)
-    lab = det._lab(view)
+    lab = lab_of(view)
     r = det.board.disc_radius
     return det, ClusterPass(det, shot.image, lab, 0, r, [], None)
 

@@ -12,6 +12,7 @@ from tracker.detect.datatypes import DISC, Detections
 from tracker.detect.detector import DiscDetector
 from tracker.detect.rim import rim_discs
 from tracker.detect.settings import DetectorSettings
+from tracker.detect.view_colours import lab_of
 
 pytest.importorskip("tracker.render")
 from tests.detect.korona_row import DARK, LINE, ROW, WOOD, R, render_row  # noqa: E402
@@ -21,7 +22,7 @@ SIZE = (480, 360)
 
 def _rim(img: np.ndarray, calib: Calibration, known: Detections | None = None, shadow: float = 0.7) -> np.ndarray:
     det = DiscDetector(calib, "korona", settings=DetectorSettings(rim_shadow=shadow))
-    lab = det._lab(det.rectify(img))
+    lab = lab_of(det.rectify(img))
     return rim_discs(det, lab, known if known is not None else Detections.empty()).xy
 
 
@@ -84,7 +85,7 @@ def test_a_disc_a_little_way_in_from_the_rim_is_not_put_against_it() -> None:
     img, calib = render_row((40.0,), SIZE, 340.0, DARK, inset=1.2 * R)
     det = DiscDetector(calib, "korona")
     trace: list[tuple[int, float, float, float, int, str]] = []
-    got = rim_discs(det, det._lab(det.rectify(img)), Detections.empty(), trace).xy
+    got = rim_discs(det, lab_of(det.rectify(img)), Detections.empty(), trace).xy
     assert not any(_near(got, [40.0], 2 * R)), got.round(1).tolist()
     seen = [t for t in trace if t[:2] == (0, -1.0) and abs(t[2] + 0.5 * t[3] - 40.0) < 2 * R]
     assert seen and all(t[-1] != "row" for t in seen), trace

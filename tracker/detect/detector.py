@@ -58,7 +58,7 @@ from tracker.boards import CrokinoleBoard, KoronaBoard
 from tracker.calibration.datatypes import Calibration
 from tracker.detect import strikers, verify
 from tracker.detect.background import BackgroundModel
-from tracker.detect.candidates import RingFilter, Spectra, search, silhouette_shift
+from tracker.detect.candidates import Spectra, search
 from tracker.detect.chamfer import GAME_BEVEL_MM, ChamferCorrection
 from tracker.detect.change_noise import ChangeNoise
 from tracker.detect.datatypes import (
@@ -81,6 +81,7 @@ from tracker.detect.refine import Fit, Refiner
 from tracker.detect.rejects import RejectMemory
 from tracker.detect.reuse import crept, held_reference, untouched
 from tracker.detect.rim_line import on_rim_lines
+from tracker.detect.ring_filter import RingFilter, kind_rings
 from tracker.detect.row_memory import RowMemory
 from tracker.detect.settings import DetectorSettings
 from tracker.detect.twenty_hole import (
@@ -89,6 +90,7 @@ from tracker.detect.twenty_hole import (
     relearn_hole,
     sunk_in_hole,
 )
+from tracker.detect.view_colours import ViewColours, lab_of
 from tracker.errors import InputError
 
 # Calls a turned-down candidate stays turned down while nothing changes within its reach
@@ -137,12 +139,9 @@ class DiscDetector:
         self._valid = self._region_mask()
         # Candidates turned down where the picture has not changed since (``rejects.py``).
         self.rejects = RejectMemory(self.view, max_age=REJECT_MAX_AGE)
-        self._filters: dict[int, RingFilter] = {}
-        self._ring_px: dict[int, tuple[float, float, tuple[float, float]]] = {}
         self._crop_filters: OrderedDict[tuple[int, int, int], RingFilter] = OrderedDict()
         self._view_spectra: tuple[np.ndarray, tuple[int, int], Spectra] | None = None  # (``search``)
-        self._view_lab: tuple[np.ndarray, np.ndarray] | None = None  # (``view_lab``)
-        self._view_blurred: tuple[np.ndarray, np.ndarray] | None = None  # (``view_blurred``)
+        self.colours = ViewColours()  # this call's view in Lab, and blurred (``view_colours.py``)
         # the searched region, its valid part and that part's connected parts (``search``)
         self._region_parts: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
         # Frame-to-frame reuse (see ``detect``).
@@ -161,20 +160,8 @@ class DiscDetector:
         self.lost = LostDiscs(self.view, self.pose, self.thickness, self.settings.change_level)
         self.noise = ChangeNoise(self.settings.change_noise_sigmas)  # (``_changed``)
         self.row_memory = RowMemory()  # korona: the resting row discs between full passes (``row_memory.py``)
-        # Widen the ring outward by the largest apparent top-face shift over the board; or, seen
-        # as obliquely as ``SILHOUETTE_SHIFT`` says, shape it as the silhouette at the board's
-        # centre and widen it by how far the shift elsewhere differs (``candidates``).
-        corners = np.array([[0.0, 0.0], [half, half], [-half, half], [half, -half], [-half, -half]])
-        s, k = self.pose.top_shift(corners, self.thickness)
-        for kind, r in self.kinds:
-            shift = silhouette_shift(self.view, s[0], r)
-            if shift == (0.0, 0.0):
-                extra = 0.5 * float(np.linalg.norm(s, axis=1).max()) + (float(k.max()) - 1.0) * r
-            else:
-                extra = 0.5 * float(np.linalg.norm(s - s[0], axis=1).max()) + (float(k.max()) - 1.0) * r
-            self._ring_px[kind] = (r / self.mm_per_px, extra / self.mm_per_px, shift)
-            self._filters[kind] = RingFilter.build((self.view.height, self.view.width),
-                                                   r / self.mm_per_px, 1.5, extra / self.mm_per_px, shift)
+        # The coarse search's ring per kind of disc (``ring_filter.kind_rings``).
+        self._ring_px, self._filters = kind_rings(self.view, self.pose, self.thickness, half, self.kinds)
         # The empty board, learned from still frames (streaks are found against it); and the
         # colour (8-bit Lab, blurred as the model's) of the empty 20-hole, from the frame given
         # to ``set_background`` when nothing lay over the hole (``verify.is_empty_hole``).
@@ -210,39 +197,6 @@ class DiscDetector:
         if frame.shape[1] != w or frame.shape[0] != h:
             raise InputError(f"detector: frame is {frame.shape[1]}x{frame.shape[0]}, calibration is for {w}x{h}")
 
-    @staticmethod
-    def _lab(bgr: np.ndarray) -> np.ndarray:
-        lab = cv2.cvtColor(bgr, cv2.COLOR_BGR2Lab)
-        return lab.astype(np.float32)
-
-    def view_lab(self, view: np.ndarray, box: tuple[int, int, int, int] | None = None) -> np.ndarray:
-        """``_lab`` of this call's coarse ``view``, or of its ``box`` (y0, y1, x0, x1), read only.
-        The whole view's is made at most once a call (asked for whole, or for a box of half the
-        view or more: the search, the second pass and the streaks each read part of it) and
-        boxes are cut from it; a smaller box before that is converted alone. The same numbers
-        either way (the conversion is per pixel)."""
-        H, W = view.shape[:2]
-        y0, y1, x0, x1 = box if box is not None else (0, H, 0, W)
-        if self._view_lab is None or self._view_lab[0] is not view:
-            if (y1 - y0) * (x1 - x0) < 0.5 * H * W:
-                return self._lab(view[y0:y1, x0:x1])
-            self._view_lab = (view, self._lab(view))
-        lab = self._view_lab[1]
-        return lab if box is None else lab[y0:y1, x0:x1]
-
-    def is_view_lab(self, view: np.ndarray, lab: np.ndarray) -> bool:
-        """Whether ``lab`` is this call's whole-view Lab (``view_lab``) of ``view``."""
-        return self._view_lab is not None and self._view_lab[0] is view and self._view_lab[1] is lab
-
-    def view_blurred(self, view: np.ndarray) -> np.ndarray:
-        """The whole view's Lab (``view_lab``) blurred by one view pixel, read only: what the
-        edge field of a whole-view search (``candidates.edge_field``) and the streak finder over
-        the whole view (``BackgroundModel.prepare``) both blur it to, made at most once a call
-        (the same call, so the same numbers)."""
-        if self._view_blurred is None or self._view_blurred[0] is not view:
-            self._view_blurred = (view, BackgroundModel.prepare(self.view_lab(view)))
-        return self._view_blurred[1]
-
     def set_background(self, frame_bgr: np.ndarray, discs: Detections | None = None) -> None:
         """Start the empty-board model from a frame; ``discs``: the discs found on it (the board
         under them is unseen until they go). The model then learns from still frames
@@ -251,7 +205,7 @@ class DiscDetector:
         and as dark as an empty hole is taken for it (``twenty_hole.empty_hole_finds``) and dropped."""
         from tracker.detect.streaks import explained
 
-        blurred = BackgroundModel.prepare(self._lab(self.rectify(frame_bgr)))
+        blurred = BackgroundModel.prepare(lab_of(self.rectify(frame_bgr)))
         if discs is not None and len(discs):
             ghost = empty_hole_finds(self, discs)
             if ghost.any() and self._last is not None and len(self._last):
@@ -377,7 +331,7 @@ class DiscDetector:
         self._force_full = False
         self._since_full = 0 if full else self._since_full + 1
         # The whole view's Lab only when it is all searched.
-        lab = self.view_lab(view) if full else None
+        lab = self.colours.lab(view) if full else None
         # Discs found before with no changed pixel on their silhouette stand as they were, on a
         # full pass too: a disc found at rest by any pass stays found until the picture at its
         # place changes, so a full pass cannot lose what the incremental ones found (a full
@@ -432,7 +386,7 @@ class DiscDetector:
         from tracker.detect.streaks import explained, find_streaks
 
         if still:
-            blurred = BackgroundModel.prepare(self._lab(view) if lab is None else lab)
+            blurred = BackgroundModel.prepare(lab_of(view) if lab is None else lab)
             self.background.update(blurred, explained(self, dets, self._valid.shape))
             self.background.previous_xy, self.background.previous_streaks = dets.xy.copy(), []
             return self._chamfered(dets, len(dets))

@@ -177,14 +177,14 @@ def _lab_for_clusters(det: DiscDetector, view: np.ndarray, region: np.ndarray | 
     box, the colours it samples lie in the region); the whole view when the board's colour is
     still to be measured or on a full pass."""
     if region is None or det.cluster_board_lab is None:
-        return det.view_lab(view)
+        return det.colours.lab(view)
     bx, by, bw, bh = cv2.boundingRect((det._valid & region).view(np.uint8))
     m = int(np.ceil(2 * radius / det.view.mm_per_px)) + 3  # (``ClusterPass``'s box margin, and a pixel)
     H, W = view.shape[:2]
     y0, y1, x0, x1 = max(by - m, 0), min(by + bh + m, H), max(bx - m, 0), min(bx + bw + m, W)
     lab = np.zeros(view.shape, np.float32)
     if bw:
-        lab[y0:y1, x0:x1] = det.view_lab(view, (y0, y1, x0, x1))
+        lab[y0:y1, x0:x1] = det.colours.lab(view, (y0, y1, x0, x1))
     return lab
 
 

@@ -73,7 +73,7 @@ def drop_reaching(det: DiscDetector, view: np.ndarray, dets: Detections) -> Dete
     weak = np.nonzero(dets.confidence < WEAK)[0]
     if not len(weak) or not isinstance(det.board, CrokinoleBoard):
         return dets
-    lab = det.view_lab(view)
+    lab = det.colours.lab(view)
     looks = {int(i): face_and_reach(det, lab, dets.xy[i], float(dets.radius[i])) for i in weak}
     hands = [(dets.xy[i], face) for i, (face, out) in looks.items() if out and face is not None]
     keep = np.ones(len(dets), bool)

@@ -49,6 +49,7 @@ from tracker.boards import KoronaBoard
 from tracker.detect.datatypes import DISC, Detections
 from tracker.detect.reuse import silhouettes
 from tracker.detect.rows import DISTINCT_ROW, ON_LINE, W, _lab_at
+from tracker.detect.view_colours import lab_of
 
 if TYPE_CHECKING:
     from tracker.detect.detector import DiscDetector
@@ -126,7 +127,7 @@ class RowMemory:
                     kept.append(p)  # not reported again before the next full look
                 continue
             if lab is None:
-                lab = det._lab(view)
+                lab = lab_of(view)
             col = _lab_at(det, lab, c)
             if col is None:
                 continue
@@ -187,7 +188,7 @@ class RowMemory:
                 elif d[j] < 1.8 * r:
                     continue  # a place remembered beside it: the first one stands
             if lab is None:
-                lab = det._lab(view)
+                lab = lab_of(view)
             col = _lab_at(det, lab, c)
             if col is None:
                 continue

@@ -122,10 +122,10 @@ def find_streaks(det: DiscDetector, view_bgr: np.ndarray, dets: Detections,
         return dets
     y0, y1, x0, x1 = box
     H, W = model.valid.shape
-    if box == (0, H, 0, W) and (lab is None or det.is_view_lab(view_bgr, lab)):
-        blurred = det.view_blurred(view_bgr)  # (the whole view's, made once a call)
+    if box == (0, H, 0, W) and (lab is None or det.colours.is_whole(view_bgr, lab)):
+        blurred = det.colours.blurred(view_bgr)  # (the whole view's, made once a call)
     else:
-        crop = lab[y0:y1, x0:x1] if lab is not None else det.view_lab(view_bgr, (y0, y1, x0, x1))
+        crop = lab[y0:y1, x0:x1] if lab is not None else det.colours.lab(view_bgr, (y0, y1, x0, x1))
         blurred = BackgroundModel.prepare(crop)
     diff = model.difference(blurred, box)
     mask = (diff > model.threshold(MIN_DIFF)) & model.valid[y0:y1, x0:x1]

@@ -12,6 +12,7 @@ from tracker.boards import CrokinoleBoard
 from tracker.detect import verify
 from tracker.detect.background import BackgroundModel
 from tracker.detect.datatypes import Detections
+from tracker.detect.view_colours import lab_of
 
 if TYPE_CHECKING:
     from tracker.detect.detector import DiscDetector
@@ -66,7 +67,7 @@ def relearn_hole(det: DiscDetector, frame_bgr: np.ndarray) -> None:
     b = det.board
     if not isinstance(b, CrokinoleBoard):
         return
-    blurred = BackgroundModel.prepare(det._lab(det.rectify(frame_bgr)))
+    blurred = BackgroundModel.prepare(lab_of(det.rectify(frame_bgr)))
     a = np.linspace(0.0, 2 * np.pi, 32, endpoint=False)
     ring = (b.hole_radius + det.board.disc_radius) * np.stack([np.cos(a), np.sin(a)], 1)
     uv = np.round(det.view.to_px(np.vstack([np.zeros((1, 2)), ring]))).astype(int)
