@@ -204,3 +204,36 @@ def test_a_striker_first_seen_on_its_way_in_is_no_shot() -> None:
         return (float(x), float(y), "moving" if t - 1.4 < v0 / a + 0.2 else "rest")
 
     assert _run_all({1: (s, striker)}, fps=30.0, seconds=4.0) == []
+
+
+def test_a_striker_set_down_while_a_shot_waits_for_a_rim_disc_is_shot_once() -> None:
+    """k4h_9806 at 22.6 s: an episode waits for a rim disc it may have knocked away (a hand
+    nudged its row-mate); meanwhile south's striker is set on its line, and flicked before the
+    wait runs out (its first 0.3 s unseen, then seen running up the board). The striker stood
+    still through the episode: its run is the next shot's, logged once (it was logged twice,
+    once in the episode it never moved in)."""
+    r = Track(id=1, kind=0, radius=B.disc_radius, xy=np.array([0.0, B.half - B.disc_radius]), born=0.0)
+    mate = Track(id=2, kind=0, radius=B.disc_radius, xy=np.array([25.0, B.half - B.disc_radius]), born=0.0)
+    s = Track(id=3, kind=STRIKER, radius=B.striker_radius, xy=np.array([-100.0, -LINE]), born=1.2)
+    y_rim = B.half - B.disc_radius
+    v0, a = 1000.0, 0.12 * 9810.0
+
+    def rim_disc(t: float) -> Seen:
+        return (0.0, y_rim, "rest") if t < 1.0 else None
+
+    def row_mate(t: float) -> Seen:  # nudged 15 mm along the rim by a hand at 50 mm/s
+        if t < 1.0:
+            return (25.0, y_rim, "rest")
+        return (25.0 + 50.0 * min(t - 1.0, 0.3), y_rim, "moving" if t < 1.35 else "rest")
+
+    def striker(t: float) -> Seen:
+        if t < 1.2:
+            return None
+        if t < 1.99:
+            return (-100.0, -LINE, "rest")
+        if t < 2.29:
+            return None
+        dt = min(t - 2.0, v0 / a)
+        return (-100.0, -LINE + v0 * dt - 0.5 * a * dt * dt, "moving" if t - 2.0 < v0 / a + 0.2 else "rest")
+
+    assert _run_all({1: (r, rim_disc), 2: (mate, row_mate), 3: (s, striker)}, fps=30.0, seconds=4.0) == [3]

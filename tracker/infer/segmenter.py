@@ -39,7 +39,7 @@ from tracker.boards import CrokinoleBoard, KoronaBoard
 from tracker.detect.datatypes import STRIKER
 from tracker.infer.contacts import grazed_rim, infer_contacts, motion_start
 from tracker.infer.datatypes import End, HandEvent, ShotRecord
-from tracker.infer.ends import end_of, peak_speed, reached, stayed_out
+from tracker.infer.ends import end_of, peak_speed, reached, rested_before, stayed_out, still_between
 from tracker.infer.rim_gone import knocked_out_unseen, rim_unseen
 from tracker.infer.start_places import (
     ON_LINE_MM,
@@ -61,6 +61,8 @@ from tracker.track.tracker import TrackerConfig
 
 # seconds of still sightings that make a disc at rest (the tracker's own)
 REST_S = TrackerConfig.rest_time
+# mm from its rest place that counts as a disc moving (the tracker's own)
+MOVE_MM = TrackerConfig.move_mm
 
 
 class ShotSegmenter:
@@ -169,6 +171,11 @@ class ShotSegmenter:
         # pass: other rows it had lost) were not moved by the shot
         waiting = self._held_at is not None
         if waiting and moving:
+            # (the discs now moving that stood still through the episode until the wait began
+            # start the next one: k4h_9806 at 22.6 s, south's striker, set down during the
+            # wait and flicked as it ran out, was judged in the last episode and logged twice)
+            held = float(self._held_at)  # type: ignore[arg-type]
+            self._moved -= {tr.id for tr in moving if still_between(tr, self._t0, held, MOVE_MM)}
             return self._close(tracks, t, frame), hands
         self._moved |= {tr.id for tr in moving}
         for tr in tracks:  # discs that changed state without being seen moving (dropped in)
@@ -237,17 +244,6 @@ class ShotSegmenter:
             return tr.position()
         return tr.rest_xy
 
-    def _rested(self, tr: Track) -> bool:
-        """Korona: whether a disc was seen at rest before the episode, its sightings from its
-        first one to the episode's start spanning the tracker's ``rest_time``; a striker first
-        seen just before, on its way, was carried in by a hand (k4h_9912 at 34.6 s: west's
-        striker, carried onto the board, was first seen 0.03 s before the episode and logged as
-        a west shot). One put down and flicked at once is :func:`put_down_and_flicked`'s."""
-        if not isinstance(self.board, KoronaBoard):
-            return True
-        seen = [s.t for s in tr.path if s.measured and s.t <= self._t0 + 1e-6]
-        return len(seen) >= 2 and seen[-1] - min(seen[0], tr.born) >= REST_S - 1e-6
-
     def _rest_end(self, tr: Track) -> float:
         """When a disc just seen moving was last seen at rest: its sighting before the latest;
         crokinole, its last sighting within half a radius of its rest place, if no more than
@@ -306,7 +302,8 @@ class ShotSegmenter:
         # rest place it came from (the tracker links a flicked disc to its rest place), was
         # carried by a hand (a 20 lifted out of the hole, a disc taken from a pocket).
         candidates = [tr for tr in movers if tr.id in self._before and tr.id in paths
-                      and tr.born < self._t0 - 1e-6 and self._rested(tr)]
+                      and tr.born < self._t0 - 1e-6
+                      and (isinstance(self.board, CrokinoleBoard) or rested_before(tr, self._t0, REST_S))]
         # ... unless it was put down where shots start and flicked before it was seen at rest,
         # or first seen flying in from the shooting line (its wait there hidden by the hand)
         for tr in movers:
