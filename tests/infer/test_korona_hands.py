@@ -120,3 +120,120 @@ def test_a_striker_set_down_just_past_its_line_while_another_is_lost_is_no_shot(
         got, _ = seg.update(tracks, t, k)
         records += got
     assert records == []
+
+
+Seen = tuple[float, float, str] | None
+
+
+def _run_all(places: dict[int, tuple[Track, Callable[[float], Seen]]], fps: float, seconds: float) -> list[int]:
+    """Feed the segmenter several tracks at ``fps``; ``places[id] = (track, place)`` with
+    ``place(t)`` as in :func:`_run` (state ``"lost"``: a moving track the tracker gave up on, at
+    rest unseen where it was last seen), and a track listed from its first sighting on."""
+    seg = ShotSegmenter(B)
+    records = []
+    for k in range(round(seconds * fps)):
+        t = k / fps
+        listed = []
+        for tr, place in places.values():
+            seen = place(t)
+            if seen is None:
+                tr.occluded = tr.state == "rest"
+            elif seen[2] == "lost":  # the tracker gave up on it moving: at rest where last seen, unseen
+                tr.state, tr.occluded = "rest", True
+            else:
+                x, y, state = seen
+                if state == "moving" and tr.state == "rest" and tr.rest_xy is None:
+                    tr.rest_xy = (float(tr.xy[0]), float(tr.xy[1]))
+                _at(tr, t, x, y, state)
+            if tr.path:
+                listed.append(tr)
+        got, _ = seg.update(listed, t, k)
+        records += got
+    return [r.disc for r in records]
+
+
+def test_a_striker_taken_up_slowly_while_another_disc_jumps_is_no_shot() -> None:
+    """k4h_9912 at 20.1 s: east's striker, left by east's shot in the west rim zone (where a
+    west shot starts), is taken up by a hand: seen to creep 45 mm at 300 mm/s under the
+    fingers, then never again (carried off the board). Meanwhile the camera moves and a disc
+    against the east rim jumps 90 mm between two frames. The striker never ran like a shot; the
+    fast disc was no flick of it (it was logged as a west shot)."""
+    s = Track(id=1, kind=STRIKER, radius=B.striker_radius, xy=np.array([-387.0, 230.0]), born=0.0)
+    d = Track(id=2, kind=0, radius=B.disc_radius, xy=np.array([412.0, -9.0]), born=0.0)
+
+    def striker(t: float) -> Seen:
+        if t < 1.0:
+            return (-387.0, 230.0, "rest")
+        if t < 1.15:  # 30 fps: 1.0, 1.033, 1.067, 1.1, 1.133
+            k = round((t - 1.0) * 30)
+            return (-387.0 + 5.0 * k, 230.0 - 10.0 * k, "moving")
+        return (0.0, 0.0, "lost") if t < 1.5 else None
+
+    def rim_disc(t: float) -> Seen:
+        if t < 1.19:
+            return (412.0, -9.0, "rest")
+        if t < 1.22:
+            return (322.0, 0.0, "moving")
+        return (412.0, -72.0, "moving" if t < 1.3 else "rest")
+
+    assert _run_all({1: (s, striker), 2: (d, rim_disc)}, fps=30.0, seconds=4.0) == []
+
+
+def test_a_striker_first_seen_on_its_way_in_is_no_shot() -> None:
+    """k4h_9912 at 34.6 s: west's striker, carried onto the board from beside it, is first seen
+    in the hand in west's rim zone, a frame later 52 mm on (1.6 m/s) and still taken for at
+    rest; then hidden by the hand, and seen again 0.37 s later on its way, here running on
+    across the board as a shot striker would. It never rested before it moved: no west shot
+    (one was logged)."""
+    s = Track(id=1, kind=STRIKER, radius=B.striker_radius, xy=np.array([-353.0, 249.0]), born=1.0)
+    u = np.array([29.0, -22.0]) / np.hypot(29.0, -22.0)
+    v0, a = 1090.0, 0.12 * 9810.0
+
+    def striker(t: float) -> Seen:
+        k = round(t * 30)
+        if k < 30:
+            return None
+        if k == 30:
+            return (-353.0, 249.0, "rest")
+        if k == 31:
+            return (-349.0, 197.0, "rest")
+        if k < 42:
+            return None
+        dt = min(t - 1.4, v0 / a)
+        x, y = np.array([-412.0, 295.0]) + u * (v0 * dt - 0.5 * a * dt * dt)
+        return (float(x), float(y), "moving" if t - 1.4 < v0 / a + 0.2 else "rest")
+
+    assert _run_all({1: (s, striker)}, fps=30.0, seconds=4.0) == []
+
+
+def test_a_striker_set_down_while_a_shot_waits_for_a_rim_disc_is_shot_once() -> None:
+    """k4h_9806 at 22.6 s: an episode waits for a rim disc it may have knocked away (a hand
+    nudged its row-mate); meanwhile south's striker is set on its line, and flicked before the
+    wait runs out (its first 0.3 s unseen, then seen running up the board). The striker stood
+    still through the episode: its run is the next shot's, logged once (it was logged twice,
+    once in the episode it never moved in)."""
+    r = Track(id=1, kind=0, radius=B.disc_radius, xy=np.array([0.0, B.half - B.disc_radius]), born=0.0)
+    mate = Track(id=2, kind=0, radius=B.disc_radius, xy=np.array([25.0, B.half - B.disc_radius]), born=0.0)
+    s = Track(id=3, kind=STRIKER, radius=B.striker_radius, xy=np.array([-100.0, -LINE]), born=1.2)
+    y_rim = B.half - B.disc_radius
+    v0, a = 1000.0, 0.12 * 9810.0
+
+    def rim_disc(t: float) -> Seen:
+        return (0.0, y_rim, "rest") if t < 1.0 else None
+
+    def row_mate(t: float) -> Seen:  # nudged 15 mm along the rim by a hand at 50 mm/s
+        if t < 1.0:
+            return (25.0, y_rim, "rest")
+        return (25.0 + 50.0 * min(t - 1.0, 0.3), y_rim, "moving" if t < 1.35 else "rest")
+
+    def striker(t: float) -> Seen:
+        if t < 1.2:
+            return None
+        if t < 1.99:
+            return (-100.0, -LINE, "rest")
+        if t < 2.29:
+            return None
+        dt = min(t - 2.0, v0 / a)
+        return (-100.0, -LINE + v0 * dt - 0.5 * a * dt * dt, "moving" if t - 2.0 < v0 / a + 0.2 else "rest")
+
+    assert _run_all({1: (r, rim_disc), 2: (mate, row_mate), 3: (s, striker)}, fps=30.0, seconds=4.0) == [3]

@@ -7,7 +7,7 @@ import numpy as np
 
 from tracker.boards import CrokinoleBoard, KoronaBoard
 from tracker.detect.datatypes import DISC, STRIKER
-from tracker.infer.contacts import infer_contacts, rim_side
+from tracker.infer.contacts import grazed_rim, infer_contacts, rim_side
 from tracker.infer.datatypes import Contact, ShotRecord
 from tracker.infer.naming import Namer
 from tracker.track.datatypes import Sample, Track
@@ -38,6 +38,53 @@ def test_disc_hit_next_to_the_rim_comes_before_the_bounce() -> None:
     mine = [c.b for c in out if c.a == 1]
     assert mine and mine[0] == 2, out
     assert all(not isinstance(b, str) or b.startswith("rim:") for b in mine)
+
+
+# k2e_9911 at 30.5-31.0 s, every frame of the render's truth (30 fps): north's striker, shot at
+# n7, touched the south rim at 30.747 s and n7 at 30.752 s (the renderer's collision log), its
+# run in passing 2 mm clear of n7; the rules call the unannounced indirect shot a foul.
+GRAZE_STRIKER = np.array([
+    (30.5, -32.48, -179.21), (30.5333, -51.43, -212.7), (30.5667, -69.74, -245.04), (30.6, -87.39, -276.25),
+    (30.6333, -104.41, -306.32), (30.6667, -120.78, -335.25), (30.7, -136.51, -363.04),
+    (30.7333, -151.59, -389.7), (30.7667, -163.23, -393.48), (30.8, -170.57, -383.95),
+    (30.8333, -177.11, -375.45), (30.8667, -182.86, -367.99), (30.9, -187.8, -361.57),
+    (30.9333, -191.95, -356.18), (30.9667, -195.3, -351.83), (31.0, -197.85, -348.51)])
+GRAZE_N7 = np.array([
+    (30.6667, -189.44, -375.67), (30.7, -189.44, -375.67), (30.7333, -189.44, -375.67),
+    (30.7667, -200.37, -367.45), (30.8, -224.45, -349.34), (30.8333, -247.48, -332.02),
+    (30.8667, -269.47, -315.48), (30.9, -290.42, -299.72), (30.9333, -310.31, -284.76)])
+
+
+def _graze_contacts() -> tuple[list[Contact], dict[int, np.ndarray], dict[int, tuple[float, float]], dict[int, float]]:
+    paths = {1: GRAZE_STRIKER, 2: GRAZE_N7}
+    rest = {1: (250.0, 320.0), 2: (-189.44, -375.67)}
+    radius = {1: KB.striker_radius, 2: KB.disc_radius}
+    return infer_contacts(paths, rest, radius, 1, KB), paths, rest, radius
+
+
+def test_a_rim_met_a_frame_before_a_disc_the_run_in_passed_clear_of_comes_first() -> None:
+    """k2e_9911's grazing shot: the rim bounce and the hit on n7 fall between the same two
+    frames; the run into the rim passes clear of n7, so the rim came first."""
+    out, *_ = _graze_contacts()
+    mine = [c.b for c in out if c.a == 1]
+    assert mine[:2] == ["rim:south", 2], out
+
+
+def test_a_striker_grazing_the_rim_into_its_disc_is_logged_uncalled() -> None:
+    """The grazing shot's indirect call is not assumed (it was a shot at n7 that touched the rim
+    on its way in, rulebook 2.6: a foul); a bank shot off the rim to a disc away from it (the
+    same run, n7 moved 120 mm along the rim) is still logged as called."""
+    out, paths, rest, radius = _graze_contacts()
+    assert grazed_rim(out, paths, rest, radius, 1, KB)
+    namer = Namer("korona", 2, KB)
+    namer.names = {2: "n7"}
+    rec = ShotRecord(disc=1, start=(250.0, 320.0), t_start=30.1, t_end=31.5, frame_start=0, frame_end=10,
+                     contacts=tuple(out), ends={1: (-200.0, -344.0), 2: (-377.0, -163.0)}, before=rest,
+                     grazed=True)
+    tracks = {1: _track(1, (-200.0, -344.0), STRIKER), 2: _track(2, (-377.0, -163.0))}
+    assert not namer.shot(rec, tracks, "north").announced.indirect
+    far = {**rest, 2: (-309.44, -375.67)}
+    assert not grazed_rim(out, paths, far, radius, 1, KB)
 
 
 def _track(tid: int, xy: tuple[float, float], kind: int = DISC) -> Track:

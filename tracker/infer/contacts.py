@@ -22,6 +22,7 @@ import numpy as np
 
 from tracker.boards import CrokinoleBoard, KoronaBoard
 from tracker.infer.datatypes import Contact
+from tracker.track.blows import segment_distance
 
 Path = np.ndarray  # (K, 3): t, x, y — measured samples only
 
@@ -162,7 +163,10 @@ def infer_contacts(
                     cands.append((d, float(p[k, 0]), other))
             if cands:
                 d, tt, what = min(cands, key=lambda c: c[0])
-                if isinstance(what, str):
+                if isinstance(what, str) and what.startswith("rim:") and isinstance(board, KoronaBoard):
+                    tt = _rim_in_order(found, a, tt, max(dt0, dt1), p[max(start - 1, 0):], rest, radius,
+                                       board.half - ra)
+                elif isinstance(what, str):
                     tt = _after_own_hits(found, a, tt, max(dt0, dt1))
                 found.append(Contact(tt, a, what))
     return _dedupe(sorted(found, key=lambda c: c.t))
@@ -223,6 +227,81 @@ def _after_own_hits(found: Sequence[Contact], a: int | str, t: float, frame: flo
     (a rim first), which the rules would call a foul."""
     own = [c.t for c in found if c.a == a and not isinstance(c.b, str) and abs(c.t - t) <= frame]
     return max([t, *(x + 1e-3 for x in own)])
+
+
+def _run_to_rim(p: Path, t: float, lim: float) -> list[np.ndarray]:
+    """The run of a disc (measured samples ``p``) into a rim bounce estimated at time ``t``:
+    its samples up to the last one still heading for that rim, then on, at that leg's
+    velocity, to where its centre meets the rim (``lim``: the centre's farthest reach). Empty
+    when no leg before ``t`` is known."""
+    j = int(np.searchsorted(p[:, 0], t + 1e-9)) - 1
+    if j < 1:
+        return []
+    leg = p[j, 1:] - p[j - 1, 1:]
+    axis = int(np.argmax(np.abs(p[j, 1:])))  # the rim it is nearest
+    sign = 1.0 if p[j, 1 + axis] >= 0 else -1.0
+    while j >= 2 and leg[axis] * sign <= 0:  # sample j is on the way back: step to the run in
+        j -= 1
+        leg = p[j, 1:] - p[j - 1, 1:]
+    dt = p[j, 0] - p[j - 1, 0]
+    if dt <= 0 or leg[axis] * sign <= 0:
+        return []
+    v = leg / dt
+    s = max((lim - float(p[j, 1 + axis]) * sign) / float(v[axis] * sign), 0.0)
+    return [p[i, 1:] for i in range(j + 1)] + [p[j, 1:] + v * s]
+
+
+def _reaches(run: Sequence[np.ndarray], at: tuple[float, float], reach: float) -> bool:
+    """Whether a polyline passes within ``reach`` of ``at``."""
+    q = np.asarray(at, float)
+    if len(run) == 1:
+        return float(np.hypot(*(run[0] - q))) <= reach
+    return any(segment_distance(q, a, b) <= reach for a, b in zip(run, run[1:], strict=False))
+
+
+def _rim_in_order(found: Sequence[Contact], a: int, t: float, frame: float, p: Path,
+                  rest: Mapping[int, tuple[float, float]], radius: Mapping[int, float], lim: float) -> float:
+    """Korona: the time of ``a``'s rim bounce at ``t`` set before or after its hits on resting
+    discs less than a frame apart, which the frames cannot order: by the run into the rim
+    (:func:`_run_to_rim`). A disc that run came within touching distance of was hit first
+    (a striker driven into a disc next to the rim); one it passed clear of was hit after the
+    bounce, and the rim came first: an indirect shot (k2e_9911 at 30.75 s: north's striker
+    touched the south rim 5 ms before n7, which its run in passed 2 mm clear of; the disc read
+    first made the unannounced indirect shot, a foul, a direct one)."""
+    run = _run_to_rim(p, t, lim)
+    after: list[float] = []
+    before: list[float] = []
+    for c in found:
+        if c.a != a or isinstance(c.b, str) or abs(c.t - t) > frame:
+            continue
+        if not run or c.b not in rest or _reaches(run, rest[c.b], radius[a] + radius[c.b]):
+            after.append(c.t + 1e-3)
+        else:
+            before.append(c.t - 1e-3)
+    if after:
+        return max([t, *after])
+    return min([t, *before])
+
+
+def grazed_rim(contacts: Sequence[Contact], paths: Mapping[int, Path], rest: Mapping[int, tuple[float, float]],
+               radius: Mapping[int, float], shooter: int, board: CrokinoleBoard | KoronaBoard) -> bool:
+    """Korona: whether the shot disc's first contact was a rim it met with the disc it struck
+    next already within reach (a disc radius of touching it where it met the rim): a shot at
+    that disc that touched the rim on its way in, not a bank shot played off the rim to a disc
+    away from it (k2e_9911 at 30.75 s: north's striker met the south rim 3 mm from touching
+    n7, which it struck 5 ms later)."""
+    if not isinstance(board, KoronaBoard) or shooter not in paths:
+        return False
+    mine = [c for c in contacts if shooter in (c.a, c.b)]
+    if len(mine) < 2 or not isinstance(mine[0].b, str) or not mine[0].b.startswith("rim:"):
+        return False
+    hit = mine[1].b if mine[1].a == shooter else mine[1].a
+    if isinstance(hit, str) or hit not in rest:
+        return False
+    p = paths[shooter]
+    run = _run_to_rim(p, mine[0].t, board.half - radius[shooter])
+    return bool(run) and float(np.hypot(*(run[-1] - np.asarray(rest[hit], float)))) \
+        <= radius[shooter] + 2 * radius[hit]
 
 
 def _dedupe(contacts: Sequence[Contact], window: float = 0.12) -> list[Contact]:

@@ -38,6 +38,9 @@ class ShotRecord:
     # states); the pipeline hands the old track's name to the new one.
     links: tuple[tuple[int, int], ...] = ()
     inferred: bool = False  # the shot disc was never seen moving: read from the rest states
+    # korona: the shot disc's first contact was a rim it met with the disc it struck next already
+    # in reach (``contacts.grazed_rim``): a shot at that disc, not a bank shot played off the rim
+    grazed: bool = False
 
 
 @dataclass(frozen=True)

@@ -108,3 +108,22 @@ def reached(movers: Sequence[Track], at: tuple[float, float], radius: float, sin
         if any(segment_distance(q, a, b) <= reach for a, b in zip(pts, pts[1:], strict=False)):
             return True
     return False
+
+
+def rested_before(tr: Track, t0: float, rest_s: float) -> bool:
+    """Korona: whether a disc was seen at rest before an episode starting at ``t0``: its
+    sightings from its first one to ``t0`` span ``rest_s`` (the tracker's rest time). A striker
+    first seen just before, on its way, was carried in by a hand (k4h_9912 at 34.6 s: west's
+    striker, carried onto the board, first seen 0.03 s before the episode, was logged as a
+    west shot); one put down and flicked at once is ``start_places.put_down_and_flicked``'s."""
+    seen = [s.t for s in tr.path if s.measured and s.t <= t0 + 1e-6]
+    return len(seen) >= 2 and seen[-1] - min(seen[0], tr.born) >= rest_s - 1e-6
+
+
+def still_between(tr: Track, since: float, until: float, tol: float) -> bool:
+    """Whether a disc was seen standing still from ``since`` (or its first sighting after) to
+    ``until``: its sightings then all within ``tol`` mm of the first."""
+    seen = [(s.x, s.y) for s in tr.path if s.measured and since - 1e-6 <= s.t <= until]
+    if not seen:
+        return False
+    return bool(np.hypot(*(np.array(seen) - np.array(seen[0])).T).max() <= tol)

@@ -267,7 +267,7 @@ class Namer:
         self.left_out = sorted({nm(t) for t in rec.ends if nm(t) not in known and rec.ends[t] != "lifted"})
         contacts = tuple(c for c in contacts if all(x in known or x == "peg" or x.startswith("rim") for x in c))
         end = {k: v for k, v in end.items() if k in known}
-        if self.game == "korona" and _indirect(contacts, disc, seat):
+        if self.game == "korona" and _indirect(contacts, disc, seat) and not rec.grazed:
             announced = Announced(indirect=True, pocket=self._called_pocket(end, seat))
         return Shot(seat=seat, disc=disc, start=(round(rec.start[0], 2), round(rec.start[1], 2)),
                     contacts=contacts, end=end, announced=announced)
@@ -300,7 +300,9 @@ def _indirect(contacts: tuple[tuple[str, str], ...], striker: str, seat: str) ->
     """Korona: the striker touched the rim or a disc not its player's first. Such a shot must be
     announced (Finnish rules); a camera cannot hear the call, so the shot log assumes it was made
     when the chain reads indirect (one wrong rim-first guess at a low frame rate would otherwise
-    be a foul that hands over the turn, and every later shot would be out of turn)."""
+    be a foul that hands over the turn, and every later shot would be out of turn). Not for a
+    striker that grazed the rim on its way into the disc it struck (``ShotRecord.grazed``): a
+    shot aimed at that disc, called as nothing, which the rulebook (2.6) makes a foul."""
     for a, b in contacts:
         if striker in (a, b):
             other = b if a == striker else a

@@ -37,9 +37,9 @@ import numpy as np
 
 from tracker.boards import CrokinoleBoard, KoronaBoard
 from tracker.detect.datatypes import STRIKER
-from tracker.infer.contacts import infer_contacts, motion_start
+from tracker.infer.contacts import grazed_rim, infer_contacts, motion_start
 from tracker.infer.datatypes import End, HandEvent, ShotRecord
-from tracker.infer.ends import end_of, peak_speed, reached, stayed_out
+from tracker.infer.ends import end_of, peak_speed, reached, rested_before, stayed_out, still_between
 from tracker.infer.rim_gone import knocked_out_unseen, rim_unseen
 from tracker.infer.start_places import (
     ON_LINE_MM,
@@ -57,6 +57,12 @@ from tracker.infer.unseen import (
 )
 from tracker.track.datatypes import Track
 from tracker.track.merge import DONOR_WINDOW
+from tracker.track.tracker import TrackerConfig
+
+# seconds of still sightings that make a disc at rest (the tracker's own)
+REST_S = TrackerConfig.rest_time
+# mm from its rest place that counts as a disc moving (the tracker's own)
+MOVE_MM = TrackerConfig.move_mm
 
 
 class ShotSegmenter:
@@ -165,6 +171,11 @@ class ShotSegmenter:
         # pass: other rows it had lost) were not moved by the shot
         waiting = self._held_at is not None
         if waiting and moving:
+            # (the discs now moving that stood still through the episode until the wait began
+            # start the next one: k4h_9806 at 22.6 s, south's striker, set down during the
+            # wait and flicked as it ran out, was judged in the last episode and logged twice)
+            held = float(self._held_at)  # type: ignore[arg-type]
+            self._moved -= {tr.id for tr in moving if still_between(tr, self._t0, held, MOVE_MM)}
             return self._close(tracks, t, frame), hands
         self._moved |= {tr.id for tr in moving}
         for tr in tracks:  # discs that changed state without being seen moving (dropped in)
@@ -291,7 +302,8 @@ class ShotSegmenter:
         # rest place it came from (the tracker links a flicked disc to its rest place), was
         # carried by a hand (a 20 lifted out of the hole, a disc taken from a pocket).
         candidates = [tr for tr in movers if tr.id in self._before and tr.id in paths
-                      and tr.born < self._t0 - 1e-6]
+                      and tr.born < self._t0 - 1e-6
+                      and (isinstance(self.board, CrokinoleBoard) or rested_before(tr, self._t0, REST_S))]
         # ... unless it was put down where shots start and flicked before it was seen at rest,
         # or first seen flying in from the shooting line (its wait there hidden by the hand)
         for tr in movers:
@@ -362,6 +374,16 @@ class ShotSegmenter:
         if not struck and set_down_by_hand(self.board, shooter, paths, movers, self._before, self.shot_speed):
             self.rejected.append((t, "a striker run that stopped dead in the open, nothing struck: a hand set it down"))
             return None
+        if isinstance(self.board, KoronaBoard) and peak_speed(p) < self.shot_speed:
+            # korona: the flick is read off the striker itself, which no hit stops dead (it is
+            # four times a disc's weight, and a striking line lies well clear of the rim): the
+            # fastest disc of the episode was another's. k4h_9912 at 20.1 s: east's striker, left
+            # in the west rim zone, taken up by a hand at 300 mm/s while the camera moved and
+            # every rim row jumped, was logged as a west shot; k4h_9606 at 35.7 s: a disc by
+            # north's line, read as its striker, nudged 4 mm as the striker was carried in
+            self.rejected.append((t, f"a striker that never ran like a shot ({peak_speed(p):.0f} mm/s): "
+                                  "a hand moved it"))
+            return None
         self._shot_before.add(shooter.id)
         ends: dict[int, End] = {}
         for tr in movers:
@@ -375,6 +397,7 @@ class ShotSegmenter:
             disc=shooter.id, start=start, t_start=min(starts.get(shooter.id, self._t0), t), t_end=self._end_time(t),
             frame_start=self._f0, frame_end=frame, contacts=tuple(contacts), ends=ends,
             before=dict(self._before), peak_speed=peak, links=links,
+            grazed=grazed_rim(contacts, paths, before, radius, shooter.id, self.board),
         )
 
     def _end_time(self, t: float) -> float:
