@@ -50,6 +50,20 @@ def test_a_row_under_a_low_lamp_is_found(side: int, azimuth: float, elevation: f
     assert all(_near(got, list(ROW), 0.5 * R)), got.round(1).tolist()
 
 
+@pytest.mark.parametrize("side,azimuth,elevation", [(DARK, 0.0, 38.0), (DARK, 180.0, 38.0), (DARK, 315.0, 45.0),
+                                                     (1, 135.0, 45.0), (1, 0.0, 50.0), (DARK, 90.0, 38.0)])
+def test_a_row_is_placed_on_its_discs_whichever_way_its_shadow_falls(side: int, azimuth: float, elevation: float) -> None:
+    # a hard lamp's shadow lengthens the row's stretch at the end away from the light (by
+    # 5-10 mm here): centred on the stretch, the whole row sat 2.8-5.3 mm off its discs
+    # (k4h_9306's west row: -4.7 mm). The rims' own shadows tell the light's side, and the
+    # row is measured from the lit end.
+    img, calib = render_row(ROW, SIZE, 340.0, side, light=(azimuth, elevation, 0.6))
+    got = _rim(img, calib, shadow=1.0)
+    assert len(got) == len(ROW), got.round(1).tolist()
+    err = [float(np.hypot(*(got - [x, LINE]).T).min()) for x in ROW]
+    assert max(err) < 2.0, (np.round(err, 2).tolist(), got.round(1).tolist())
+
+
 def test_known_discs_are_not_reported_again() -> None:
     img, calib = render_row(ROW, SIZE, 340.0, DARK)
     known = Detections(xy=np.array([[ROW[0], LINE], [ROW[3], LINE]]), radius=np.full(2, R), kind=np.full(2, DISC))
