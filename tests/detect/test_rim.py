@@ -19,8 +19,9 @@ from tests.detect.korona_row import DARK, LINE, ROW, WOOD, R, render_row  # noqa
 SIZE = (480, 360)
 
 
-def _rim(img: np.ndarray, calib: Calibration, known: Detections | None = None, shadow: float = 0.7) -> np.ndarray:
-    det = DiscDetector(calib, "korona", settings=DetectorSettings(rim_shadow=shadow))
+def _rim(img: np.ndarray, calib: Calibration, known: Detections | None = None, shadow: float = 0.7,
+         lean: bool = False) -> np.ndarray:
+    det = DiscDetector(calib, "korona", settings=DetectorSettings(rim_shadow=shadow, rim_lean=lean))
     lab = det._lab(det.rectify(img))
     return rim_discs(det, lab, known if known is not None else Detections.empty()).xy
 
@@ -56,9 +57,9 @@ def test_a_row_is_placed_on_its_discs_whichever_way_its_shadow_falls(side: int, 
     # a hard lamp's shadow lengthens the row's stretch at the end away from the light (by
     # 5-10 mm here): centred on the stretch, the whole row sat 2.8-5.3 mm off its discs
     # (k4h_9306's west row: -4.7 mm). The rims' own shadows tell the light's side, and the
-    # row is measured from the lit end.
+    # row is measured from the lit end (``rim_lean``).
     img, calib = render_row(ROW, SIZE, 340.0, side, light=(azimuth, elevation, 0.6))
-    got = _rim(img, calib, shadow=1.0)
+    got = _rim(img, calib, shadow=1.0, lean=True)
     assert len(got) == len(ROW), got.round(1).tolist()
     err = [float(np.hypot(*(got - [x, LINE]).T).min()) for x in ROW]
     assert max(err) < 2.0, (np.round(err, 2).tolist(), got.round(1).tolist())
@@ -164,7 +165,7 @@ def test_rows_against_each_rim_under_a_hard_look_sit_on_their_discs(seed: int) -
     from tracker.render.still import still_frame
 
     img, calib = still_frame(KoronaBoard(), "hard", (1280, 720), seed, lambda rng: FOUR_ROWS)
-    got = _rim(img, calib, shadow=1.0)
+    got = _rim(img, calib, shadow=1.0, lean=True)
     truth = np.array([(x, y) for x, y, _ in FOUR_ROWS])
     err = np.array([float(np.hypot(*(got - p).T).min()) if len(got) else np.inf for p in truth])
     assert np.all(err < 2.0), np.round(err, 2).tolist()

@@ -34,7 +34,8 @@ the end away from the light, and the light's side along the rim is told by the r
 (the rim towards the light shades the board beside it, the opposite one is lit: ``_shadow_lean``).
 Centred on the stretch, a row sat up to half a shadow off (rendered 480x360 stills under a lamp
 38-50 degrees up: 2.8-5.3 mm; k4h_9306's west row -4.7 mm); measured from its lit end, within
-1.4 mm (1280x720: 1.2 mm). Where the rims do not tell (the light across the row), it is centred. The count ``n`` is the
+1.4 mm (1280x720: 1.2 mm). Where the rims do not tell (the light across the row), it is centred.
+Opt-in (``DetectorSettings.rim_lean``): figures there. The count ``n`` is the
 length less ``COUNT_SHIFT`` radii in disc widths, rounded (a shadow of ``SHADOW`` is allowed only
 with ``DetectorSettings.rim_shadow``; by default 0.7 r).
 
@@ -142,7 +143,7 @@ def rim_discs(det: DiscDetector, lab: np.ndarray, found: Detections,
             if scores is None:
                 continue
             score, deep, near, lit, tone, _ = scores
-            lean = _shadow_lean(strips, axis)
+            lean = _shadow_lean(strips, axis) if det.settings.rim_lean else 0.0
             near_low = _threshold(near, LOW_SPREAD)
             thr = _threshold(score)
             # Where the board differs deeper than a disc, over the rim or not, something else is
