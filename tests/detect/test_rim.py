@@ -20,8 +20,9 @@ from tests.detect.korona_row import DARK, LINE, ROW, WOOD, R, render_row  # noqa
 SIZE = (480, 360)
 
 
-def _rim(img: np.ndarray, calib: Calibration, known: Detections | None = None, shadow: float = 0.7) -> np.ndarray:
-    det = DiscDetector(calib, "korona", settings=DetectorSettings(rim_shadow=shadow))
+def _rim(img: np.ndarray, calib: Calibration, known: Detections | None = None, shadow: float = 0.7,
+         lean: bool = False) -> np.ndarray:
+    det = DiscDetector(calib, "korona", settings=DetectorSettings(rim_shadow=shadow, rim_lean=lean))
     lab = lab_of(det.rectify(img))
     return rim_discs(det, lab, known if known is not None else Detections.empty()).xy
 
@@ -49,6 +50,20 @@ def test_a_row_under_a_low_lamp_is_found(side: int, azimuth: float, elevation: f
     got = _rim(img, calib, shadow=1.0)
     assert len(got) == len(ROW), got.round(1).tolist()
     assert all(_near(got, list(ROW), 0.5 * R)), got.round(1).tolist()
+
+
+@pytest.mark.parametrize("side,azimuth,elevation", [(DARK, 0.0, 38.0), (DARK, 180.0, 38.0), (DARK, 315.0, 45.0),
+                                                     (1, 135.0, 45.0), (1, 0.0, 50.0), (DARK, 90.0, 38.0)])
+def test_a_row_is_placed_on_its_discs_whichever_way_its_shadow_falls(side: int, azimuth: float, elevation: float) -> None:
+    # a hard lamp's shadow lengthens the row's stretch at the end away from the light (by
+    # 5-10 mm here): centred on the stretch, the whole row sat 2.8-5.3 mm off its discs
+    # (k4h_9306's west row: -4.7 mm). The rims' own shadows tell the light's side, and the
+    # row is measured from the lit end (``rim_lean``).
+    img, calib = render_row(ROW, SIZE, 340.0, side, light=(azimuth, elevation, 0.6))
+    got = _rim(img, calib, shadow=1.0, lean=True)
+    assert len(got) == len(ROW), got.round(1).tolist()
+    err = [float(np.hypot(*(got - [x, LINE]).T).min()) for x in ROW]
+    assert max(err) < 2.0, (np.round(err, 2).tolist(), got.round(1).tolist())
 
 
 def test_known_discs_are_not_reported_again() -> None:
@@ -131,3 +146,27 @@ def test_column_medians_are_numpys_median_of_each_columns_samples() -> None:
         for i in np.flatnonzero(band.any(0)):
             want = np.median(off[band[:, i], i], axis=0)
             assert got[i].dtype == want.dtype and np.array_equal(got[i], want)
+
+
+# Rows of five against each of the four rims (two of the dark side, two of the light), for the
+# rim strip to find with none of them known.
+_FIVE = [-75.0 + 2 * R * k for k in range(5)]
+_EDGE = -LINE  # 412.5 mm: a disc touching a rim
+FOUR_ROWS = ([(x, _EDGE, 0) for x in _FIVE] + [(60.0 - x, -_EDGE, 1) for x in _FIVE]
+             + [(_EDGE, x - 40.0, 1) for x in _FIVE] + [(-_EDGE, 20.0 - x, 0) for x in _FIVE])
+
+
+@pytest.mark.parametrize("seed", [601, 602])
+def test_rows_against_each_rim_under_a_hard_look_sit_on_their_discs(seed: int) -> None:
+    # hard looks (``render.still``, the true calibration): seed 601's lamp 35 degrees up at
+    # azimuth 245, 602's 42 degrees at 166. Centred on their stretches, the west row sat 4.0 mm
+    # off its discs on 601 and the north row 6.3 mm on 602; measured from the lit ends, every
+    # disc of every row is within 2 mm (row means 0.1-1.6 mm).
+    from tracker.boards import KoronaBoard
+    from tracker.render.still import still_frame
+
+    img, calib = still_frame(KoronaBoard(), "hard", (1280, 720), seed, lambda rng: FOUR_ROWS)
+    got = _rim(img, calib, shadow=1.0, lean=True)
+    truth = np.array([(x, y) for x, y, _ in FOUR_ROWS])
+    err = np.array([float(np.hypot(*(got - p).T).min()) if len(got) else np.inf for p in truth])
+    assert np.all(err < 2.0), np.round(err, 2).tolist()

@@ -29,7 +29,13 @@ shadow of a 12 mm thick disc lengthens a row by 12 / tan(elevation) mm along the
 under a lamp 55 degrees up or more, 12 mm at 45; k4h_9306's east row after the camera's refit read
 212.7 mm for 8 discs, 12.7 over, and was refused while a shadow was taken for at most 9 mm) is ``n`` touching discs on the rim line
 ``half - r``, placed by the deep dips of the score where two discs meet when it shows them (light
-discs), else centred on the stretch (then up to half a shadow off: 4-6 mm). The count ``n`` is the
+discs), else from the stretch's end on the light's side: a disc's shadow lengthens the stretch at
+the end away from the light, and the light's side along the rim is told by the rims across it
+(the rim towards the light shades the board beside it, the opposite one is lit: ``_shadow_lean``).
+Centred on the stretch, a row sat up to half a shadow off (rendered 480x360 stills under a lamp
+38-50 degrees up: 2.8-5.3 mm; k4h_9306's west row -4.7 mm); measured from its lit end, within
+1.4 mm (1280x720: 1.2 mm). Where the rims do not tell (the light across the row), it is centred.
+Opt-in (``DetectorSettings.rim_lean``): figures there. The count ``n`` is the
 length less ``COUNT_SHIFT`` radii in disc widths, rounded (a shadow of ``SHADOW`` is allowed only
 with ``DetectorSettings.rim_shadow``; by default 0.7 r).
 
@@ -106,6 +112,9 @@ W = np.array([1.0, 1.6, 1.6], np.float32)
 LIGHT = 2.0  # of r: the light along the rim is smoothed over this length (a disc's width)
 LIGHT_SHARE = 0.5  # a stretch keeping less than this share of its rise with the light taken off is light
 DEEP_REL = 0.4  # ... and only where it differs there by this share of the disc's depth's
+RIM_SHADE = 1.0  # of r: the rim's shadow on the board is read this near the rim (``_shadow_lean``)
+LEAN_SHADE = 15.0  # 8-bit L: two opposite rims' shadows differing by this tell the light's side
+EDGE = 0.5  # of the coarse view's pixel: a stretch's end reads this much past a disc's edge (blur)
 
 
 def rim_discs(det: DiscDetector, lab: np.ndarray, found: Detections,
@@ -126,12 +135,15 @@ def rim_discs(det: DiscDetector, lab: np.ndarray, found: Detections,
     shadow = float(det.settings.rim_shadow)
     board = np.median(lab[det._valid], axis=0)
     out: list[np.ndarray] = []
+    strips = {(axis, sign): _strip_scores(det, lab, axis, sign, along, depth, r, found)
+              for axis in (0, 1) for sign in (1.0, -1.0)}
     for axis in (0, 1):
         for sign in (1.0, -1.0):
-            scores = _strip_scores(det, lab, axis, sign, along, depth, r, found)
+            scores = strips[(axis, sign)]
             if scores is None:
                 continue
-            score, deep, near, lit, tone = scores
+            score, deep, near, lit, tone, _ = scores
+            lean = _shadow_lean(strips, axis) if det.settings.rim_lean else 0.0
             near_low = _threshold(near, LOW_SPREAD)
             thr = _threshold(score)
             # Where the board differs deeper than a disc, over the rim or not, something else is
@@ -168,7 +180,8 @@ def rim_discs(det: DiscDetector, lab: np.ndarray, found: Detections,
                     if _light_only(score, lit, lo, hi):
                         _note(trace, axis, sign, along[0] + lo * STEP, seen, n, "light")
                         continue
-                    first = _first_centre(score, along, lo, hi, n, r, float(np.median(score)), shadow)
+                    first = _first_centre(score, along, lo, hi, n, r, float(np.median(score)), shadow,
+                                          lean, EDGE * det.mm_per_px)
                     if first is None:
                         _note(trace, axis, sign, along[0] + lo * STEP, seen, n, "dips")
                         continue
@@ -242,7 +255,24 @@ def _strip_scores(det: DiscDetector, lab: np.ndarray, axis: int, sign: float, al
     rim = (depth < NEAR * r)[:, None] & use
     near = np.where(rim.any(0), (diff * rim).sum(0) / np.maximum(rim.sum(0), 1), bare)
     tone = np.where(disc.any(0), (strip[..., 0] * disc).sum(0) / np.maximum(disc.sum(0), 1), 0.0)
-    return score, deep, near, lit, tone
+    # The rim's own shadow on the board: the bare strip's lightness next to the rim less beyond
+    # a disc and its shadow (``_shadow_lean``).
+    shade = float(profile[depth < RIM_SHADE * r, 0, 0].mean() - profile[(depth >= DEEP[0] * r), 0, 0].mean())
+    return score, deep, near, lit, tone, np.array([shade])
+
+
+def _shadow_lean(strips: dict[tuple[int, float], tuple[np.ndarray, ...] | None], axis: int) -> float:
+    """Which way along the rims of ``axis`` (0: the north and south rims, along x; 1: east and
+    west, along y) the discs' shadows fall: -1 towards the low end, +1 towards the high end, 0
+    when it cannot be told. A rim casts its shadow on the board on the side of the light (the
+    lamp beyond it), and the rim opposite is lit: of the two rims across the row's direction
+    (for a row along x, the east and west rims), the one whose strip is the darker next to it
+    (by at least ``LEAN_SHADE``) is towards the light, and a disc's shadow falls the other way."""
+    hi, lo = strips[(1 - axis, 1.0)], strips[(1 - axis, -1.0)]
+    if hi is None or lo is None:
+        return 0.0
+    d = float(hi[5][0] - lo[5][0])  # < 0: the high rim is in shadow, the light beyond it
+    return float(np.sign(d)) if abs(d) >= LEAN_SHADE else 0.0
 
 
 def _light(off: np.ndarray, band: np.ndarray, r: float) -> np.ndarray:
@@ -315,7 +345,7 @@ def _threshold(score: np.ndarray, k: float = SPREAD) -> float:
 
 
 def _first_centre(score: np.ndarray, along: np.ndarray, lo: float, hi: float, n: int, r: float,
-                  bare: float, shadow: float = SHADOW) -> float | None:
+                  bare: float, shadow: float = SHADOW, lean: float = 0.0, edge: float = 0.0) -> float | None:
     """Where the first of ``n`` touching discs in the stretch ``lo..hi`` (fractional sample
     indices) has its centre, or None when the stretch is no row of touching discs.
 
@@ -324,11 +354,17 @@ def _first_centre(score: np.ndarray, along: np.ndarray, lo: float, hi: float, n:
     dark ones hardly at all (their shadows fill the notch). Deep dips (below ``DIP_DEPTH`` of the
     stretch's level above the board's) must then lie a whole number of disc widths apart -- discs spaced
     loosely, a gap of board between them a third of a disc wide, dip as deeply, but not in step
-    -- and they place the row; without them, the row is centred on the stretch (which a
-    shadow lengthens on one side: up to ``SHADOW / 2`` off)."""
+    -- and they place the row; without them, the row is centred on the stretch less what its
+    shadow adds at the end ``lean`` says it falls to (-1: the low end, +1: the high end, 0: not
+    known): the stretch's excess over ``n`` discs and a blurred ``edge`` at each end."""
     i0, i1 = int(np.ceil(lo)), int(np.floor(hi))
     v = score[i0: i1 + 1]
     mid = float(along[0]) + 0.5 * (lo + hi) * STEP
+    # The shadow lengthens the stretch at the end it falls to (``lean``): the row is measured
+    # from the other end, which reads ``edge`` longer than the discs (the blur), as the
+    # shadow's end does besides its shadow.
+    over = (hi - lo) * STEP - 2 * n * r - 2 * edge
+    mid -= lean * float(np.clip(over, 0.0, shadow * r)) / 2
     first = mid - (n - 1) * r
     if len(v) < 3:
         return first

@@ -154,3 +154,12 @@ class DetectorSettings:
     # (korona_2p_game 2.76/6.86 -> 2.94/6.85, korona_4p_part 1.82/6.95 -> 1.93/8.03, korona_ru_part
     # 4.10/7.16 -> 3.86/6.40).
     rim_snap_mm: float = 0.0
+    # Korona: a row the rim strip finds (``rim.py``) is measured from its end on the light's side
+    # (the rims' own shadows tell it: ``rim._shadow_lean``), not centred on the stretch that its
+    # shadow lengthens at the other end. Off by default: full reviews off -> on (median/p95 mm at
+    # rest), k4h_9306 1.61/9.21 -> 1.63/6.97 (its west row -4.7 -> -0.3 mm along the rim),
+    # korona_ru_part 4.72/7.25 -> 3.99/6.41, k4h_9706's east row -2.7 -> +0.9 mm (its figures the
+    # same), but k4h_9506 shots 100%/100% -> 100%/89% (a phantom shot at 34.7 s: rim places the
+    # same there, the tracking's identities differ from earlier; not examined further); k2e_9505,
+    # k2e_9705, k4h_9912, korona_2p_game, korona_4p_part, korona_overshot, korona_pocket identical.
+    rim_lean: bool = False
