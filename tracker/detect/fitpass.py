@@ -65,6 +65,7 @@ def fit_kind(det: DiscDetector, frame_bgr: np.ndarray, view: np.ndarray, lab: np
         else:
             det.rejects.note(c, kind, radius, fit, "hole")
     fits.sort(key=lambda fq: -(fq[0].coverage + fq[1]))
+    fits = over_the_hole_edge(det, frame_bgr, fits, radius)
     accepted: list[tuple[Fit, float]] = []
     for fit, q in fits:
         if blocked(fit.centre, radius, taken, grooves and at_rest(det, fit.centre, radius)):
@@ -99,6 +100,21 @@ def fit_kind(det: DiscDetector, frame_bgr: np.ndarray, view: np.ndarray, lab: np
         return Detections.empty()
     return Detections(xy=np.array(xy), radius=np.array(rad), color=np.array(col), confidence=np.array(conf),
                       kind=np.full(len(xy), kind), where=np.array(wh), surround=np.array(sur))
+
+
+def over_the_hole_edge(det: DiscDetector, frame_bgr: np.ndarray, fits: list[tuple[Fit, float]],
+                       radius: float) -> list[tuple[Fit, float]]:
+    """``fits`` with each one in the 20-hole that is the hole's rim beside a disc resting over
+    its edge replaced by that disc (``twenty_hole.resting_over_edge``)."""
+    from tracker.detect.datatypes import IN_HOLE
+    from tracker.detect.twenty_hole import resting_over_edge
+
+    out: list[tuple[Fit, float]] = []
+    for fit, q in fits:
+        if det.where_of(float(fit.centre[0]), float(fit.centre[1]), radius) == IN_HOLE:
+            fit = resting_over_edge(det, frame_bgr, radius) or fit
+        out.append((fit, q))
+    return out
 
 
 # A find of a smaller kind (under this share of the candidate's radius: a korona disc is half a

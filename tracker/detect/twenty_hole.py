@@ -11,7 +11,8 @@ import numpy as np
 from tracker.boards import CrokinoleBoard
 from tracker.detect import verify
 from tracker.detect.background import BackgroundModel
-from tracker.detect.datatypes import Detections
+from tracker.detect.datatypes import IN_HOLE, Detections
+from tracker.detect.refine import Fit
 from tracker.detect.view_colours import lab_of
 
 if TYPE_CHECKING:
@@ -94,3 +95,41 @@ def sunk_in_hole(det: DiscDetector, x: float, y: float, r: float) -> bool:
     # where the face appears on the board plane: its place were it at the surface's level
     s, _ = det.pose.top_shift(np.array([[x, y]]), det.thickness)
     return b.in_hole(x + float(s[0, 0]), y + float(s[0, 1]), r)
+
+
+# Seeds for a disc resting over the 20-hole's edge: this far (of the hole's radius, 11.4 mm: a
+# disc rests there once its centre is 9.6 mm or more out) from its centre, in as many directions.
+EDGE_SEED, EDGE_DIRECTIONS = 0.65, 8
+
+
+def resting_over_edge(det: DiscDetector, frame: np.ndarray, radius: float) -> Fit | None:
+    """The disc resting on the surface over the 20-hole's edge that a find in the hole is the
+    hole's rim beside, or None when no such disc shows. At 640x360 under a hard look a light
+    disc resting 9-13 mm from the hole's centre was missed as such: the ring filter's peak and
+    the fit went to the dark hole's rim, its part left open by the disc ending in the disc's own
+    edge, and the find, centred on the hole, scored a 20 (the 26-degree render of
+    tests/detect/test_sunk_hole.py: 10 of 18 such discs). The disc is sought by refits
+    from seeds around the hole (``EDGE_SEED``; as the first pass, nothing masked); the best
+    outline among those that pass the first pass's checks and rest on the surface (not in the
+    hole by ``where_of``) is the disc. A disc truly down in the hole draws them back into it
+    (its face fills the hole): the sunk-disc renders stay 20s."""
+    from tracker.detect.clusters import HOLE_REST
+
+    b = det.board
+    if not isinstance(b, CrokinoleBoard):
+        return None
+    a = np.linspace(0.0, 2 * np.pi, EDGE_DIRECTIONS, endpoint=False)
+    best: Fit | None = None
+    for s in EDGE_SEED * b.hole_radius * np.stack([np.cos(a), np.sin(a)], 1):
+        f = det.refiner.refine(frame, s, radius, with_colors=False,
+                               give_up_below=0.6 * det.settings.min_coverage)
+        # (where a disc can rest over the edge: ``clusters.HOLE_REST``; nearer, a sunk disc's
+        # face refitted as one standing on the surface in a hole barely wider than a disc)
+        if float(np.hypot(*f.centre)) <= HOLE_REST * b.hole_radius or \
+                det.where_of(float(f.centre[0]), float(f.centre[1]), radius) == IN_HOLE or not det._accept(f, radius):
+            continue
+        if best is not None and f.coverage <= best.coverage:
+            continue
+        if det._accept_colors(det.refiner.add_colors(frame, f)):
+            best = f
+    return best
