@@ -131,7 +131,7 @@ def test_a_pool_of_light_along_a_bare_rim_is_no_row(gain: float) -> None:
 def test_column_medians_are_numpys_median_of_each_columns_samples() -> None:
     """``_column_medians`` (all columns from one sort) gives each column's ``np.median`` of its
     band's samples bit for bit, odd and even counts, ties included."""
-    from tracker.detect.rim import _column_medians
+    from tracker.detect.rim_strip import _column_medians
 
     rng = np.random.default_rng(7)
     for trial in range(60):

@@ -155,7 +155,7 @@ class DetectorSettings:
     # 4.10/7.16 -> 3.86/6.40).
     rim_snap_mm: float = 0.0
     # Korona: a row the rim strip finds (``rim.py``) is measured from its end on the light's side
-    # (the rims' own shadows tell it: ``rim._shadow_lean``), not centred on the stretch that its
+    # (the rims' own shadows tell it: ``rim_strip.shadow_lean``), not centred on the stretch that its
     # shadow lengthens at the other end. Off by default: full reviews off -> on (median/p95 mm at
     # rest), k4h_9306 1.61/9.21 -> 1.63/6.97 (its west row -4.7 -> -0.3 mm along the rim),
     # korona_ru_part 4.72/7.25 -> 3.99/6.41, k4h_9706's east row -2.7 -> +0.9 mm (its figures the
