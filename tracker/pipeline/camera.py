@@ -8,8 +8,7 @@ per-frame code there stays about frames, detections and the referee.
   the board does not), or on the last of them; the detector's empty-board model starts from
   that frame.
 * ``check_drift``: every ``drift_every`` seconds between shots (``drift_in_shot`` during one),
-  at once when most of the picture changed, and on the first frame of every motion episode and
-  the first after one,
+  at once when most of the picture changed, and on the first frame of every motion episode,
   the board is checked; once it moved, tracking holds still and the board is fitted again on
   that very frame, then every 5th frame on the median of the recent ones, giving up after 5 s. (crokinole_4p_part: seen
   through the old fit, a bump makes the resting discs jump, which opens an episode; the check
@@ -136,18 +135,14 @@ def check_drift(p: Pipeline, frame: np.ndarray, t: float, index: int) -> None:
             p._settle_at = None
     if not p._bumped:
         cut = p.gate.changed > 0.4  # most of the picture changed at once: look now
-        # the first frame of a motion episode: look now too (a bump reads as discs moving); and
-        # the first after one, where the looks fall back from every ``drift_in_shot`` to every
-        # ``drift_every`` (c2h_9602: knocked over frames 422-425, the episode closed at 427, the
-        # next look came at 451, 1 s on, with the old fit 28 mm off in between)
+        # the first frame of a motion episode: look now too (a bump reads as discs moving)
         started = p.segmenter.in_shot and not p._drift_episode
-        ended = p._drift_episode and not p.segmenter.in_shot
         p._drift_episode = p.segmenter.in_shot
         # during an episode too, more often: a bump while a hand sets a striker down reads as
         # every resting disc jumping, and once that episode closes they are judged gone
         # (held-out k4h_9306 at 19.7 s: ten discs called pocketed before the check came)
         every = p.drift_in_shot if p.segmenter.in_shot else p.drift_every
-        if not cut and not started and not ended and t - p._last_drift_t < every:
+        if not cut and not started and t - p._last_drift_t < every:
             return
         p._last_drift_t = t
         if not p.drift.check(frame).bumped:
