@@ -25,10 +25,15 @@ DISCS = [DrawnDisc(-70.0, 20.0, DARK), DrawnDisc(0.0, 24.0, DARK), DrawnDisc(150
 
 @pytest.mark.parametrize(("tilt", "height"), [(65.0, 1800.0), (60.0, 1600.0)])
 def test_every_disc_is_found_where_it_is(tilt: float, height: float) -> None:
-    shot = render(DISCS, (1280, 720), tilt_deg=tilt, seed=3, height=height)
+    _all_found_within_3_mm(DISCS, tilt, height, seed=3)
+
+
+def _all_found_within_3_mm(discs: list[DrawnDisc], tilt: float, height: float, seed: int) -> None:
+    """``discs`` drawn at 1280x720 from ``tilt`` degrees off vertical: each found, within 3 mm."""
+    shot = render(discs, (1280, 720), tilt_deg=tilt, seed=seed, height=height)
     dets = DiscDetector(shot.calib, "crokinole").detect(shot.image)
-    truth = np.array([[d.x, d.y] for d in DISCS])
-    assert len(dets) == len(DISCS), f"found {dets.xy.round(1).tolist()}"
+    truth = np.array([[d.x, d.y] for d in discs])
+    assert len(dets) == len(discs), f"found {dets.xy.round(1).tolist()}"
     err = np.hypot(*(dets.xy[:, None, :] - truth[None]).transpose(2, 0, 1)).min(axis=0)
     assert (err < 3.0).all(), f"errors {err.round(2).tolist()} mm, found {dets.xy.round(1).tolist()}"
 
@@ -54,12 +59,7 @@ LOW_DISCS = [DrawnDisc(-70.0, 30.0, DARK), DrawnDisc(60.0, -90.0, LIGHT), DrawnD
 
 @pytest.mark.parametrize(("tilt", "height"), [(70.0, 2300.0), (73.0, 2700.0)])
 def test_discs_seen_from_a_tournament_camera_are_found(tilt: float, height: float) -> None:
-    shot = render(LOW_DISCS, (1280, 720), tilt_deg=tilt, seed=5, height=height)
-    dets = DiscDetector(shot.calib, "crokinole").detect(shot.image)
-    truth = np.array([[d.x, d.y] for d in LOW_DISCS])
-    assert len(dets) == len(LOW_DISCS), f"found {dets.xy.round(1).tolist()}"
-    err = np.hypot(*(dets.xy[:, None, :] - truth[None]).transpose(2, 0, 1)).min(axis=0)
-    assert (err < 3.0).all(), f"errors {err.round(2).tolist()} mm, found {dets.xy.round(1).tolist()}"
+    _all_found_within_3_mm(LOW_DISCS, tilt, height, seed=5)
 
 
 def _real_frame(name: str) -> Path | None:
