@@ -22,7 +22,7 @@ import numpy as np
 
 from tracker.boards import CrokinoleBoard, KoronaBoard
 from tracker.infer.datatypes import Contact
-from tracker.track.blows import segment_distance
+from tracker.track.blows import passes_within
 
 Path = np.ndarray  # (K, 3): t, x, y — measured samples only
 
@@ -251,14 +251,6 @@ def _run_to_rim(p: Path, t: float, lim: float) -> list[np.ndarray]:
     return [p[i, 1:] for i in range(j + 1)] + [p[j, 1:] + v * s]
 
 
-def _reaches(run: Sequence[np.ndarray], at: tuple[float, float], reach: float) -> bool:
-    """Whether a polyline passes within ``reach`` of ``at``."""
-    q = np.asarray(at, float)
-    if len(run) == 1:
-        return float(np.hypot(*(run[0] - q))) <= reach
-    return any(segment_distance(q, a, b) <= reach for a, b in zip(run, run[1:], strict=False))
-
-
 def _rim_in_order(found: Sequence[Contact], a: int, t: float, frame: float, p: Path,
                   rest: Mapping[int, tuple[float, float]], radius: Mapping[int, float], lim: float) -> float:
     """Korona: the time of ``a``'s rim bounce at ``t`` set before or after its hits on resting
@@ -274,7 +266,7 @@ def _rim_in_order(found: Sequence[Contact], a: int, t: float, frame: float, p: P
     for c in found:
         if c.a != a or isinstance(c.b, str) or abs(c.t - t) > frame:
             continue
-        if not run or c.b not in rest or _reaches(run, rest[c.b], radius[a] + radius[c.b]):
+        if not run or c.b not in rest or passes_within(run, rest[c.b], radius[a] + radius[c.b]):
             after.append(c.t + 1e-3)
         else:
             before.append(c.t - 1e-3)

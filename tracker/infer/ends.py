@@ -7,7 +7,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from tracker.infer.datatypes import Contact, End
-from tracker.track.blows import segment_distance
+from tracker.track.blows import passes_within
 from tracker.track.datatypes import Track
 
 
@@ -99,15 +99,7 @@ def reached(movers: Sequence[Track], at: tuple[float, float], radius: float, sin
     """Whether one of ``movers`` came, along its path since ``since`` (seen or forecast, and
     between samples), within the two radii and ``margin`` of ``at``, where a disc of
     ``radius`` rested: the one thing that can knock a resting disc away."""
-    q = np.asarray(at, float)
-    for tr in movers:
-        pts = path_since(tr, since)
-        reach = radius + tr.radius + margin
-        if len(pts) == 1 and float(np.hypot(*(pts[0] - q))) <= reach:
-            return True
-        if any(segment_distance(q, a, b) <= reach for a, b in zip(pts, pts[1:], strict=False)):
-            return True
-    return False
+    return any(passes_within(path_since(tr, since), at, radius + tr.radius + margin) for tr in movers)
 
 
 def rested_before(tr: Track, t0: float, rest_s: float) -> bool:

@@ -296,6 +296,15 @@ def segment_distance(q: np.ndarray, a: np.ndarray, b: np.ndarray) -> float:
     return float(np.hypot(*(q - closest_on_segment(q, a, b))))
 
 
+def passes_within(run: Sequence[np.ndarray], at: np.ndarray | tuple[float, float], reach: float) -> bool:
+    """Whether the polyline ``run`` (places in mm; a single place: that point) passes within
+    ``reach`` of ``at``."""
+    q = np.asarray(at, float)
+    if len(run) == 1:
+        return float(np.hypot(*(run[0] - q))) <= reach
+    return any(segment_distance(q, a, b) <= reach for a, b in zip(run, run[1:], strict=False))
+
+
 def least_displacement(tk: Tracker, rows: Sequence[Track], dets: Detections, pairs: list[tuple[int, int]]) -> None:
     """Last stage: resting discs near one another that all moved this frame (a blow spread
     through a group) share out their detections again so that the group moves least in total.
