@@ -22,9 +22,10 @@ import cv2
 import numpy as np
 
 from tracker.boards import KoronaBoard
-from tracker.detect.datatypes import DISC, STRIKER, Detections
+from tracker.detect.datatypes import DISC, IN_HOLE, STRIKER, Detections
 from tracker.detect.refine import Fit
 from tracker.detect.reuse import untouched
+from tracker.detect.twenty_hole import resting_over_edge
 
 if TYPE_CHECKING:
     from tracker.detect.detector import DiscDetector
@@ -106,9 +107,6 @@ def over_the_hole_edge(det: DiscDetector, frame_bgr: np.ndarray, fits: list[tupl
                        radius: float) -> list[tuple[Fit, float]]:
     """``fits`` with each one in the 20-hole that is the hole's rim beside a disc resting over
     its edge replaced by that disc (``twenty_hole.resting_over_edge``)."""
-    from tracker.detect.datatypes import IN_HOLE
-    from tracker.detect.twenty_hole import resting_over_edge
-
     out: list[tuple[Fit, float]] = []
     for fit, q in fits:
         if det.where_of(float(fit.centre[0]), float(fit.centre[1]), radius) == IN_HOLE:
