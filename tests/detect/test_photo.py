@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 from tracker.boards import CrokinoleBoard
@@ -122,7 +124,7 @@ def test_more_sides_than_colours_leaves_the_extra_side_empty() -> None:
     three = score_detections(_calib(board), _dets(rows), sides=3)
     assert [three.team_points(t) for t in range(3)] == [60, 90, 0]
     out = three.to_json()
-    assert out["teams"][2]["color"] is None and out["teams"][2]["discs"] == 0
+    assert out["teams"][2] == {"color": "#000000", "seen": False, "points": 0, "discs": 0, "twenties": 0}
     assert out["teams"][0]["color"] == two.team_colors[0] and out["teams"][1]["color"] == two.team_colors[1]
     assert any("only 2 colours" in n for n in three.notes)
     assert draw_overlay(np.zeros((800, 800, 3), np.uint8), three).any()
@@ -144,5 +146,7 @@ def test_one_disc_is_one_team_and_the_other_has_no_colour() -> None:
     result = score_detections(_calib(CrokinoleBoard()), _dets([(0.0, -150.0, DARK, ON_SURFACE)]))
     assert [result.team_points(t) for t in range(2)] == [10, 0]
     out = result.to_json()
-    assert out["teams"][0]["color"] is not None and out["teams"][1]["color"] is None
+    assert [t["seen"] for t in out["teams"]] == [True, False]
+    assert out["teams"][0]["color"] == result.team_colors[0] and out["teams"][1]["color"] == "#000000"
+    assert all(re.fullmatch(r"#[0-9a-f]{6}", t["color"]) for t in out["teams"])  # SPEC: "#rrggbb"
     assert any("teams are a guess" in n for n in result.notes)

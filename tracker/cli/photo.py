@@ -12,8 +12,8 @@ finished round leaves its discs on the board, in the hole or in the ditch; a rou
 are all in the ditch scores 0 - 0). Both files are written together or not at all.
 
 ``--sides N`` (3 or 4) counts the colours the discs show, up to N: a photo showing fewer has
-those teams, lighter to darker, and the rest listed with no disc, ``color`` null in
-``photo.json``, and a note saying so (a colour is never split to make up the number).
+those teams, lighter to darker, and the rest listed with no disc, ``"seen": false`` and
+``color`` black in ``photo.json``, and a note saying so (a colour is never split to make up the number).
 """
 
 from __future__ import annotations

@@ -62,6 +62,12 @@ LOCAL_LINE_MM = 3.0  # discs this near a line are judged against the line measur
 PHOTO_BEVEL_MM = 1.9
 
 
+# SPEC: every team's ``color`` is "#rrggbb", lighter to darker. A side with no disc in the photo
+# (``told_apart``) has no colour to measure; it is listed last in black, which keeps the order,
+# with ``"seen": false``.
+UNSEEN_COLOR = "#000000"
+
+
 @dataclass
 class PhotoDisc:
     x: float
@@ -104,8 +110,9 @@ class PhotoResult:
         return [d for d in self.discs if d.where == "surface" and abs(d.gap) <= CLOSE_CALL_MM]
 
     def to_json(self) -> dict[str, Any]:
-        teams = [{"color": self.team_colors[t], "points": self.team_points(t),
-                  "discs": self.team_discs(t), "twenties": self.team_twenties(t)}
+        teams = [{"color": self.team_colors[t] or UNSEEN_COLOR, "seen": self.team_colors[t] is not None,
+                  "points": self.team_points(t), "discs": self.team_discs(t),
+                  "twenties": self.team_twenties(t)}
                  for t in range(self.sides)]
         discs = [{"x_mm": round(d.x, 2), "y_mm": round(d.y, 2), "team": d.team, "points": d.points,
                   "where": d.where, "closest_line": d.line, "gap_mm": round(d.gap, 2),
@@ -187,7 +194,8 @@ def told_apart(found: int, sides: int) -> str:
     """The note for a photo whose discs show fewer colours than ``--sides``. Splitting a colour
     to make up the number scored one side's discs for two teams (sam_board3, two colours, with
     ``--sides 3``: the dark side's 35 became 30 and 5), so the colours seen are the teams, lighter
-    to darker, and the rest have no disc here: their colour is unknown (``color`` null)."""
+    to darker, and the rest have no disc here: their colour is unknown (``seen`` false, ``color``
+    ``UNSEEN_COLOR``)."""
     missing = ", ".join(str(t) for t in range(found, sides))
     return (f"asked for {sides} sides, but the discs show only {found} colours: "
             f"team{'s' if sides - found > 1 else ''} {missing} ha{'ve' if sides - found > 1 else 's'} "
