@@ -58,7 +58,9 @@ LOCAL_LINE_MM = 3.0  # discs this near a line are judged against the line measur
 # The discs pin the height (h-real11): fitting each surface disc's outline with its top face's
 # shift free (foot circle and top circle, the shift a 2-D unknown, no camera model) and pooling
 # over sam_board6's 11 surface discs gives 1.02x the shift the solved camera predicts (0.47-1.33x
-# on four to seven discs of the other photos); the camera 1.5x as high would need 0.67x. The
+# on four to seven discs of the other photos; 0.87-0.89x on rendered stills at 20-25 degrees
+# with the true camera, so the measure reads a little low); the camera 1.5x as high would need
+# about 0.6x. The
 # scale agrees too: the fitted radii (median 15.5 mm) fit standard discs on the assumed scale,
 # and a scale putting the 10 line at its standard 203.2 mm would make them 14.4 mm. So the model
 # stands: the disc is about 0.5 mm (0.8 image pixel) clear while its top face, seen 3.5 mm
