@@ -2,7 +2,8 @@
 
 Reads ``../shared/real/crokinole/photos/`` (photos and ``labels.csv``: light_points, dark_points,
 light_twenties, dark_twenties per photo) next to the repository; skips when it is absent. Each photo
-goes through the whole path (automatic calibration, detection, colour classes, scoring). Run:
+goes through the whole path (automatic calibration, detection, colour classes, scoring). ``ditch``:
+the discs found in the ditch (not labelled; they do not score; a count to compare runs). Run:
 ``python benchmarks/bench_photo.py [--overlays DIR]`` (DIR outside the repository).
 
 ``--broadcast``: also the unlabelled tournament frames of ``../shared/real/crokinole/broadcast/``
@@ -51,7 +52,7 @@ def main() -> int:
     out = Path(args.overlays) if args.overlays else None
     if out:
         out.mkdir(parents=True, exist_ok=True)
-    print(f"{'photo':18} {'light':>11} {'dark':>11} {'20s l/d':>9} {'exact':>6} {'close':>6} "
+    print(f"{'photo':18} {'light':>11} {'dark':>11} {'20s l/d':>9} {'exact':>6} {'close':>6} {'ditch':>6} "
           f"{'calib s':>8} {'detect s':>9}")
     exact = 0
     for row in rows:
@@ -75,6 +76,7 @@ def main() -> int:
         exact += ok
         print(f"{row['image']:18} {got[0]:>4} ({want[0]:>3}) {got[1]:>4} ({want[1]:>3}) "
               f"{got[2]}/{got[3]} ({want[2]}/{want[3]}) {'yes' if ok else 'NO':>5} {len(result.close_calls):>6} "
+              f"{sum(d.where == 'ditch' for d in result.discs):>6} "
               f"{t1 - t0:>8.1f} {t2 - t1:>9.2f}")
         if args.discs:
             for d in sorted(result.discs, key=lambda d: (d.where, d.x)):

@@ -23,8 +23,10 @@ events.jsonl, frames.jsonl). Without arguments: the fixtures in fixtures/videos/
   picture's noise by that many standard deviations (``Pipeline.change_noise``; default: the game's own, ``pipeline.CHANGE_NOISE``; 0: off);
 * ``--speed VIDEO``: frames per second of review against a decode-only loop of the same video,
   and the peak memory of the process;
-* ``--real``: review the real clips in ../shared/real/crokinole/video/ with --annotate and write
-  PNG frames of the annotated output to /tmp/bench_review_real/ for a person to look at.
+* ``--real``: review the real clips in ../shared/real/crokinole/video/ with --annotate, print a
+  line per clip to compare runs (board fits, shots seen and unseen, 20s and discs off, discs in
+  play with their points; the clips have no truth) and the review's warnings, and write PNG
+  frames of the annotated output to /tmp/bench_review_real/ for a person to look at.
 """
 
 from __future__ import annotations
@@ -299,6 +301,28 @@ def speed(video: Path, game: str, players: int) -> None:
     print(f"{'peak memory':>14} {peak:8.0f} MB")
 
 
+def real_digest(dest: Path) -> str:
+    """One line to compare runs on a real clip (no truth): board fits, shots seen and unseen
+    (on the board when the view began), 20s and discs off per side, and the discs in play with
+    their points per side, from the review's ``events.jsonl``, ``shots.jsonl`` and summary."""
+    events = read_jsonl(dest / "events.jsonl")
+    shots = read_jsonl(dest / "shots.jsonl")
+    cur = json.loads((dest / "summary.json").read_text()).get("current_round") or {}
+    fits = sum(e["type"] == "calibrated" for e in events)
+    unseen = sum(bool(s.get("unseen")) for s in shots)
+    twenties = {s[0]: 0 for s in ("south", "north")}
+    for e in events:
+        if e["type"] == "twenty":
+            twenties[e["seat"][0]] = twenties.get(e["seat"][0], 0) + 1
+    off = sum(e["type"] == "off_board" for e in events)
+    play: dict[str, list[int]] = {}
+    for d in cur.get("discs", []):
+        play.setdefault(d["team"], []).append(int(d["points"]))
+    in_play = "  ".join(f"{t} {sorted(p, reverse=True)}" for t, p in sorted(play.items())) or "none"
+    return (f"{fits} board fits, {len(shots) - unseen} shots seen + {unseen} unseen, "
+            f"20s {' '.join(f'{k}{v}' for k, v in twenties.items())}, {off} off; in play: {in_play}")
+
+
 def real(out: Path) -> None:
     import cv2
 
@@ -313,10 +337,12 @@ def real(out: Path) -> None:
         dest = out / clip.stem
         try:
             r = review_video(clip, "crokinole", 2, dest, annotate=True)
-            print(f"  {clip.name}: {r.frames} frames, {len(shots_of(dest / 'shots.jsonl'))} shots, warnings {r.warnings}")
         except Exception as e:  # a bench reports, it does not stop
             print(f"  {clip.name}: {type(e).__name__}: {e}")
             continue
+        print(f"  {clip.name}: {r.frames} frames; {real_digest(dest)}")
+        for w in r.warnings:
+            print(f"      {w}")
         cap = cv2.VideoCapture(str(dest / "annotated.mp4"))
         total = int(cap.get(cv2.CAP_PROP_FRAME_COUNT))
         for k in np.linspace(0, max(total - 1, 0), 6).astype(int):

@@ -55,6 +55,16 @@ LOCAL_LINE_MM = 3.0  # discs this near a line are judged against the line measur
 # the disc lies 0.1 mm further out than the fitted line width says (no help), and no other
 # labelled disc is within 1.9 mm of a line, so nothing else pins the height or the scale (the
 # shooting line is assumed 304.8 mm on this non-standard board).
+# The discs pin the height (h-real11): fitting each surface disc's outline with its top face's
+# shift free (foot circle and top circle, the shift a 2-D unknown, no camera model) and pooling
+# over sam_board6's 11 surface discs gives 1.02x the shift the solved camera predicts (0.47-1.33x
+# on four to seven discs of the other photos; 0.87-0.89x on rendered stills at 20-25 degrees
+# with the true camera, so the measure reads a little low); the camera 1.5x as high would need
+# about 0.6x. The
+# scale agrees too: the fitted radii (median 15.5 mm) fit standard discs on the assumed scale,
+# and a scale putting the 10 line at its standard 203.2 mm would make them 14.4 mm. So the model
+# stands: the disc is about 0.5 mm (0.8 image pixel) clear while its top face, seen 3.5 mm
+# further out, covers the line in the photo; a label read from the photo calls that touching.
 # Real discs have a rounded or chamfered top edge of about this size (mm). At an oblique view it
 # pulls the far side's outline toward the camera (see ``Refiner._bevel_drop``); on the labelled
 # photos it moves the two sam_board6 discs that sat 0.4-0.6 mm clear of the 10 line toward it (one
