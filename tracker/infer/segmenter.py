@@ -36,13 +36,13 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from tracker.boards import CrokinoleBoard, KoronaBoard
+from tracker.boards.korona import ON_LINE_MM
 from tracker.detect.datatypes import STRIKER
 from tracker.infer.contacts import grazed_rim, infer_contacts, motion_start
 from tracker.infer.datatypes import End, HandEvent, ShotRecord
 from tracker.infer.ends import end_of, peak_speed, reached, rested_before, stayed_out, still_between
 from tracker.infer.rim_gone import knocked_out_unseen, rim_unseen
 from tracker.infer.start_places import (
-    ON_LINE_MM,
     at_start_place,
     may_start,
     put_down_and_flicked,

@@ -19,11 +19,6 @@ from tracker.track.datatypes import Track
 # A shot disc that stopped within this much (mm) of touching a struck disc's place struck it;
 # korona, a striker this near touching the rim has no room for a finger behind it.
 TOUCH_MM = 3.0
-# Korona: mm past its striking line into the field that a striker waiting to be shot may be
-# measured at: it is set with its centre on the line, and a resting striker's measured centre
-# is off by up to some 7 mm (its groove and shadow; korona_ru_part at 26.3 s: north's striker,
-# set on its line, measured 5.1 mm past it).
-ON_LINE_MM = 8.0
 
 
 def at_start_place(board: CrokinoleBoard | KoronaBoard, at: tuple[float, float], tr: Track | None,

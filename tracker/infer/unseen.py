@@ -21,11 +21,12 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from tracker.boards import CrokinoleBoard, KoronaBoard
+from tracker.boards.korona import ON_LINE_MM
 from tracker.detect.datatypes import STRIKER
 from tracker.infer.contacts import infer_contacts
 from tracker.infer.datatypes import Contact, End, ShotRecord
 from tracker.infer.ends import end_of, peak_speed, stayed_out
-from tracker.infer.start_places import ON_LINE_MM, TOUCH_MM, at_start_place
+from tracker.infer.start_places import TOUCH_MM, at_start_place
 from tracker.track.association import leaves_circle
 from tracker.track.datatypes import Track
 from tracker.track.tracker import TrackerConfig

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from tracker.boards import CrokinoleBoard, KoronaBoard
+from tracker.boards.korona import ON_LINE_MM
 from tracker.detect.datatypes import DISC, STRIKER
 from tracker.track.datatypes import Sample, Track
 from tracker.track.hidden_blows import split_blow
@@ -166,7 +167,10 @@ def striker_seen_as_disc(tk: Tracker, tr: Track, v: np.ndarray, first: Sample) -
     """Korona: the resting "disc" a striker first seen flying came from, when the detector saw
     the striker at rest as a disc (the ring of its top's groove, disc-sized: k2e_8805, 1280x720,
     the opening striker found as a 13.8 mm disc until it moved): it becomes the striker. Only a
-    disc waiting where a striker waits (a rim zone, clear of the rim where the rows lie), and
+    disc waiting where a striker waits (a rim zone, clear of the rim where the rows lie; up to
+    ``ON_LINE_MM`` past the striking line, where a striker set on its line may be measured:
+    k2e_9605 at 36.07 s, south's striker on its line at y = -320 mm, seen as a disc 0.02 mm
+    inside it, was not taken up when flicked, and its shot was lost), and
     only while no striker is moving: one striker is flicked a shot, so a striker-sized ring
     flying from a resting disc while the shot's striker moves is a disc struck and blurred
     (korona_2p_game at 48.4 s: n4, struck by north's striker, seen as a 22.6 mm ring and taken
@@ -179,7 +183,7 @@ def striker_seen_as_disc(tk: Tracker, tr: Track, v: np.ndarray, first: Sample) -
     if d is None:
         return None
     q = d.settled_xy
-    if not b.striker_waits(float(q[0]), float(q[1])) or not flying_from(tk, tr, q):
+    if not b.striker_waits(float(q[0]), float(q[1]), ON_LINE_MM) or not flying_from(tk, tr, q):
         return None
     d.kind, d.radius = tr.kind, tr.radius
     return d
