@@ -20,7 +20,8 @@ truth.json beside it, else from ``--game``/``--players``):
 * peak memory (max resident set) of the process;
 * ``--profile N``: the N most expensive functions (cProfile on CPU time, cumulative) of the review loop;
 * ``--stages``: CPU seconds, calls and ms a call of the detector's stages (rectify, change mask,
-  ring-filter search, fits, second pass, streaks, ...) and of the tracking after it, timed by
+  ring-filter search, fits, second pass, streaks, the chamfer, creep and region-model refits of
+  crokinole discs (``deferred.py``, ``chamfer.py``), ...) and of the tracking after it, timed by
   wrappers (a profiler's own cost distorts the many small calls of a fit);
 * ``--skip off,safe``: run the review once per mode of skipping moving frames at >= 30 fps
   (``Pipeline.skip_moving``: off, safe, blind, odd, even; default: the pipeline's own), to
@@ -193,6 +194,10 @@ STAGES = [
     ("tracker.detect.clusters", "ClusterPass.run", "    second pass"),
     ("tracker.detect.streaks", "find_streaks", "  streaks"),
     ("tracker.detect.background", "BackgroundModel.update", "  empty-board model"),
+    ("tracker.detect.deferred", "DeferredChamfer.begin", "  refits of kept discs"),
+    ("tracker.detect.deferred", "DeferredChamfer._creep", "    creep refits"),
+    ("tracker.detect.chamfer", "ChamferCorrection.note", "  chamfer refits"),
+    ("tracker.detect.chamfer", "ChamferCorrection.modelled", "    region model"),
     ("tracker.detect.rows", "row_fill", "  korona rows"),
     ("tracker.pipeline.pipeline", "Pipeline.process_detections", "tracking+events"),
 ]

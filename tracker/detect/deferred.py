@@ -50,7 +50,15 @@ from tracker.detect.refine import Fit, Refiner
 # left the shot-end p95 of seed 7401 (hard) at 2.90 mm, against 2.08 without deferring; 3 mm: 2.23.)
 SETTLED_MM = 3.0
 # Calls that keep a disc fitted in motion on which it is fitted again for its creep (``square``),
-# and how far (in radii) from that fit the creep may have taken it.
+# and how far (in radii) from that fit the creep may have taken it. Every one of them is needed:
+# on a noisy camera the creep refits (each a square fit, a chamfer fit and a region-model fit)
+# are a fifth of the CPU time (c4h_9503: 371 of them, 3.6 s of 18), but refitting only on the
+# first and the last of the calls (c4h_9503 24.9 -> 21.8 ms a frame), or stopping once a refit
+# found the disc within 0.2 mm of the one before (25.6 -> 23.0) or of its fit (-> 22.4), lost
+# crokinole_foul's round: s1, knocked 8 mm by n1 at 5.1 s, was seen to move only through the
+# refits between, so n1's shot hit no opponent disc and was called a foul; and positions at
+# rest moved (c4e_9504 median 0.21 -> 0.33 mm) (full reviews of 6 crokinole dev matches and the
+# 6 crokinole fixtures).
 CREEP_CALLS = 5
 CREEP_RADII = 0.35
 
