@@ -87,6 +87,7 @@ from tracker.detect.settings import DetectorSettings
 from tracker.detect.twenty_hole import (
     empty_hole_colour,
     empty_hole_finds,
+    hole_picture,
     relearn_hole,
     sunk_in_hole,
 )
@@ -167,6 +168,8 @@ class DiscDetector:
         # to ``set_background`` when nothing lay over the hole (``verify.is_empty_hole``).
         self.background = BackgroundModel(self._valid)
         self.hole_lab: np.ndarray | None = None
+        # ... and the empty hole's picture, the same view's box around it (``twenty_hole.covering_disc``)
+        self.hole_picture: np.ndarray | None = None
         self.cluster_board_lab: np.ndarray | None = None  # the board's colour (``clusters.py``)
         # Discs at rest before the camera was knocked, for the first call (``priors.py``).
         self.priors: Detections | None = None
@@ -222,6 +225,7 @@ class DiscDetector:
         self.background.reset(blurred, covered)
         if (lab := empty_hole_colour(self, blurred, discs)) is not None:
             self.hole_lab = lab
+            self.hole_picture = hole_picture(self, blurred)
 
     def carry_over(self, old: DiscDetector, resting: Detections | None = None) -> None:
         """What a new fit of the same board keeps from the detector it replaces (the camera was

@@ -25,7 +25,7 @@ from tracker.boards import KoronaBoard
 from tracker.detect.datatypes import DISC, IN_HOLE, STRIKER, Detections
 from tracker.detect.refine import Fit
 from tracker.detect.reuse import untouched
-from tracker.detect.twenty_hole import resting_over_edge
+from tracker.detect.twenty_hole import covering_disc, resting_over_edge
 
 if TYPE_CHECKING:
     from tracker.detect.detector import DiscDetector
@@ -75,6 +75,11 @@ def fit_kind(det: DiscDetector, frame_bgr: np.ndarray, view: np.ndarray, lab: np
             continue
         taken.append((fit.centre, radius))
         accepted.append((fit, q))
+    if kind == DISC and det.settings.covered_hole:  # a disc over the 20-hole's edge, no outline of its own
+        hidden = covering_disc(det, frame_bgr, view, lab, taken, radius, region)
+        if hidden is not None:
+            taken.append((hidden.centre, radius))
+            accepted.append((hidden, hidden.coverage))
     # On a pass over a changed region the second pass works only from the first pass's rejected
     # candidates (``ClusterPass.run``): with none it finds nothing, and building it (the whole
     # view's Lab, its searched box) was a fifth of such a call.

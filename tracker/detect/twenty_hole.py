@@ -10,7 +10,7 @@ import numpy as np
 
 from tracker.boards import CrokinoleBoard
 from tracker.detect import verify
-from tracker.detect.background import BackgroundModel
+from tracker.detect.background import WEIGHTS, BackgroundModel
 from tracker.detect.datatypes import IN_HOLE, Detections
 from tracker.detect.refine import Fit
 from tracker.detect.view_colours import lab_of
@@ -79,6 +79,9 @@ def relearn_hole(det: DiscDetector, frame_bgr: np.ndarray) -> None:
     around = np.median(blurred[uv[1:, 1], uv[1:, 0]].astype(float), axis=0)
     if verify.hole_dark(float(centre[0]), float(around[0])):
         det.hole_lab = centre
+        det.hole_picture = hole_picture(det, blurred)
+    else:  # (the picture from before shows the hole as the old fit's view saw it)
+        det.hole_picture = None
 
 
 def sunk_in_hole(det: DiscDetector, x: float, y: float, r: float) -> bool:
@@ -133,3 +136,151 @@ def resting_over_edge(det: DiscDetector, frame: np.ndarray, radius: float) -> Fi
         if det._accept_colors(det.refiner.add_colors(frame, f)):
             best = f
     return best
+
+
+# ``covering_disc``: the hole is sampled at the view's pixels out to this share of its radius (its
+# rim's blur left out); places for the disc are tried on a grid this fine (mm) around the hole,
+# then on one a quarter as fine around the best.
+COVER_REACH, PLACE_STEP = 0.85, 2.0
+# The covered part of the hole must be explained this well (share of the samples) by the disc's
+# silhouette, and be at least this share of the hole (less leaves the disc's place unsettled).
+COVER_AGREE, COVER_MIN = 0.92, 0.15
+COVER_FULL = 90  # (percentile of the hole's samples)
+
+
+def hole_box(det: DiscDetector) -> tuple[int, int, int, int] | None:
+    """The box (y0, y1, x0, x1) of the view's pixels around the 20-hole that ``covering_disc``
+    reads (its samples, ``COVER_REACH`` of the hole, and the blur's pixels around them), or None
+    when it does not lie in the view (or the board has no hole)."""
+    b = det.board
+    if not isinstance(b, CrokinoleBoard):
+        return None
+    u, v = det.view.to_px(np.zeros((1, 2)))[0]
+    m = int(np.ceil(COVER_REACH * b.hole_radius / det.view.mm_per_px)) + 3
+    y0, y1, x0, x1 = int(round(v)) - m, int(round(v)) + m + 1, int(round(u)) - m, int(round(u)) + m + 1
+    h, w = det._valid.shape
+    return (y0, y1, x0, x1) if y0 >= 0 and x0 >= 0 and y1 <= h and x1 <= w else None
+
+
+def hole_picture(det: DiscDetector, blurred: np.ndarray) -> np.ndarray | None:
+    """The empty 20-hole as ``blurred`` (the prepared view of a frame where it is empty) shows it:
+    its ``hole_box``, copied. Its colour alone (``hole_lab``, the centre's) does not describe it:
+    the far wall shows lit, the bottom dark (c4h_9921: 8-bit lightness 8 to 57 across it)."""
+    box = hole_box(det)
+    if box is None:
+        return None
+    y0, y1, x0, x1 = box
+    return blurred[y0:y1, x0:x1].astype(np.float32, copy=True)
+
+
+def covering_disc(det: DiscDetector, frame: np.ndarray, view: np.ndarray, lab: np.ndarray | None,
+                  taken: list[tuple[np.ndarray, float]], radius: float,
+                  region: np.ndarray | None = None) -> Fit | None:
+    """A disc resting over the 20-hole's edge that shows no outline of its own: one of the board's
+    colour, over a board as noisy as its edge (c4h_9921: a blue disc on the blue board, 12 mm
+    and 24 mm from the hole's centre, no ring-filter candidate, no fit from any seed; it went
+    missing as it came to rest and was taken for a 20). What gives it away is the hole: the
+    part of the empty hole it covers no longer looks as the empty hole did (``hole_picture``),
+    and the part left open is the hole minus the disc's silhouette (its foot and its top face,
+    seen from the camera, on the board's plane). The place whose silhouette explains that
+    pattern best (``COVER_AGREE``), where a disc rests on the surface (not ``IN_HOLE``), is the
+    disc. None when a disc already found covers the hole, the hole is all open or the pattern
+    is no disc, or where the view changed (``region``; None: everywhere) misses the hole's centre.
+    (The empty-board model, ``background.py``, is no reference here: it absorbs a disc it is
+    not told of, such as this one, within seconds.) Used with ``DetectorSettings.covered_hole``
+    only, off by default (its measurement there)."""
+    b = det.board
+    box = hole_box(det)
+    if not isinstance(b, CrokinoleBoard) or det.hole_picture is None or box is None:
+        return None
+    if region is not None:
+        u, v = np.round(det.view.to_px(np.zeros((1, 2)))[0]).astype(int)
+        if not region[v, u]:
+            return None
+    if any(float(np.hypot(*p)) < b.hole_radius + pr for p, pr in taken):
+        return None
+    y0, y1, x0, x1 = box
+    # the samples: the view's pixels over the hole (``COVER_REACH``)
+    uv = np.stack(np.meshgrid(np.arange(x1 - x0), np.arange(y1 - y0)), -1).reshape(-1, 2)
+    q = det.view.to_mm(uv + [x0, y0])
+    keep = np.hypot(*q.T) <= COVER_REACH * b.hole_radius
+    uv, q = uv[keep], q[keep]
+    part = lab[y0:y1, x0:x1] if lab is not None else det.colours.lab(view, box)
+    diff = np.abs(BackgroundModel.prepare(part) - det.hole_picture) @ WEIGHTS
+    d = diff[uv[:, 1], uv[:, 0]]
+    # The silhouette's edge, blurred over a view pixel or two, lies where the difference is half
+    # what the disc's face shows over the hole (``COVER_FULL``: its level where fully covered).
+    covered = d > max(verify.HOLE_STEP, 0.5 * float(np.percentile(d, COVER_FULL)))
+    share = float(covered.mean())
+    if not COVER_MIN <= share < 1.0:
+        return None
+    best = _best_place(det, q, covered, radius, _places(b.hole_radius, radius, np.zeros(2), PLACE_STEP))
+    best = _best_place(det, q, covered, radius, _places(0.0, PLACE_STEP, best[0], 0.25 * PLACE_STEP))
+    P, agree = best
+    if agree < COVER_AGREE or det.where_of(float(P[0]), float(P[1]), radius) == IN_HOLE:
+        return None
+    if _sunk_agrees(det, q, covered, radius) >= agree:  # as well explained by a disc down in the hole
+        return None
+    s, k = det.pose.top_shift(P[None], det.thickness)
+    fit = Fit(centre=P, radius=radius, coverage=agree, quarter_coverage=agree, residual=0.0, contrast=0.0,
+              mm_per_px=det.refiner._mm_per_image_px(P), color=None, top_centre=P + s[0],
+              top_radius=float(k[0]) * radius)
+    det.refiner.add_colors(frame, fit)
+    return fit
+
+
+def _places(inner: float, outer: float, around: np.ndarray, step: float) -> np.ndarray:
+    """Places on a square grid of ``step`` within ``inner + outer`` of ``around`` (about the hole's
+    centre, the hole's radius and a disc's: the places where a disc covers some of the hole)."""
+    reach = inner + outer
+    g = np.arange(-reach, reach + 1e-9, step)
+    p = np.stack(np.meshgrid(g, g), -1).reshape(-1, 2) + around
+    return p[np.hypot(*(p - around).T) <= reach]
+
+
+def _best_place(det: DiscDetector, q: np.ndarray, covered: np.ndarray, radius: float,
+                places: np.ndarray) -> tuple[np.ndarray, float]:
+    """Of ``places``, the one whose silhouette (``_silhouette_covers``) agrees best with ``covered``
+    at the samples ``q``, and the share it agrees on."""
+    inside = _silhouette_covers(det, places, q, radius)
+    agree = (inside == covered[None]).mean(axis=1)
+    j = int(np.argmax(agree))
+    return places[j], float(agree[j])
+
+
+def _sunk_agrees(det: DiscDetector, q: np.ndarray, covered: np.ndarray, radius: float) -> float:
+    """How well (share of the samples ``q``) ``covered`` is explained at best by a disc down in the
+    hole (centred where ``CrokinoleBoard.in_hole`` has it, its face level with the surface or up to
+    its thickness below): the board point q shows the face where the camera's ray through it meets
+    the face's plane inside the face and inside the hole (before it, the hole's wall). Such a
+    disc's face, seen from an oblique camera, shows shifted towards the camera and leaves a
+    crescent of the hole's far wall open, which a disc resting over the edge on the camera's side
+    explains as well (a 40-degree render: a sunk disc found 9.6 mm out, on the surface)."""
+    b = det.board
+    assert isinstance(b, CrokinoleBoard)
+    C = np.asarray(det.pose.centre, float)
+    reach = max(b.hole_radius + b.hole_tolerance - radius, 0.0)
+    g = np.arange(-reach, reach + 1e-9, 0.25 * PLACE_STEP)
+    P = np.stack(np.meshgrid(g, g), -1).reshape(-1, 2)
+    P = P[np.hypot(*P.T) <= reach]
+    best = 0.0
+    for depth in np.linspace(0.0, det.thickness, 3):
+        qd = C[:2] + (q - C[:2]) * (C[2] + depth) / C[2]
+        seen = np.hypot(*qd.T) < b.hole_radius
+        d = np.hypot(qd[None, :, 0] - P[:, None, 0], qd[None, :, 1] - P[:, None, 1])
+        best = max(best, float(((seen[None] & (d < radius)) == covered[None]).mean(axis=1).max()))
+    return best
+
+
+def _silhouette_covers(det: DiscDetector, places: np.ndarray, q: np.ndarray, radius: float) -> np.ndarray:
+    """(len(places), len(q)): whether a disc at each place hides each board point of ``q`` from
+    the camera: the points within its foot, its top face (shifted and scaled, ``top_shift``) or
+    between (the hull of the two, sampled at a few heights)."""
+    s, k = det.pose.top_shift(places, det.thickness)
+    out = np.zeros((len(places), len(q)), bool)
+    for t in np.linspace(0.0, 1.0, 5):
+        c = places + t * s
+        r = radius * (1.0 + t * (k - 1.0))
+        d = np.hypot(q[None, :, 0] - c[:, None, 0], q[None, :, 1] - c[:, None, 1])
+        out |= d < r[:, None]
+    return out
