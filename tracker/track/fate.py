@@ -13,6 +13,7 @@ from tracker.boards.korona import Pocket
 from tracker.detect.datatypes import IN_DITCH, IN_HOLE, IN_POCKET
 from tracker.track.blows import segment_distance
 from tracker.track.datatypes import Sample, Track
+from tracker.track.rims import barred_over_rim
 from tracker.track.slide import clear, heading, slid_to
 
 # A crokinole disc at rest seen fewer times than this in all (the pipeline names none before
@@ -93,13 +94,16 @@ def _over_hole(b: CrokinoleBoard, x: float, y: float) -> bool:
 
 
 def resolve_lost(board: CrokinoleBoard | KoronaBoard, tr: Track, decel: float,
-                 resting: np.ndarray | None = None, struck: np.ndarray | None = None) -> None:
+                 resting: np.ndarray | None = None, struck: np.ndarray | None = None,
+                 stayed: np.ndarray | None = None) -> None:
     """A moving disc vanished: into the hole, a pocket, off the board, or under a hand.
     ``decel``: the friction the tracker coasts unseen discs with (``TrackerConfig.decel``);
     ``resting``: (N, 2) places of the other discs at rest (crokinole: a disc lost sliding in
     the open slid on to where its course stops, ``slide.slid_to``); ``struck``: (M, 2) places
     where other discs lay when it was last seen and have left since (one on its course stopped
-    it there)."""
+    it there); ``stayed``: korona, (K, 3) rows x, y, radius of the discs at rest seen there since
+    it was last seen (one on its course over a rim says a hand carried it off:
+    ``rims.barred_over_rim``)."""
     last = tr.last_sighting()
     lx, ly = (last.x, last.y) if last else (float(tr.xy[0]), float(tr.xy[1]))
     px, py = float(tr.xy[0]), float(tr.xy[1])
@@ -141,6 +145,9 @@ def resolve_lost(board: CrokinoleBoard | KoronaBoard, tr: Track, decel: float,
             tr.state, tr.pocket = "pocket", pocket
             return
         if not b.on_surface(px, py):
+            if stayed is not None and barred_over_rim(b, np.array([lx, ly]), np.array([px, py]), tr.radius, stayed):
+                tr.state, tr.occluded = "lifted", False
+                return
             tr.state = "off"
             return
     # Lost mid-board: treat as covered where it was last seen (or, crokinole, where it slid on

@@ -165,7 +165,18 @@ def miss(tk: Tracker, tr: Track, t: float, dt: float) -> None:
             resting = np.array([o.position() for o in tk.tracks if o.state == "rest" and o is not tr],
                                float).reshape(-1, 2)
             struck = left_since(tk, tr, dt) if isinstance(tk.board, CrokinoleBoard) else None
-            resolve_lost(tk.board, tr, tk.cfg.decel, resting, struck)
+            resolve_lost(tk.board, tr, tk.cfg.decel, resting, struck, stayed_since(tk, tr))
+
+
+def stayed_since(tk: Tracker, tr: Track) -> np.ndarray | None:
+    """Korona: (K, 3) rows x, y, radius of the other discs at rest, in view, seen since ``tr``
+    was last seen (for :func:`tracker.track.fate.resolve_lost`); None on a crokinole board."""
+    seen = tr.last_sighting()
+    if not isinstance(tk.board, KoronaBoard) or seen is None:
+        return None
+    return np.array([(*o.position(), o.radius) for o in tk.tracks
+                     if o is not tr and o.state == "rest" and not o.occluded and o.last_seen > seen.t],
+                    float).reshape(-1, 3)
 
 
 def left_since(tk: Tracker, tr: Track, dt: float) -> np.ndarray:

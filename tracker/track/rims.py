@@ -20,6 +20,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from tracker.boards import CrokinoleBoard, KoronaBoard
+from tracker.track.blows import segment_distance
 from tracker.track.datatypes import Track
 
 # Speed (mm/s) into a rim below which a disc does not ride up it and over: a disc needs its
@@ -66,3 +67,25 @@ def blow_speed(movers: Sequence[Track], at: np.ndarray, radius: float, seen: flo
         if float(np.hypot(*(m.xy - at))) <= m.radius + radius + 2 * fast * dt:
             best = max(best, fast)
     return best
+
+
+def barred_over_rim(board: KoronaBoard, at: np.ndarray, towards: np.ndarray, radius: float,
+                    stayed: np.ndarray) -> bool:
+    """Whether a disc of ``radius`` last seen at ``at`` (mm) and heading for ``towards``, past a
+    rim, could not have slid there: on its straight course to the edge of the board it meets,
+    near head on (its centre line within half the two radii of the other's centre), a disc at
+    rest that is still there, seen since (``stayed``: rows x, y, radius). A disc sliding at it
+    strikes it and drives it on (a striker is four times a disc's weight), or stops or turns
+    back, in view; it does not leave the board through it. What crossed the rim over it was
+    carried in the air, in a hand (k4h_9606 at 34.8 s and k4h_9924 at 31.4 s: a player's hand
+    carrying west's striker off the board across the east rim row, seen twice at 2.6 m/s
+    130 mm out of the rim, was called off the board, and the carrying a shot)."""
+    a, e = np.asarray(at, float), np.asarray(towards, float)
+    run = float(np.hypot(*(e - a)))
+    if run < 1e-6 or not len(stayed):
+        return False
+    u = (e - a) / run
+    # where the course leaves the board (its outer edge, ``half`` from the centre)
+    out = min((board.half - float(np.sign(u[k]) * a[k])) / abs(float(u[k])) for k in (0, 1) if abs(float(u[k])) > 1e-9)
+    edge = a + u * max(out, 0.0)
+    return any(segment_distance(np.asarray(q[:2], float), a, edge) < 0.5 * (radius + float(q[2])) for q in stayed)
