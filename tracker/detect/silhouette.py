@@ -16,7 +16,9 @@ Here the picture of a disc is *predicted* and compared with every pixel around i
 * The cast shadow is the board covered by the disc pushed along the light: the hull of the
   bottom circle and the same circle moved by ``h * s`` (``s``: ground shift per millimetre of
   height, fitted per disc, so no light direction is assumed; the fit may make it vanish), and
-  a contact shadow ``CONTACT_MM`` wide all round the foot; both soft (1.5 mm).
+  a contact shadow ``CONTACT_MM`` wide all round the foot; both soft (1.5 mm). A crokinole
+  peg's shadow (its foot pushed ``peg_height * s`` along the light) is part of the same region:
+  one light, one ``s`` (``PEG_SHADOWS``).
 * A ring line of a crokinole board is drawn at ``z = 0`` exactly where the calibration has it.
 * Each pixel's coverage by each region is a smooth step of its signed distance (in pixels) to
   the region's outline (the camera's blur and the pixel's own size), so the prediction is
@@ -59,6 +61,19 @@ CONTACT_MM = 1.5  # the contact shadow (ambient occlusion) reaches this far beyo
 FIT_SIZE = True
 GROW_MAX_PX = 1.5
 FINE_MM_PER_PX = 2.4
+# Whether the cast shadows of the crokinole pegs near a disc are part of the model's shadow
+# region (shifted by the disc's own fitted ``s``: one light), and the largest ground shift per mm
+# of height looked for (a light 35 degrees up, the hard preset's lowest: 1.43).
+# Off. On the hard dev matches' still frames (c2h_*, c4h_*, 178 discs at rest, the detector twice
+# per frame, true calibration; median/p95/max mm) it took 0.54/2.05/4.14 to 0.54/1.42/3.84, discs
+# beside a peg 0.60/1.93 -> 0.33/1.14 (median/p95; the pegs' long shadows pin the light's shift,
+# so discs elsewhere gained too: c4h_9803's light s2 4.14 -> 1.07). Full reviews of all
+# crokinole dev matches and fixtures: positions 0.47/2.72 -> 0.48/2.63 mm, c4h_9803 0.78/3.08 ->
+# 0.81/2.69, c4h_9503 0.44/0.87 -> 0.39/0.68, c2h_9802 0.83/4.08 -> 0.78/4.09, the rest within
+# 0.07 mm; but c4h_9803 lost its exact round (w2's shot at 17.6 s seen hitting nothing: a false
+# no-opponent foul removal), so 28/31 -> 27/31. Not examined further.
+PEG_SHADOWS = False
+SHADOW_MAX_SHIFT = 1.5
 # Bases (the model's regions per pixel) a fit keeps for reuse: a step's trial point and the five
 # Jacobian steps around it, and the point it stands at.
 BASES_KEPT = 8
@@ -158,6 +173,7 @@ class SilhouetteFitter:
         sig_sh = np.hypot(sig, 1.5 / mpp)  # cast shadows are soft
 
         qx, qy = np.ascontiguousarray(q[:, 0]), np.ascontiguousarray(q[:, 1])
+        pegs, peg_r, peg_h = self._pegs_near(P0, reach)
 
         def body(P: np.ndarray, r: float) -> tuple[list[np.ndarray], list[np.ndarray], np.ndarray, np.ndarray]:
             """The basis's columns before and after the cast shadow's, which alone depends on
@@ -210,6 +226,8 @@ class SilhouetteFitter:
             cols = list(pre)
             if "shadow" in FEATURES:
                 sd_sh = np.minimum(_sd_capsule(q, P, r, P + h * s, r), d_foot - (r + CONTACT_MM))
+                for c_peg in pegs:  # the pegs' shadows, cast by the same light
+                    sd_sh = np.minimum(sd_sh, _sd_capsule(q, c_peg, peg_r, c_peg + peg_h * s, peg_r))
                 cols.append(ndtr(-sd_sh / mpp / sig_sh) * free)
             return np.stack(cols + post, 1)
 
@@ -287,6 +305,19 @@ class SilhouetteFitter:
         rms = float(np.sqrt(np.mean(np.minimum(np.linalg.norm(res, axis=1), 3.0 * scale) ** 2)))
         moved = float(np.hypot(*(theta[:2] - P0)))
         return ModelFit(centre=theta[:2].copy(), shadow=theta[2:4].copy(), rms=rms, pixels=int(len(q)), moved=moved)
+
+    def _pegs_near(self, P0: np.ndarray, reach: float) -> tuple[list[np.ndarray], float, float]:
+        """The crokinole pegs whose cast shadow can reach the pixels fitted for a disc at ``P0``
+        (``PEG_SHADOWS``), their radius and height (mm). A peg's shadow is the board darkened
+        like the disc's own, under the same light; left out of the model, a dark disc beside a
+        peg was fitted over into it."""
+        board = self.calib.board
+        if not PEG_SHADOWS or not isinstance(board, CrokinoleBoard):
+            return [], 0.0, 0.0
+        pr, ph = board.peg_diameter / 2, float(board.peg_height)
+        pegs = [np.array(c, float) for c in board.peg_positions()]
+        # (a shadow reaches at most ``ph * SHADOW_MAX_SHIFT`` from the peg's foot)
+        return [c for c in pegs if np.hypot(*(c - P0)) < reach + pr + ph * SHADOW_MAX_SHIFT], pr, ph
 
     def _hole_coverage(self, q: np.ndarray, mpp: float) -> np.ndarray | None:
         """Coverage of the pixels by the crokinole 20-hole (None when it is not near): a disc
