@@ -28,6 +28,20 @@ A refit replaces the place when the detector would accept it (``verify.accept``)
 (``OVERLAP_MM``); otherwise the place stays. Only the shot log's ends (and what the rules make of
 them) change: no identity, shot or event does. ``bench_review.py --dets`` replays have no frame
 and no detector, so they show the anchors.
+
+Full reviews, median/p95 mm at rest, before -> after (events, rounds, switches identical on all):
+k2e_9505 1.81/6.52 -> 0.38/3.07, k2e_9605 0.90/4.52 -> 0.82/4.24, k2e_9705 0.74/5.93 -> 0.36/5.93,
+k2e_9805 1.17/2.28 -> 0.29/1.20, k2e_9911 0.76/2.03 -> 0.62/1.40, k2e_9923 1.52/3.62 -> 0.73/1.61,
+k4h_9306 1.61/9.21 -> 0.80/9.21, k4h_9506 1.99/3.19 -> 0.51/2.43, k4h_9606 2.85/4.63 -> 1.31/4.42,
+k4h_9706 1.44/2.48 -> 0.53/2.46, k4h_9806 1.76/2.67 -> 0.83/2.67, k4h_9912 1.60/4.12 -> 0.71/4.18,
+k4h_9924 1.91/6.65 -> 2.14/7.06 (9 places; its strikers on the hard camera refit either way);
+korona_2p_game 2.66/6.87 -> 1.42/5.56, korona_4p_part 1.81/6.95 -> 1.26/3.29, korona_ru_part
+4.72/7.25 -> 2.18/5.45, korona_overshot 0.17 -> 0.34, korona_pocket 0.61 -> 0.78 (one striker
+each); crokinole c2e_9501 and c4h_9503 the same. By kind over the 13 korona dev matches
+(``--kinds``): against a rim alone 1.84 -> 0.25, in a row on a rim 2.27 -> 0.24, in the open
+1.30 -> 0.59, strikers 0.95 -> 0.86; all 1.45/4.45 -> 0.61/4.39. Refitting only the strikers
+found as their groove (not those found at their size) lost most of the strikers' gain
+(replayed: korona_2p_game 1.42 -> 2.66, korona_ru_part 2.18 -> 4.72, k2e_9505 p95 3.07 -> 6.52).
 """
 
 from __future__ import annotations
