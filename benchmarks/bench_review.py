@@ -19,6 +19,8 @@ events.jsonl, frames.jsonl). Without arguments: the fixtures in fixtures/videos/
 * ``--explain``: for each match not exact, the shots of the review and of the truth side by
   side in time order with their ends, and the events of other types that neither side matched;
 * ``--worst N``: for each match, its N largest errors at rest: which shot, which disc, where;
+* ``--kinds``: the errors at rest split by kind of disc (``kind_of``: korona strikers, discs
+  against a rim alone or in a row, touching another, in the open);
 * ``--noise SIGMAS``: the detector's change mask keeps only the parts that stand out of the
   picture's noise by that many standard deviations (``Pipeline.change_noise``; default: the game's own, ``pipeline.CHANGE_NOISE``; 0: off);
 * ``--speed VIDEO``: frames per second of review against a decode-only loop of the same video,
@@ -118,6 +120,21 @@ def worst(name: str, where: list[tuple[int, str, str, tuple[float, float], float
               f"r={float(np.hypot(x, y)):5.1f}")
 
 
+def kind_of(board: Any, name: str, at: tuple[float, float], ends: dict[str, Any]) -> str:
+    """What a true korona disc at rest is, for ``--kinds``: a ``striker``; a disc against a rim
+    (within 0.6 mm of its line) touching another (``row``) or alone (``cushion``); one touching
+    another away from the rims (``touch``); else ``open``. Crokinole: ``all``."""
+    if not hasattr(board, "half"):
+        return "all"
+    if name[:1].isupper():
+        return "striker"
+    r = board.disc_radius
+    touch = any(float(np.hypot(v[0] - at[0], v[1] - at[1])) <= 2 * r + 0.6
+                for n, v in ends.items() if n != name and n[:1].islower() and isinstance(v, tuple))
+    rim = max(abs(at[0]), abs(at[1])) >= board.half - r - 0.6
+    return ("row" if rim else "touch") if touch else ("cushion" if rim else "open")
+
+
 def evaluate(folder: Path, summary: dict[str, Any], events: list[dict[str, Any]], shots: list[Shot]) -> dict[str, Any]:
     truth = json.loads((folder / "truth.json").read_text())
     ok, n = rounds_exact(summary, truth)
@@ -132,11 +149,15 @@ def evaluate(folder: Path, summary: dict[str, Any], events: list[dict[str, Any]]
                                                where, switched)
     if WORST:
         worst(folder.name, where, [e for e in tev if e["type"] == "shot"])
+    board = board_for(truth["game"])
+    kinds: dict[str, list[float]] = {}
+    for j, _, tname, at, d in where:
+        kinds.setdefault(kind_of(board, tname, at, true_shots[j].end), []).append(d)
     bad = ok < n or any(m.fp or m.fn for m in ev.values()) or switches
     if EXPLAIN and bad:
         explain(folder.name, summary, truth, events, tev, shots, true_shots, switched)
     return {"rounds_ok": ok, "rounds": n, "events": ev, "errors": errors, "switches": switches,
-            "shots": len(true_shots)}
+            "shots": len(true_shots), "kinds": kinds}
 
 
 def _fmt_end(end: dict[str, Any]) -> str:
@@ -274,6 +295,25 @@ def table(rows: list[tuple[str, dict[str, Any]]], title: str) -> None:
     print("-" * len(head))
     print(f"{'ALL':28} {r_ok:>3}/{r_n:<3} {rp(tot['shot']):>10} {rp(tot['twenty']):>10} {rp(tot['pocketed']):>12} "
           f"{rp(tot['removed']):>12} {np.median(e):6.2f}/{np.percentile(e, 95):<7.2f} {100 * sw / max(shots, 1):>9.1f}")
+    if KINDS:
+        kinds_table(rows)
+
+
+KINDS = False  # --kinds: the errors at rest by kind of disc (``kind_of``)
+
+
+def kinds_table(rows: list[tuple[str, dict[str, Any]]]) -> None:
+    """Median/p95 (count) of the errors at rest per match and kind of disc (``kind_of``)."""
+    names = ["cushion", "row", "touch", "open", "striker", "all"]
+    print(f"\n{'position at rest by kind':28}" + "".join(f"{k:>18}" for k in names))
+    total: dict[str, list[float]] = {}
+    for name, res in [*rows, ("ALL", {"kinds": total})]:
+        if name != "ALL":
+            for k, v in res["kinds"].items():
+                total.setdefault(k, []).extend(v)
+        cells = [res["kinds"].get(k, []) if k != "all" else [x for v in res["kinds"].values() for x in v] for k in names]
+        print(f"{name:28}" + "".join(f"{np.median(c):6.2f}/{np.percentile(c, 95):5.2f} ({len(c):3d})" if c else f"{'-':>18}"
+                                    for c in cells))
 
 
 def speed(video: Path, game: str, players: int) -> None:
@@ -361,13 +401,14 @@ def main() -> None:
     ap.add_argument("--real", action="store_true")
     ap.add_argument("--dets", type=Path, metavar="DIR", help="replay the detections cached in DIR (made on first use)")
     ap.add_argument("--explain", action="store_true", help="print the shots and events of matches not scored exactly")
+    ap.add_argument("--kinds", action="store_true", help="also the errors at rest by kind of disc (korona: cushion, row, ...)")
     ap.add_argument("--worst", type=int, default=0, metavar="N", help="print each match's N largest errors at rest")
     ap.add_argument("--noise", type=float, default=None, metavar="SIGMAS",
                     help="the change mask's noise hysteresis (Pipeline.change_noise; default: the detector's own)")
     args = ap.parse_args()
     Pipeline.change_noise = args.noise
-    global EXPLAIN, WORST
-    EXPLAIN, WORST = args.explain, args.worst
+    global EXPLAIN, WORST, KINDS
+    EXPLAIN, WORST, KINDS = args.explain, args.worst, args.kinds
     folders = args.folders or sorted(p.parent for p in (ROOT / "fixtures" / "videos").glob("*/video.mp4"))
     if args.truth_dets:
         table([(f.name, truth_dets_folder(f)) for f in folders], "tracking + events + rules on detections from truth (no detector)")

@@ -84,7 +84,8 @@ MODEL_BEVEL_MM = {"crokinole": 1.9, "korona": 2.0}
 # korona fixtures are too coarse for it (3.8-4.3 mm a pixel; 640x360 ones: strikers only) and
 # unchanged. Not examined why the tracking loses: a resting disc's place moving by a millimetre
 # or two a call after it stopped (the deferred model fit) upset it the same way with the creep
-# refits (``DetectorSettings.creep_refits``).
+# refits (``DetectorSettings.creep_refits``). The places a korona shot reports are fitted by the
+# model all the same, once, on the settled frame, without moving any detection (``pipeline.rest_places``).
 REGION_MODEL: bool | dict[str, bool] = {"crokinole": True}
 # The region model fits only discs the image shows at this many millimetres a pixel or finer
 # (a disc's radius 6.6 pixels or more, where it fits the outline's size too): coarser, too few

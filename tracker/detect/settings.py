@@ -166,7 +166,8 @@ class DetectorSettings:
     # 60%, k4h_9912 12.5 -> 25, korona_4p_part 10 -> 30; the two looked at were collisions in the
     # open, not discs moved by the snap: not examined further), and the coarse fixtures gain little
     # (korona_2p_game 2.76/6.86 -> 2.94/6.85, korona_4p_part 1.82/6.95 -> 1.93/8.03, korona_ru_part
-    # 4.10/7.16 -> 3.86/6.40).
+    # 4.10/7.16 -> 3.86/6.40). The places a shot reports are put on the rim line after all, without
+    # moving any detection: ``pipeline.rest_places`` (refitted on the settled frame, then snapped).
     rim_snap_mm: float = 0.0
     # Korona: a row the rim strip finds (``rim.py``) is measured from its end on the light's side
     # (the rims' own shadows tell it: ``rim_strip.shadow_lean``), not centred on the stretch that its

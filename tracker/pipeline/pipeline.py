@@ -48,7 +48,7 @@ from tracker.calibration import Calibration, DriftMonitor
 from tracker.detect.datatypes import Detections
 from tracker.errors import CalibrationError, TrackerError
 from tracker.infer import HandEvent, Namer, ShotRecord, ShotSegmenter
-from tracker.pipeline import camera, hands, referee
+from tracker.pipeline import camera, hands, referee, rest_places
 from tracker.pipeline.stillness import FullPasses, Settling, StillnessGate
 from tracker.pipeline.stride import StrideGate
 from tracker.pipeline.threads import limit_blas_threads
@@ -179,6 +179,7 @@ class Pipeline:
         self._settle_at: float | None = None  # when the board is fitted once more after a bump's fit
         self._recent: list[np.ndarray] = []
         self._last_dets = Detections.empty()
+        self._frame: np.ndarray | None = None  # the frame being processed (``_step``), for ``rest_places``
         self.settling = Settling(round(SETTLE_S * fps))
         self.passes = FullPasses()  # the periodic full passes, in frames (``_start``: the detector's)
         self.strider = StrideGate(fps)
@@ -326,7 +327,9 @@ class Pipeline:
             self.gate.remember(frame)
             self.frames_detected += 1
         self._last_dets = dets
+        self._frame = frame  # (the frame a shot judged now reports its discs at rest from)
         res = self.process_detections(dets, t, index)
+        self._frame = None
         res.detected = detected
         if self.on_frame is not None:
             self.on_frame(frame, res)
@@ -356,7 +359,7 @@ class Pipeline:
         for h in hands:
             self._hand(h, res)
         for rec in shots:
-            self._shot(rec, res)
+            self._shot(rest_places.refit_ends(getattr(self, "detector", None), self._frame, rec, tracks), res)
         if not self.segmenter.in_shot:  # a disc called pocketed or off seen on the board again
             withdraw(self, res, t, index)
         return res

@@ -28,8 +28,9 @@ Placer = Callable[[np.random.Generator], Sequence[tuple[float, float, int]]]
 
 
 def still_frame(board: CrokinoleBoard | KoronaBoard, preset: str, size: tuple[int, int], seed: int,
-                place: Placer) -> tuple[np.ndarray, Calibration]:
-    """One rendered frame (BGR) of the discs ``place`` puts down, and its true calibration."""
+                place: Placer, strikers: Sequence[tuple[float, float]] = ()) -> tuple[np.ndarray, Calibration]:
+    """One rendered frame (BGR) of the discs ``place`` puts down, and its true calibration;
+    korona: with ``strikers`` (x, y mm) resting there too."""
     from tracker.calibration.datatypes import Calibration
 
     rng = np.random.default_rng(seed)
@@ -39,6 +40,9 @@ def still_frame(board: CrokinoleBoard | KoronaBoard, preset: str, size: tuple[in
     discs = place(rng)
     sprites = tuple(DiscSprite(id=f"d{i}", x=x, y=y, radius=board.disc_radius, thickness=board.disc_thickness,
                                side=s, angle=float(rng.uniform(0, 6.28))) for i, (x, y, s) in enumerate(discs))
+    if isinstance(board, KoronaBoard):
+        sprites += tuple(DiscSprite(id=f"S{i}", x=x, y=y, radius=board.striker_radius, thickness=board.disc_thickness,
+                                    side=0, kind="striker") for i, (x, y) in enumerate(strikers))
     img = Renderer(board, look, size, seed).render([SceneFrame(t=0.0, discs=sprites)], cam)
     K, dist = intrinsics(cam, size)
     calib = Calibration(homography=true_homography(cam, size), image_size=size, rms_mm=0.0, board=board,

@@ -1,0 +1,185 @@
+"""Where a korona disc at rest is reported: refitted on the settled frame, apart from the tracking.
+
+The tracker follows the detector's centres, and a shot's ends are its rest anchors (the mean of
+those centres since the disc stopped). Korona discs at rest were reported off (full reviews of
+the korona dev matches, median mm at rest, by kind: ``bench_review.py --kinds``): against a rim
+1.8 (the outer side shows no edge of its own, and the square-edged circle settles inward), in
+the open 1.3 (the renderer's discs have a 2 mm chamfer the edge fits do not model: they sit
+toward the camera), strikers found as their top's groove (a disc-sized ring) several mm off.
+The fixes in the detector (``rim_line.py``, ``rim_lean``, ``chamfer.REGION_MODEL`` for korona)
+move the detections the tracker associates with, and its identities and shots suffered; so
+here the detections stay as they are and only what a shot reports moves.
+
+When a shot is judged (every disc has rested ``ShotSegmenter.settle`` on top of the tracker's
+rest time), each korona disc it lists at a place is fitted once more on that frame, from that
+place, with what cannot show masked (``Refiner.refine``'s ``occluders``: the other discs at rest
+beside it; ``bounds``: the rim):
+
+* a striker (the shot's striker, a track of the striker's kind, or a disc's find centred on a
+  striker-sized outline: its groove): its outline chosen as a whole (``strikers.fit_options``'
+  consensus) at its own size, not the groove's ring;
+* a disc: the edge fit, then the region model (``chamfer.ChamferCorrection.modelled``,
+  ``silhouette.py``: the disc's whole picture, chamfer and shadow included), where the picture
+  is fine enough for it (1280x720; not the 480x270-640x360 fixtures);
+* a disc then within ``SNAP_MM`` of a rim line (refitted or not) is put on it.
+
+A refit replaces the place when the detector would accept it (``verify.accept``), it lies within
+``REACH`` radii of the place (the same disc) and it does not push into a neighbour
+(``OVERLAP_MM``); otherwise the place stays. Only the shot log's ends (and what the rules make of
+them) change: no identity, shot or event does. ``bench_review.py --dets`` replays have no frame
+and no detector, so they show the anchors.
+
+Full reviews, median/p95 mm at rest, before -> after (events, rounds, switches identical on all):
+k2e_9505 1.81/6.52 -> 0.38/3.07, k2e_9605 0.90/4.52 -> 0.82/4.24, k2e_9705 0.74/5.93 -> 0.36/5.93,
+k2e_9805 1.17/2.28 -> 0.29/1.20, k2e_9911 0.76/2.03 -> 0.62/1.40, k2e_9923 1.52/3.62 -> 0.73/1.61,
+k4h_9306 1.61/9.21 -> 0.80/9.21, k4h_9506 1.99/3.19 -> 0.51/2.43, k4h_9606 2.85/4.63 -> 1.31/4.42,
+k4h_9706 1.44/2.48 -> 0.53/2.46, k4h_9806 1.76/2.67 -> 0.83/2.67, k4h_9912 1.60/4.12 -> 0.71/4.18,
+k4h_9924 1.91/6.65 -> 2.14/7.06 (9 places; its strikers on the hard camera refit either way);
+korona_2p_game 2.66/6.87 -> 1.42/5.56, korona_4p_part 1.81/6.95 -> 1.26/3.29, korona_ru_part
+4.72/7.25 -> 2.18/5.45, korona_overshot 0.17 -> 0.34, korona_pocket 0.61 -> 0.78 (one striker
+each); crokinole c2e_9501 and c4h_9503 the same. By kind over the 13 korona dev matches
+(``--kinds``): against a rim alone 1.84 -> 0.25, in a row on a rim 2.27 -> 0.24, in the open
+1.30 -> 0.59, strikers 0.95 -> 0.86; all 1.45/4.45 -> 0.61/4.39. Refitting only the strikers
+found as their groove (not those found at their size) lost most of the strikers' gain
+(replayed: korona_2p_game 1.42 -> 2.66, korona_ru_part 2.18 -> 4.72, k2e_9505 p95 3.07 -> 6.52).
+"""
+
+from __future__ import annotations
+
+import weakref
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from tracker.boards import KoronaBoard
+from tracker.detect.chamfer import ChamferCorrection
+from tracker.detect.datatypes import STRIKER
+from tracker.detect.fitpass import CONCENTRIC
+from tracker.detect.strikers import STRIKER_FIT
+from tracker.infer.datatypes import End, ShotRecord
+from tracker.track.datatypes import Track
+
+if TYPE_CHECKING:
+    from tracker.detect.detector import DiscDetector
+
+# A refit further than this share of its radius from the anchor found something else.
+REACH = 0.35
+# A refit that makes the disc overlap a neighbour at rest by this much more than its anchor did
+# took the neighbour's edges for its own.
+OVERLAP_MM = 0.5
+# A disc reported within this of a rim line (mm, inward) is reported on it (``on_rim_line``): the
+# region model still leaves discs against a rim 0.5-2 mm inward on the hard camera's far rims
+# (replayed korona dev reviews, median/p95 mm at rest, 0 -> 2: k4h_9506 0.84/2.88 -> 0.51/2.43,
+# k4h_9912 1.17/4.18 -> 0.69/4.18, k4h_9706 1.20/2.48 -> 0.71/2.48, k2e_9805 0.27/1.76 ->
+# 0.29/1.20; none worse).
+SNAP_MM = 2.0
+
+
+_MODELS: weakref.WeakKeyDictionary[DiscDetector, ChamferCorrection] = weakref.WeakKeyDictionary()
+
+
+def _model(det: DiscDetector) -> ChamferCorrection:
+    """The region model (``chamfer.ChamferCorrection.modelled``, ``silhouette.py``) for ``det``'s
+    calibration, made once per detector."""
+    cc = _MODELS.get(det)
+    if cc is None:
+        cc = _MODELS[det] = ChamferCorrection(det.refiner, det.pose, 0.0, det.settings.min_coverage, model=True)
+    return cc
+
+
+def _neighbours(tracks: list[Track], tid: int, at: np.ndarray, radius: float, det: DiscDetector,
+                margin: float) -> np.ndarray:
+    """Circles (x, y, r) of the other discs at rest near ``at`` whose outlines may cover this one's
+    (each as its silhouette: bottom circle and top face, as ``clusters.occluders`` takes them)."""
+    rows = [(tr.position(), tr.radius) for tr in tracks
+            if tr.id != tid and tr.state == "rest"
+            and float(np.hypot(*(np.asarray(tr.position()) - at))) < radius + 2.6 * tr.radius + 30.0]
+    if not rows:
+        return np.zeros((0, 3))
+    P = np.array([p for p, _ in rows])
+    R = np.array([r for _, r in rows])
+    s, k = det.pose.top_shift(P, det.thickness)
+    return np.concatenate([P + 0.5 * s, (k * R + 0.5 * np.linalg.norm(s, axis=1) + margin)[:, None]], 1)
+
+
+def _overlap(tracks: list[Track], tr: Track, at: np.ndarray, radius: float) -> float:
+    """How far (mm) the disc ``tr`` (``radius``) at ``at`` would overlap the nearest other at rest."""
+    return max((radius + o.radius - float(np.hypot(*(np.asarray(o.position()) - at)))
+                for o in tracks if o.id != tr.id and o.state == "rest"), default=-np.inf)
+
+
+def refit(det: DiscDetector, frame: np.ndarray, tracks: list[Track], tr: Track, at_xy: tuple[float, float],
+          striker: bool) -> tuple[float, float] | None:
+    """The place of the disc ``tr``, reported at ``at_xy``, fitted on ``frame``; None when no fit
+    the detector would accept lies near ``at_xy``. A striker is fitted at its track's size when
+    that is larger than the board model's (the renderer draws them larger: 26-30 mm against 25,
+    ``verify.STRIKER_LARGER``), at the model's when the track is its groove's disc-sized ring."""
+    board = det.board
+    assert isinstance(board, KoronaBoard)
+    at = np.asarray(at_xy, float)
+    radius = max(tr.radius, board.striker_radius) if striker else board.disc_radius
+    px = det.refiner._mm_per_image_px(at)
+    margin = max(1.5, 0.75 * px)
+    occ = _neighbours(tracks, tr.id, at, radius, det, margin)
+    bounds = board.half - max(2.0, 1.5 * px)
+    if striker:
+        fit = det.refiner.refine(frame, at, radius, with_colors=False, occluders=occ, bounds=bounds, start_at=at,
+                                 consensus=True, consensus_at=1 if det.settings.striker_any_size else 2)
+    else:
+        fit = det.refiner.refine(frame, at, radius, with_colors=False, occluders=occ, bounds=bounds, start_at=at)
+    if not det._accept(fit, radius, residual_scale=1.5 if fit.visible < 1.0 else 1.0):
+        return None
+    if striker and fit.radius < STRIKER_FIT * board.striker_radius:
+        return None  # a ring round a disc with its shading, not a striker's outline
+    if float(np.hypot(*(fit.centre - at))) > REACH * radius:
+        return None
+    centre = fit.centre
+    if not striker:
+        model = _model(det)
+        if fit.mm_per_px > model.max_mm_per_px:
+            return None  # too coarse a picture for the region model: the edge fit alone is no better
+        centre = model.modelled(frame, fit.centre, radius, fit)
+        if float(np.hypot(*(centre - at))) > REACH * radius:
+            return None
+    if _overlap(tracks, tr, centre, radius) > max(OVERLAP_MM, _overlap(tracks, tr, at, radius) + OVERLAP_MM):
+        return None  # pushed into a neighbour: its edges were taken for this disc's
+    line = board.half - radius  # (no disc overlaps the rim)
+    x, y = (float(np.clip(v, -line, line)) for v in centre)
+    return on_rim_line(board, (x, y)) if not striker else (x, y)
+
+
+def on_rim_line(board: KoronaBoard, xy: tuple[float, float]) -> tuple[float, float]:
+    """A disc's place within ``SNAP_MM`` of a rim line put on it (for each rim it is near)."""
+    line = board.half - board.disc_radius
+    x, y = xy
+    if SNAP_MM > 0:
+        x = float(np.sign(x) * line) if line - abs(x) < SNAP_MM else x
+        y = float(np.sign(y) * line) if line - abs(y) < SNAP_MM else y
+    return x, y
+
+
+def refit_ends(det: DiscDetector | None, frame: np.ndarray | None, rec: ShotRecord,
+               tracks: list[Track]) -> ShotRecord:
+    """``rec`` with the places of its korona discs at rest refitted on ``frame`` (the module's
+    docstring); unchanged without a frame or a detector, or on a crokinole board."""
+    if det is None or frame is None or not isinstance(det.board, KoronaBoard):
+        return rec
+    board = det.board
+    by_id = {tr.id: tr for tr in tracks}
+    ends: dict[int, End] = dict(rec.ends)
+    for tid, e in rec.ends.items():
+        tr = by_id.get(tid)
+        if not isinstance(e, tuple) or tr is None or tr.state != "rest":
+            continue
+        striker = tid == rec.disc or tr.kind == STRIKER
+        xy = refit(det, frame, tracks, tr, e, True)  # (a disc's find may be a striker's groove)
+        if not striker and xy is not None and float(np.hypot(xy[0] - e[0], xy[1] - e[1])) >= CONCENTRIC * board.disc_radius:
+            xy = None  # (a disc's find is a striker's groove only when centred on it)
+        if xy is None and not striker:
+            xy = refit(det, frame, tracks, tr, e, False)
+        if xy is None and not striker and SNAP_MM > 0:
+            xy = on_rim_line(board, e)
+        if xy is not None:
+            ends[tid] = (round(xy[0], 2), round(xy[1], 2))
+    return replace(rec, ends=ends)
