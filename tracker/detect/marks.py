@@ -14,6 +14,12 @@ that picture (a single photo, the first frame of a video) a disc centred on a ma
 few millimetres (8 on a carrom board) is taken for the mark; once the picture is learned it is found again as soon as
 it is set down or moves onto a mark. The default korona board paints only a small centre dot
 (5 mm radius against a 12.5 mm disc), which this never matches.
+
+The built-in ``carrom`` profile declares the base circles but not the centre circle (it keeps
+the 5 mm dot): carrom's queen, a coin of the same size, starts centred on that circle, and on a
+real photo (IMG_20191019_142201) the queen was taken for the mark and lost, while on another
+(IMG_20191019_142215) a painted centre dot was a phantom. A profile may declare
+``centre_mark_radius`` for a board whose centre circle should never be a disc.
 """
 
 from __future__ import annotations
