@@ -35,14 +35,10 @@ from tracker.errors import CalibrationError  # noqa: E402
 REAL = next((p / "shared" / "real" for p in Path(__file__).resolve().parents
              if (p / "shared" / "real").is_dir()), Path("shared") / "real") / "crokinole"
 CARROM = REAL.parent / "carrom"
-# A carrom board declared as a korona board profile (ICF figures: 740 mm playing surface,
-# base lines 101.5 mm in from the frame and 470 mm long, 85 mm centre circle, 44.5 mm pockets;
-# frame width and pocket inset as measured on the photos). Without it the default korona
-# profile is used and the board's scale taken from its rims.
-CARROM_PROFILE = {"game": "korona", "outer_size": 860.0, "rim_width": 60.0, "pocket_radius": 22.25,
-                  "pocket_inset": 22.0, "striking_line_offset": 101.5, "striking_line_half_length": 235.0,
-                  "centre_circle_radius": 85.0, "line_width": 2.0, "disc_diameter": 30.2,
-                  "striker_diameter": 41.3, "disc_thickness": 9.0}
+# A carrom board is declared by the built-in korona-family profile ``carrom`` (ICF figures: 740
+# mm playing surface, base lines 101.5 mm in from the frame and 470 mm long, 85 mm centre
+# circle, 44.5 mm pockets; frame width and pocket inset as measured on the photos). Without it
+# the default korona profile is used and the board's scale taken from its rims.
 
 
 def surface_grid(board: CrokinoleBoard | KoronaBoard, n: int = 25) -> np.ndarray:
@@ -225,11 +221,11 @@ def real_carrom() -> list[dict]:
     and the declared carrom profile. What was measured, in the board's mm, and overlays."""
     import cv2
 
-    from tracker.boards.profile import profile_from_dict
+    from tracker.boards import load_profile
     from tracker.calibration.overlay import draw_overlay
 
     os.makedirs("/tmp/calib_overlays", exist_ok=True)
-    carrom = profile_from_dict(CARROM_PROFILE)
+    carrom = load_profile("carrom")
     rows = []
     for f in sorted(glob.glob(str(CARROM / "*.jpg"))):
         img = cv2.imread(f)

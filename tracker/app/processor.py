@@ -14,7 +14,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from tracker.boards import CrokinoleBoard
+from tracker.boards import CrokinoleBoard, KoronaBoard
 from tracker.shotlog import Shot
 
 CLOSE_CALL_MM = 1.0
@@ -61,13 +61,14 @@ class PipelineProcessor:
     """``process(image, t, index) -> (events, shot lines)`` for :class:`tracker.app.live.LiveSession`."""
 
     def __init__(self, game: str, players: int, variant: str | None = None,
-                 rules: dict[str, Any] | None = None, fps: float = 30.0):
+                 rules: dict[str, Any] | None = None, fps: float = 30.0,
+                 board: CrokinoleBoard | KoronaBoard | None = None):
         from tracker.pipeline import Pipeline
 
         options = dict(rules or {})
         if variant:
             options["variant"] = variant
-        self.pipeline = Pipeline(game, players, rules=options, fps=fps)
+        self.pipeline = Pipeline(game, players, board=board, rules=options, fps=fps)  # board: a profile
         self._tracks: list[Any] = []
         self._image: np.ndarray | None = None
         self._board_warp = BoardWarp(BOARD_MM_PER_PX)
@@ -92,7 +93,7 @@ class PipelineProcessor:
         from tracker.calibration import calibrate_image
 
         self.pipeline.south = south
-        calib = calibrate_image(image, self.pipeline.game, south=south)
+        calib = calibrate_image(image, self.pipeline.game, board=self.pipeline.board_hint, south=south)
         self.pipeline.set_calibration(calib, image)
         return {"rms_mm": calib.rms_mm, "south": south, "method": calib.method}
 

@@ -41,6 +41,10 @@ class KoronaBoard:
     line_width: float = 2.0
     centre_circle_radius: float = 80.0
     centre_mark_radius: float = 5.0
+    # Painted circles at both ends of each striking line, tangent to it on the field side and
+    # ending it (carrom boards' base circles; red, outlined): their radius, 0 for none (the
+    # default board has none).
+    base_circle_radius: float = 0.0
     rim_mark_length: float = 20.0
     striker_diameter: float = 50.0
     disc_diameter: float = 25.0
@@ -128,6 +132,25 @@ class KoronaBoard:
         if abs(y) >= abs(x):
             return "north" if y > 0 else "south"
         return "east" if x > 0 else "west"
+
+    def base_circles(self) -> list[tuple[float, float]]:
+        """Centres of the painted base circles (none when ``base_circle_radius`` is 0): each is
+        tangent to its striking line on the field side (a line width from its centre line) and
+        ends it."""
+        r = self.base_circle_radius
+        if r <= 0.0:
+            return []
+        inset = r + self.line_width / 2.0
+        d = self.half - self.striking_line_offset - inset
+        along = self.striking_line_half_length - inset
+        return [(sx * along, sy * d) for sx in (-1.0, 1.0) for sy in (-1.0, 1.0)] + \
+               [(sx * d, sy * along) for sx in (-1.0, 1.0) for sy in (-1.0, 1.0)]
+
+    def painted_circles(self) -> list[tuple[float, float, float]]:
+        """Filled circles painted on the playing surface, (x, y, radius) in mm: the centre mark
+        and the base circles. Flat, they show a closed outline all round as a disc does."""
+        marks = [(0.0, 0.0, self.centre_mark_radius)] if self.centre_mark_radius > 0.0 else []
+        return marks + [(x, y, self.base_circle_radius) for x, y in self.base_circles()]
 
     def rim_mark(self, seat: Seat) -> tuple[float, float]:
         """The mark halfway along a seat's rim (target discs start in a row there)."""

@@ -18,7 +18,7 @@ import os
 import tempfile
 from pathlib import Path
 
-from tracker.cli.common import add_game
+from tracker.cli.common import add_board, add_game, board_profile
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -31,7 +31,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--south", choices=("top", "left", "right", "bottom"), help="image side of the south seat (automatic mode; --points fix the seats themselves)")
     p.add_argument("--intrinsics", metavar="FILE", help="camera intrinsics JSON from a --chessboard run")
     p.add_argument("--markers", metavar="FILE", help="ArUco marker map JSON (id -> board mm corners)")
-    p.add_argument("--board", metavar="PROFILE", help="board profile JSON with the nominal figures, or a built-in name (carrom)")
+    add_board(p)
     p.add_argument("--chessboard", metavar="COLSxROWS", help="fit camera intrinsics from chessboard views instead")
     p.add_argument("--square-mm", type=float, default=25.0, help="chessboard square size (default 25)")
     p.set_defaults(func=run)
@@ -68,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
     import cv2
     import numpy as np
 
-    from tracker.boards import board_for, load_profile
+    from tracker.boards import board_for
     from tracker.calibration import (
         calibrate_image,
         calibrate_markers,
@@ -91,9 +91,7 @@ def run(args: argparse.Namespace) -> int:
     if not args.game:
         raise InputError("--game crokinole|korona is required")
     out = _check_out(Path(args.out or "calib.json"))
-    board = load_profile(args.board) if args.board else board_for(args.game)
-    if board.game != args.game:
-        raise InputError(f"--board {args.board} is a {board.game} board, not {args.game}")
+    board = board_profile(args.board, args.game) or board_for(args.game)
     intr = load_intrinsics(args.intrinsics) if args.intrinsics else None
     video = is_video(args.source) and not args.points and not args.markers
     image = read_source(args.source) if not video else None

@@ -1,12 +1,16 @@
-"""Argument helpers shared by the commands: games, player counts, sizes, output folders."""
+"""Argument helpers shared by the commands: games, board profiles, player counts, sizes, output folders."""
 
 from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tracker.errors import InputError
 from tracker.outdir import make_output_folder
+
+if TYPE_CHECKING:
+    from tracker.boards import CrokinoleBoard, KoronaBoard
 
 GAMES = ("crokinole", "korona")
 
@@ -54,6 +58,30 @@ def size_type(text: str) -> tuple[int, int]:
 
 def add_game(parser: argparse.ArgumentParser, required: bool = True) -> None:
     parser.add_argument("--game", choices=GAMES, required=required, help="which game is played")
+
+
+BOARD_HELP = ("board profile: a JSON file of the board's figures (SPEC section 2), or a built-in name "
+              "(carrom); default: the game's standard board")
+
+
+def add_board(parser: argparse.ArgumentParser) -> None:
+    """``--board PROFILE``, read by :func:`board_profile`."""
+    parser.add_argument("--board", metavar="PROFILE", default=None, help=BOARD_HELP)
+
+
+def board_profile(profile: str | None, game: str) -> CrokinoleBoard | KoronaBoard | None:
+    """The board model of ``--board PROFILE`` for ``game``, or None (the game's default board).
+
+    A missing file, one that is not a profile (``boards.load_profile``) or a profile of the other
+    game is an :class:`InputError` naming the profile (exit status 2)."""
+    if not profile:
+        return None
+    from tracker.boards import load_profile
+
+    board = load_profile(profile)
+    if board.game != game:
+        raise InputError(f"--board {profile} is a {board.game} board, not {game}")
+    return board
 
 
 def output_dir(path: str | Path) -> Path:

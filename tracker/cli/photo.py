@@ -1,4 +1,4 @@
-"""``tracker photo IMAGE --game crokinole [--out DIR]``: score a finished round from one photo.
+"""``tracker photo IMAGE --game crokinole [--out DIR] [--board PROFILE]``: score a finished round from one photo.
 
 Finds the board (or takes ``--calib calib.json`` from ``tracker calibrate``), finds every disc,
 learns the two sides' colours from the discs, and scores them with the board as measured. Writes
@@ -14,6 +14,11 @@ are all in the ditch scores 0 - 0). Both files are written together or not at al
 ``--sides N`` (3 or 4) counts the colours the discs show, up to N: a photo showing fewer has
 those teams, lighter to darker, and the rest listed with no disc, ``"seen": false`` and
 ``color`` black in ``photo.json``, and a note saying so (a colour is never split to make up the number).
+
+``--board PROFILE`` (a crokinole board profile JSON, as for ``tracker calibrate``) gives the board's
+figures the board is found, and the discs sized and scored, on; a missing or malformed profile,
+or a korona one, is refused. With ``--calib`` the calibration already holds its board, so the two
+are not taken together (give ``--board`` to ``tracker calibrate``).
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tracker.cli.common import add_game, existing_file, output_dir
+from tracker.cli.common import add_board, add_game, board_profile, existing_file, output_dir
 
 if TYPE_CHECKING:
     import numpy as np
@@ -37,6 +42,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--calib", metavar="FILE", help="calib.json from `tracker calibrate` (default: find the board)")
     p.add_argument("--sides", type=int, default=2, choices=(2, 3, 4), help="number of sides (disc colours) in play (default 2); with 3 or 4, the colours the "
                    "discs show are counted up to this and a side with none is reported empty")
+    add_board(p)
     p.set_defaults(func=run)
 
 
@@ -54,6 +60,10 @@ def run(args: argparse.Namespace) -> int:
 
     if args.game != "crokinole":
         raise InputError("photo scoring is for crokinole (korona is scored from video by `tracker review`)")
+    if args.board and args.calib:
+        raise InputError("--board and --calib: the calibration holds its board already "
+                         "(give --board to `tracker calibrate` instead)")
+    board = board_profile(args.board, args.game)
     path = existing_file(args.image, "image")
     try:
         image = read_photo(path)
@@ -78,7 +88,7 @@ def run(args: argparse.Namespace) -> int:
     # scored leaves nothing behind (no empty folder, no photo.json without its overlay).
     if calib is None:  # find the board; its errors name the photo
         try:
-            calib = calibrate_image(check_frame(image, str(path)), args.game)
+            calib = calibrate_image(check_frame(image, str(path)), args.game, board=board)
         except CalibrationError as e:
             raise CalibrationError(f"{path}: {e}{korona_hint(image)}") from None
     result = score_photo(image, args.game, calib=calib, sides=args.sides)

@@ -1,4 +1,4 @@
-"""``tracker review VIDEO --game crokinole|korona [--players N] [--out DIR] [--annotate]``.
+"""``tracker review VIDEO --game crokinole|korona [--players N] [--out DIR] [--annotate] [--board PROFILE]``.
 
 Scores a recorded match: finds the board, follows every disc, cuts the video into shots, writes
 what it saw as a shot log and lets the rules engine referee it. Writes ``events.jsonl``,
@@ -7,6 +7,10 @@ what it saw as a shot log and lets the rules engine referee it. Writes ``events.
 score table. A damaged video is scored as far as it could be read, and the command says where it
 stopped. A still image, an unreadable video or one with no board is one line and exit status 2,
 with nothing written (a photo of a crokinole round is scored by ``tracker photo``).
+
+``--board PROFILE`` (a board profile JSON, or a built-in name such as ``carrom``) gives the board's
+figures, as for ``tracker calibrate``: the board is fitted and the discs are sized and scored on
+it. A missing or malformed profile, or one of the other game, is refused (exit status 2).
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from tracker.cli.common import add_game, existing_file, players_type
+from tracker.cli.common import add_board, add_game, board_profile, existing_file, players_type
 from tracker.errors import InputError
 
 
@@ -29,6 +33,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--south", choices=("top", "left", "right", "bottom"),
                    help="which image edge the south seat is at (default bottom)")
     p.add_argument("--variant", choices=("fi", "ru"), help="korona rulebook (default fi)")
+    add_board(p)
     p.set_defaults(func=run)
 
 
@@ -37,12 +42,13 @@ def run(args: argparse.Namespace) -> int:
 
     if args.variant is not None and args.game != "korona":
         raise InputError("--variant is for korona (fi or ru); crokinole has no variants")
+    board = board_profile(args.board, args.game)
     video = existing_file(args.video, "video")
     out = Path(args.out or Path("tracker-out") / video.stem)  # made by review_video once the video opens
     rules = {"variant": args.variant} if args.variant else None
     bar = progress_bar()
     result = review_video(video, args.game, args.players, out, annotate=args.annotate,
-                          south=args.south, rules=rules, progress=bar)
+                          south=args.south, rules=rules, progress=bar, board=board)
     if bar is not None:
         sys.stderr.write("\n")
     print(score_table(result.summary))

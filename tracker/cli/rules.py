@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from tracker.cli.common import add_game, players_type
+from tracker.cli.common import add_board, add_game, board_profile, players_type
 
 
 def _on_off(text: str) -> bool:
@@ -54,8 +54,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                    "(default on)")
     p.add_argument("--first-seat", choices=("south", "west", "north", "east"), default=None,
                    help="seat expected to start (default south; the log's first shot decides)")
-    p.add_argument("--board", metavar="PROFILE.json", default=None,
-                   help="board profile or measured geometry (default: the SPEC board of the game)")
+    add_board(p)
     p.add_argument("--discs", type=int, choices=(8, 16), default=None,
                    help="korona: target discs per player (8 or 16)")
     p.set_defaults(func=run)
@@ -84,13 +83,7 @@ def _options(args: argparse.Namespace) -> dict:
             "first_seat": args.first_seat or "south",
         }
         if args.board:
-            from tracker.boards import CrokinoleBoard, load_profile
-            from tracker.errors import InputError
-
-            board = load_profile(args.board)
-            if not isinstance(board, CrokinoleBoard):
-                raise InputError(f"board profile {args.board} is not a crokinole board")
-            opts["board"] = board
+            opts["board"] = board_profile(args.board, args.game)
         return opts
     opts = {}
     if args.discs is not None:
@@ -100,13 +93,7 @@ def _options(args: argparse.Namespace) -> dict:
     if args.rounds is not None:
         opts["games"] = args.rounds  # korona: rounds are games (SPEC section 4)
     if args.board:
-        from tracker.boards import KoronaBoard, load_profile
-        from tracker.errors import InputError
-
-        kboard = load_profile(args.board)
-        if not isinstance(kboard, KoronaBoard):
-            raise InputError(f"board profile {args.board} is not a korona board")
-        opts["board"] = kboard
+        opts["board"] = board_profile(args.board, args.game)
     return opts
 
 
@@ -116,8 +103,9 @@ def run(args: argparse.Namespace) -> int:
     from tracker.rules import engine_for
     from tracker.shotlog import Shot, parse_shot_log
 
+    options = _options(args)  # (a bad --board is named before the log is read)
     entries = parse_shot_log(_read_lines(args.shots))
-    engine = engine_for(args.game, args.players, args.variant, **_options(args))
+    engine = engine_for(args.game, args.players, args.variant, **options)
     shot_no = 0
     for entry in entries:
         outcome = engine.apply(entry)

@@ -253,7 +253,7 @@ class ClusterPass(OutlineLook):
             if not det._accept_colors(fit) and \
                     float(np.linalg.norm((fit.color - self.board_lab) * lab_weights())) < det.settings.min_color_step:
                 continue
-            if det._is_empty_hole(self.frame, seed, fit, self.radius):
+            if det._is_empty_hole(self.frame, seed, fit, self.radius) or det.is_painted_mark(fit):
                 continue
             if not self.fits_board(fit.centre) or fit.radius < MIN_RADIUS * self.radius:
                 continue

@@ -26,7 +26,8 @@ Pipeline per frame (each stage cheap, the expensive one only where a disc is lik
    and weak face together are a patch of board framed by lines and shadows). A hand, an arm, a
    cue or a shadow does not close a disc-sized circle with edges all round, so it fails here.
    Openings cut in the surface (the empty 20-hole, korona pockets) are circles too: a flat-circle fit (rim at z = 0,
-   larger than a disc) or their position rules them out.
+   larger than a disc) or their position rules them out; so are circles painted on a korona-family board (carrom
+   base circles, the centre circle: ``marks.py``), unless the empty board's picture shows a disc on them.
    (Stages 3-5 for one kind of disc: ``fitpass.py``.) Then a second, occlusion-aware pass (``clusters.py``, ``DetectorSettings.clusters``): discs
    touching a found disc, overhanging the 20-hole or lying in a row against a korona rim show no
    edge on the side they share, so they are refitted with those sides masked, seeded from the
@@ -75,6 +76,7 @@ from tracker.detect.fitpass import _cie as _cie  # (``rim.py`` takes it from her
 from tracker.detect.fitpass import fit_kind
 from tracker.detect.geometry import BoardView, FastProjection, camera_pose
 from tracker.detect.lost import LostDiscs
+from tracker.detect.marks import painted_mark
 from tracker.detect.priors import confirm
 from tracker.detect.reach import drop_reaching
 from tracker.detect.refine import Fit, Refiner
@@ -153,6 +155,7 @@ class DiscDetector:
         self._since_full = 0
         self._force_full = False  # ``refresh()``: the next call is a full pass
         self.changed = True  # the last call's view differed from the one before (``detect``)
+        self.current_view: np.ndarray | None = None  # this call's coarse view (``marks.py``)
         # This call's changed pixels of the view (``_changed``; None: first call or reuse off).
         self.moved: np.ndarray | None = None
         # A full pass every ``refresh_frames`` calls; False: only when asked (``refresh``; the
@@ -306,6 +309,9 @@ class DiscDetector:
     def _accept_colors(self, fit: Fit) -> bool:
         return verify.accept_colors(self, fit)
 
+    def is_painted_mark(self, fit: Fit) -> bool:
+        return painted_mark(self, fit)
+
     def detect(self, frame_bgr: np.ndarray) -> Detections:
         """All discs in the frame (see the module docstring for the stages).
 
@@ -315,6 +321,7 @@ class DiscDetector:
         a difference. Call ``reset()`` after a cut or a camera move.
         """
         view = self.rectify(frame_bgr)
+        self.current_view = view
         moved, region, grey = self._changed(view)
         # Whether the view changed since the last call (the pipeline's cue that the board may
         # not have settled yet).

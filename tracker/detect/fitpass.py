@@ -61,10 +61,12 @@ def fit_kind(det: DiscDetector, frame_bgr: np.ndarray, view: np.ndarray, lab: np
         if not det._accept_colors(det.refiner.add_colors(frame_bgr, fit)):
             det.rejects.note(c, kind, radius, fit, "colour")
             continue
-        if not det._is_empty_hole(frame_bgr, c, fit, radius):
-            fits.append((fit, float(q)))
-        else:
+        if det._is_empty_hole(frame_bgr, c, fit, radius):
             det.rejects.note(c, kind, radius, fit, "hole")
+        elif det.is_painted_mark(fit):  # a circle painted on the board (``marks.py``)
+            det.rejects.note(c, kind, radius, fit, "mark")
+        else:
+            fits.append((fit, float(q)))
     fits.sort(key=lambda fq: -(fq[0].coverage + fq[1]))
     fits = over_the_hole_edge(det, frame_bgr, fits, radius)
     accepted: list[tuple[Fit, float]] = []

@@ -40,7 +40,7 @@ class Rejection:
     kind: int
     radius: float  # the kind's nominal radius, mm
     fit: Fit | None  # (None for a failed seed of the second pass)
-    reason: str  # "outline" (failed ``_accept``), "colour", "hole"; "seed", "grow" (``clusters.py``)
+    reason: str  # "outline" (failed ``_accept``), "colour", "hole", "mark" (``marks.py``); "seed", "grow" (``clusters.py``)
     call: int  # the call it was made on
     reach: float = REACH  # disc radii around ``xy`` that the outcome depends on
 

@@ -155,7 +155,10 @@ class Pipeline:
         self.drift_in_shot = drift_in_shot
         self.on_frame = on_frame
         self.rules = rules
-        self.engine = engine_for(game, players, **(rules or {}))
+        options = dict(rules or {})
+        if board is not None:  # a board profile: the referee judges on it too (pockets, lines)
+            options.setdefault("board", board)
+        self.engine = engine_for(game, players, **options)
         self.events: list[ev.Event] = []
         self.entries: list[Entry] = []
         self.outcomes: list[Outcome] = []

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tracker.boards import CrokinoleBoard, KoronaBoard
 from tracker.errors import CalibrationError, InputError, TrackerError
 from tracker.events import write_events
 from tracker.outdir import make_output_folder
@@ -41,18 +42,20 @@ def review_video(
     south: str | None = None,
     rules: dict[str, Any] | None = None,
     progress: Callable[[int, int], None] | None = None,
+    board: CrokinoleBoard | KoronaBoard | None = None,
 ) -> ReviewResult:
     """Score ``video``; write the outputs to ``out``. Raises InputError / CalibrationError (exit 2)
     when nothing could be scored (a still image, an unreadable video, no board), and then leaves
     nothing behind: ``out`` is made only once the video opens, and taken away again (with a
-    partial ``annotated.mp4``) when the review fails."""
+    partial ``annotated.mp4``) when the review fails. ``board``: the board model (a profile) the
+    board is fitted, and the discs found and scored, on (default: the game's standard board)."""
     refuse_still_image(Path(video), game)
     src = VideoSource(video)
     info = src.info
     writer = None
     out = Path(out)
     made = make_output_folder(out, [*OUTPUTS, *(["annotated.mp4"] if annotate else [])])
-    pipeline = Pipeline(game, players, south=south, rules=rules, fps=info.fps)
+    pipeline = Pipeline(game, players, board=board, south=south, rules=rules, fps=info.fps)
     if annotate:
         from tracker.annotate import Annotator
 

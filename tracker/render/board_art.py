@@ -292,6 +292,9 @@ def _numbers(tex: np.ndarray, b: CrokinoleBoard, look: Look, s: float, extent: f
     _over(tex, canvas.astype(np.float32) / 255.0 * 0.8, look.line_color)
 
 
+BASE_CIRCLE_RED = (40, 40, 185)  # BGR of a carrom board's painted base circles
+
+
 def _korona(b: KoronaBoard, look: Look, s: float, extent: float,
             rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, float, float]:
     n = int(math.ceil(2 * extent / s))
@@ -308,6 +311,11 @@ def _korona(b: KoronaBoard, look: Look, s: float, extent: float,
     rho = np.hypot(x, y)
     _over(tex, _line_alpha(np.abs(rho - b.centre_circle_radius), lw, s), lc)
     _over(tex, _line_alpha(rho, 2 * b.centre_mark_radius, s), lc)
+    # base circles (carrom boards): filled red, outlined in the line colour
+    for cx, cy in b.base_circles():
+        d = np.hypot(x - cx, y - cy)
+        _over(tex, np.clip((b.base_circle_radius - d) / s + 0.5, 0.0, 1.0), BASE_CIRCLE_RED)
+        _over(tex, _line_alpha(np.abs(d - b.base_circle_radius + lw / 2.0), lw, s), lc)
     # pockets
     pocket = np.zeros(shape, bool)
     for px, py in b.pocket_centres().values():
