@@ -21,23 +21,16 @@ from tracker.calibration.datatypes import Calibration
 from tracker.detect.datatypes import ON_SURFACE, Detections
 from tracker.detect.detector import DiscDetector
 from tracker.detect.settings import DetectorSettings
-from tracker.render.camera import intrinsics, true_homography
-from tracker.render.renderer import Renderer
-from tracker.render.sampling import sample_camera, sample_look
-from tracker.render.scene import DiscSprite, SceneFrame
+from tracker.render.sampling import sample_look
+from tracker.render.scene import DiscSprite
+from tracker.render.still import sprites_frame
 
 BOARD = CrokinoleBoard()
 SIZE = (1280, 720)
 
 
 def _frame(seed: int, discs: tuple[DiscSprite, ...]) -> tuple[np.ndarray, Calibration]:
-    rng = np.random.default_rng(seed)
-    look = sample_look("hard", rng, "crokinole")
-    cam = sample_camera("hard", rng, SIZE, "crokinole")
-    img = Renderer(BOARD, look, SIZE, seed).render([SceneFrame(t=0.0, discs=discs)], cam)
-    K, dist = intrinsics(cam, SIZE)
-    return img, Calibration(homography=true_homography(cam, SIZE), image_size=SIZE, rms_mm=0.0, board=BOARD,
-                            camera_matrix=K, dist_coeffs=dist, method="truth")
+    return sprites_frame(BOARD, "hard", SIZE, seed, discs)
 
 
 @functools.lru_cache(maxsize=2)

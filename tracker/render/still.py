@@ -17,7 +17,7 @@ from tracker.boards import CrokinoleBoard, KoronaBoard
 from tracker.render.camera import intrinsics, true_homography
 from tracker.render.renderer import Renderer
 from tracker.render.sampling import sample_camera, sample_look
-from tracker.render.scene import DiscSprite, SceneFrame
+from tracker.render.scene import Camera, DiscSprite, SceneFrame
 
 if TYPE_CHECKING:
     from tracker.calibration.datatypes import Calibration
@@ -31,8 +31,6 @@ def still_frame(board: CrokinoleBoard | KoronaBoard, preset: str, size: tuple[in
                 place: Placer, strikers: Sequence[tuple[float, float]] = ()) -> tuple[np.ndarray, Calibration]:
     """One rendered frame (BGR) of the discs ``place`` puts down, and its true calibration;
     korona: with ``strikers`` (x, y mm) resting there too."""
-    from tracker.calibration.datatypes import Calibration
-
     rng = np.random.default_rng(seed)
     game = "crokinole" if isinstance(board, CrokinoleBoard) else "korona"
     look = sample_look(preset, rng, game)
@@ -44,10 +42,28 @@ def still_frame(board: CrokinoleBoard | KoronaBoard, preset: str, size: tuple[in
         sprites += tuple(DiscSprite(id=f"S{i}", x=x, y=y, radius=board.striker_radius, thickness=board.disc_thickness,
                                     side=0, kind="striker") for i, (x, y) in enumerate(strikers))
     img = Renderer(board, look, size, seed).render([SceneFrame(t=0.0, discs=sprites)], cam)
+    return img, truth_calibration(board, cam, size)
+
+
+def sprites_frame(board: CrokinoleBoard | KoronaBoard, preset: str, size: tuple[int, int], seed: int,
+                  sprites: tuple[DiscSprite, ...]) -> tuple[np.ndarray, Calibration]:
+    """One rendered frame (BGR) of the given ``sprites`` under the preset's random look and camera
+    for ``seed``, and its true calibration."""
+    rng = np.random.default_rng(seed)
+    game = "crokinole" if isinstance(board, CrokinoleBoard) else "korona"
+    look = sample_look(preset, rng, game)
+    cam = sample_camera(preset, rng, size, game)
+    img = Renderer(board, look, size, seed).render([SceneFrame(t=0.0, discs=sprites)], cam)
+    return img, truth_calibration(board, cam, size)
+
+
+def truth_calibration(board: CrokinoleBoard | KoronaBoard, cam: Camera, size: tuple[int, int]) -> Calibration:
+    """The ``Calibration`` the rendering camera ``cam`` really has (``method="truth"``)."""
+    from tracker.calibration.datatypes import Calibration
+
     K, dist = intrinsics(cam, size)
-    calib = Calibration(homography=true_homography(cam, size), image_size=size, rms_mm=0.0, board=board,
-                        camera_matrix=K, dist_coeffs=dist, method="truth")
-    return img, calib
+    return Calibration(homography=true_homography(cam, size), image_size=size, rms_mm=0.0, board=board,
+                       camera_matrix=K, dist_coeffs=dist, method="truth")
 
 
 def spread_frame(board: CrokinoleBoard | KoronaBoard, preset: str, size: tuple[int, int],
