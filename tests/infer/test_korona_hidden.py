@@ -249,3 +249,38 @@ def test_a_row_mate_seen_again_moved_is_no_sign_the_row_was_looked_at() -> None:
     mate is seen in its own place."""
     assert _row_struck({5: 13.0}).get(4) != "off"
     assert _row_struck({5: 13.0, 3: -25.0}).get(4) == "off"
+
+
+def test_a_striker_set_on_its_line_seen_as_a_disc_is_no_unseen_shot() -> None:
+    """k2e_9605 at 33.7-35.1 s (with ``TrackerConfig.striker_rings``: a striker come to rest
+    keeps its track as the ring of its groove): north's striker, at rest in south's rim zone after
+    its shot, is carried off by a hand; 1.4 s later south's striker is set on south's striking
+    line and found as a disc (the ring); the detector has lost south's row meanwhile (hands
+    pass over it). A striker vanished from where shots start and a "disc" turned up: that is no
+    shot nobody saw, it is a striker put down where strikers wait."""
+    seg = ShotSegmenter(B)
+    rim = B.half - B.disc_radius
+    line = B.half - B.striking_line_offset
+    row = [Track(id=10 + k, kind=DISC, radius=B.disc_radius, xy=np.array([x, -rim]), born=0.0)
+           for k, x in enumerate((-17.0, 12.0, 37.0, 61.0))]
+    n = Track(id=1, kind=STRIKER, radius=B.striker_radius, xy=np.array([-221.0, -389.0]), born=0.0, hits=30)
+    ring = Track(id=2, kind=DISC, radius=B.disc_radius, xy=np.array([50.0, -line + 0.02]), born=3.0)
+    records = []
+    for k in range(50):
+        t = k / 10
+        for d in row:  # the detector loses the row as the hands pass
+            if t < 1.7:
+                _at(d, t, float(d.xy[0]), -rim)
+            else:
+                d.occluded = True
+        tracks = [*row, n]
+        if t < 1.7:
+            _at(n, t, -221.0, -389.0)
+        else:
+            n.occluded = True  # carried off (not yet given up as lifted)
+        if t >= 3.0:
+            _at(ring, t, 50.0, -line + 0.02)
+            tracks.append(ring)
+        got, _ = seg.update(tracks, t, k)
+        records += got
+    assert records == []

@@ -53,9 +53,13 @@ def _seq(kind: int, pts: list[tuple[float, float]]) -> list[Row | None]:
 
 
 def test_a_striker_read_as_a_disc_and_first_seen_in_flight_is_shot_from_where_it_waited() -> None:
-    """k2e_9205 at 3.1 s, its striker's detections frame by frame (30 fps). (Here the tracker
-    joins the flight to the waiting "disc", so this passes on the old code too; on k2e_9205 the
-    flight was a new track, and the shot was read from rest states: ``unseen.unseen_shot``.)"""
+    """k2e_9205 at 3.1 s, its striker's detections frame by frame (30 fps). The flight is a new
+    track, and the shot is read from rest states (``unseen.unseen_shot``): the "disc" where
+    south's striker waited vanished, and the striker first seen in flight came to rest on
+    north's striking line, where a hand sets a striker to be shot (with
+    ``TrackerConfig.striker_rings`` it keeps its striker track there, read as its groove's
+    ring: no striker vanished, and it was no "fresh" track; the motion had "no disc that rested
+    before it")."""
     frames = ([None] * 63 + _seq(DISC, [(50.0, -321.0)] * 30)  # put down; at rest, its groove
               + [None] * 14  # flicked, and unseen on its way up
               + _seq(STRIKER, [(72.0, 373.0), (64.0, 363.0), (56.0, 354.0), (49.0, 346.0), (43.0, 339.0),
@@ -110,4 +114,15 @@ def test_a_striker_set_on_its_line_by_hand_from_against_the_rim_is_no_shot() -> 
     line by a hand at ~850 mm/s: no shot."""
     frames = (_seq(STRIKER, [(196.0, -400.0)] * 30) + [None] * 5
               + _seq(STRIKER, [(205.0, -346.0)] + [(126.0, -324.0)] * 90))
+    assert _review(frames) == []
+
+
+def test_a_striker_carried_to_the_far_line_while_a_waiting_disc_is_covered_is_no_shot() -> None:
+    """The same scene, but the striker first seen moving is carried: first seen by the north
+    rim, it runs 100 mm in 0.1 s (1000 mm/s) and stops dead on north's striking line, in far
+    less room than a free slide needs (``ends.stopped_by_hand``): a hand set it there, while
+    another covered the "disc" where south's striker waits. No shot, though the "disc"
+    vanished and a new striker came to rest on a striking line."""
+    frames = ([None] * 63 + _seq(DISC, [(50.0, -321.0)] * 30) + [None] * 14
+              + _seq(STRIKER, _line((100.0, 384.0), (24.0, 320.0), 4) + [(24.0, 320.0)] * 90))
     assert _review(frames) == []

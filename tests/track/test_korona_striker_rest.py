@@ -7,7 +7,7 @@ detector's own detections of the south half). Two ways the row's names went wron
   (``prediction.struck_for``); it then slid on, "moving", and was called pocketed;
 * the striker, come to rest, is found as the ring of its top's groove, a disc-sized "disc" 5 mm
   from its last sighting; the disc it had struck, moving beside it, took it, and the striker's
-  place kept that disc's name (``prediction.striker_rings``, off by default:
+  place kept that disc's name (``prediction.striker_rings``, on by default:
   ``TrackerConfig.striker_rings``).
 
 The detector also reports a regular row of false finds 25 mm apart along the south rim (y = 412.5),
@@ -98,10 +98,10 @@ def _near(tr: Tracker, p: tuple[float, float], kind: int) -> int:
     return best.id if float(np.hypot(*(best.xy - np.array(p)))) < 3.0 else -1
 
 
-def _shot(rings: bool = False) -> tuple[Tracker, int, int]:
+def _shot(rings: bool | None = None) -> tuple[Tracker, int, int]:
     """The tracker after the shot, with the ids of the stale disc and of the struck one
-    (``rings``: ``TrackerConfig.striker_rings`` on)."""
-    tr = Tracker(KB, TrackerConfig(striker_rings=rings))
+    (``rings``: ``TrackerConfig.striker_rings`` on or off; None: the default)."""
+    tr = Tracker(KB, TrackerConfig() if rings is None else TrackerConfig(striker_rings=rings))
     before = [p for p in BLOW[0] if p[2] == DISC]
     t = T0 - 2.0
     for _ in range(12):  # the row at rest, the stale disc seen too
@@ -127,6 +127,13 @@ def test_a_disc_long_unseen_does_not_take_a_find_far_along_the_rim() -> None:
 
 def test_the_striker_come_to_rest_keeps_its_place_as_a_ring() -> None:
     tr, _, s4 = _shot(rings=True)
+    assert s4 >= 0
+    assert _near(tr, RING, STRIKER) >= 0
+    assert tr.get(s4) is not None and float(np.hypot(*(tr.get(s4).xy - np.array(RING)))) > 20.0
+
+
+def test_by_default_the_striker_come_to_rest_keeps_its_place_as_a_ring() -> None:
+    tr, _, s4 = _shot()
     assert s4 >= 0
     assert _near(tr, RING, STRIKER) >= 0
     assert tr.get(s4) is not None and float(np.hypot(*(tr.get(s4).xy - np.array(RING)))) > 20.0

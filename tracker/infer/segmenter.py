@@ -126,8 +126,12 @@ class ShotSegmenter:
             hands = self._hand_events(tracks, t, frame)
             # (korona: a striker a hand set on its striking line is measured up to ``ON_LINE_MM``
             # past it: no disc landing away from the shooting places, korona_2p_game at 68.9 s)
+            # nor, korona, a "disc" a hand set where a striker waits: the striker put down and
+            # seen as the ring of its groove (k2e_9605 at 35.07 s, with ``striker_rings``: south's
+            # striker set on its line read as where north's striker, carried off, went unseen)
             landed = [h.track for h in hands if h.kind == "placed" and h.fresh
-                      and not at_start_place(self.board, h.at, by_id(tracks, h.track), on_line=ON_LINE_MM)] + sunk
+                      and not at_start_place(self.board, h.at, by_id(tracks, h.track), on_line=ON_LINE_MM)
+                      and not (isinstance(self.board, KoronaBoard) and self.board.striker_waits(*h.at, ON_LINE_MM))] + sunk
             gone = self._vanished(tracks, t - self.unseen_window, t) if landed and not moving else []
             if gone:
                 # a disc turned up at rest away from the shooting places, or in the hole, while

@@ -25,7 +25,7 @@ from tracker.boards.korona import ON_LINE_MM
 from tracker.detect.datatypes import STRIKER
 from tracker.infer.contacts import infer_contacts
 from tracker.infer.datatypes import Contact, End, ShotRecord
-from tracker.infer.ends import end_of, peak_speed, stayed_out
+from tracker.infer.ends import end_of, peak_speed, stayed_out, stopped_by_hand
 from tracker.infer.start_places import TOUCH_MM, at_start_place
 from tracker.track.association import leaves_circle
 from tracker.track.datatypes import Track
@@ -41,20 +41,8 @@ def unseen_shot(seg: ShotSegmenter, tracks: Sequence[Track], movers: list[Track]
     where shots start, or nothing shows it was shot (no new disc away from the shooting
     places, nothing knocked)."""
     gone = [tr for tr in seg._vanished(tracks, seg._t0 - seg.unseen_window, t) if tr.id in seg._before]
-    if not gone:
-        return None
-    # the new tracks of the episode, away from where shots start, that did not vanish again
-    # (born during the episode: first seen at rest, or already moving, with no rest place).
-    # Korona: a striker up to ``ON_LINE_MM`` past its striking line is one a hand set there to
-    # be shot, not one a shot sent there (korona_ru_part at 25.9 s: north's striker, carried
-    # back to its line after its shot and read 5 mm past it, made a shot "by" a rim disc the
-    # detector had lost)
-    fresh = [tr for tr in movers if tr.born >= seg._t0 - 1e-6 and tr.state != "lifted"
-             and not at_start_place(seg.board, tr.position(), tr, on_line=ON_LINE_MM)]
-    knocked = [tr for tr in movers if tr.id in seg._before and tr.id in paths and tr.born < seg._t0 - 1e-6
-               and float(np.hypot(*(np.array(tr.position()) - seg._before[tr.id]))) > tr.radius]
-    if not fresh and not knocked:
-        return None
+    # korona: strikers first seen during the episode that came flying to where they rest
+    flown = [tr for tr in movers if isinstance(seg.board, KoronaBoard) and _flown(seg, tr, paths.get(tr.id))]
     # korona: the striker is the shot disc; crokinole: the disc that vanished last (the one
     # flicked; one vanishing earlier was more likely lifted by its player)
     if isinstance(seg.board, KoronaBoard):
@@ -63,12 +51,30 @@ def unseen_shot(seg: ShotSegmenter, tracks: Sequence[Track], movers: list[Track]
         # the detector reads as a disc (its groove's ring is disc-sized) is a disc track at a
         # striker's place (k2e_9205 at 3.1 s: south's striker, a "disc" at (50, -320), lost
         # at the flick; the striker first seen at (72, 373) was taken to have left from there,
-        # and the shot was logged as north's)
+        # and the shot was logged as north's). The striker first seen in flight may have
+        # vanished again (read as a disc once it stopped), or be seen to rest as a striker
+        # (``TrackerConfig.striker_rings``: the ring of its groove found as a disc keeps its
+        # striker track): no striker vanished then, only the "disc" where it waited.
         rested = [tr for tr in gone if tr.kind == STRIKER and tr.born < seg._t0 - 1e-6]
-        if not rested and any(tr.kind == STRIKER for tr in gone):
+        if not rested and (flown or any(tr.kind == STRIKER for tr in gone)):
             rested = [tr for tr in seg._vanished(tracks, seg._t0 - seg.unseen_window, t, as_disc=True)
                       if tr.id in seg._before and tr.born < seg._t0 - 1e-6]
         gone = rested or [tr for tr in gone if tr.kind == STRIKER] or gone
+    if not gone:
+        return None
+    # the new tracks of the episode, away from where shots start, that did not vanish again
+    # (born during the episode: first seen at rest, or already moving, with no rest place).
+    # Korona: a striker up to ``ON_LINE_MM`` past its striking line is one a hand set there to
+    # be shot, not one a shot sent there (korona_ru_part at 25.9 s: north's striker, carried
+    # back to its line after its shot and read 5 mm past it, made a shot "by" a rim disc the
+    # detector had lost), unless it came flying there (k2e_9205 at 3.1 s with ``striker_rings``:
+    # south's striker, first seen coming back off the north rim, stopped on north's line)
+    fresh = [tr for tr in movers if tr.born >= seg._t0 - 1e-6 and tr.state != "lifted"
+             and (tr in flown or not at_start_place(seg.board, tr.position(), tr, on_line=ON_LINE_MM))]
+    knocked = [tr for tr in movers if tr.id in seg._before and tr.id in paths and tr.born < seg._t0 - 1e-6
+               and float(np.hypot(*(np.array(tr.position()) - seg._before[tr.id]))) > tr.radius]
+    if not fresh and not knocked:
+        return None
     shooter = max(gone, key=lambda tr: tr.last_seen)
     start = seg._before[shooter.id]
     seg._shot_before.add(shooter.id)
@@ -104,8 +110,10 @@ def unseen_shot(seg: ShotSegmenter, tracks: Sequence[Track], movers: list[Track]
         ends[o] = end_of(by[f])
         if f in paths:
             paths[o] = paths.pop(f)
-    same = sorted((tr for tr in fresh if tr.kind == shooter.kind and tr.id not in taken),
-                  key=lambda tr: (tr.born, -float(np.hypot(*(np.array(tr.position()) - start)))))
+    # (korona: a striker seen flying in is where the striker read as a disc went, before any
+    # "disc" first seen in the episode: k2e_9923 at 15.7 s, a find at (263, -354) took it)
+    same = sorted((tr for tr in fresh if (tr.kind == shooter.kind or tr in flown) and tr.id not in taken),
+                  key=lambda tr: (tr not in flown, tr.born, -float(np.hypot(*(np.array(tr.position()) - start)))))
     if same:
         new = same[0]
         links.append((new.id, shooter.id))
@@ -135,6 +143,16 @@ def unseen_shot(seg: ShotSegmenter, tracks: Sequence[Track], movers: list[Track]
     ends.update({o: "off" for o in hits})
     why = f"shot inferred from rest states: track {shooter.id} left {start[0]:.0f}, {start[1]:.0f} unseen"
     return inferred_record(seg, tracks, shooter.id, start, seg._t0, paths, ends, t, frame, why, links, hits)
+
+
+def _flown(seg: ShotSegmenter, tr: Track, p: np.ndarray | None) -> bool:
+    """Korona: whether ``tr`` (measured path ``p``) is a striker first seen during the episode
+    that came flying to where it is seen to rest: first seen in flight more than its diameter
+    from there, its run no hand's setting it down (:func:`stopped_by_hand`)."""
+    if tr.kind != STRIKER or tr.born < seg._t0 - 1e-6 or tr.state != "rest" or tr.occluded or p is None:
+        return False
+    far = float(np.hypot(*(p[0, 1:] - np.array(tr.position())))) > 2 * tr.radius
+    return far and not stopped_by_hand(p, tr.radius, seg.shot_speed)
 
 
 def _last_seen_at(tr: Track, rest: tuple[float, float]) -> bool:

@@ -191,11 +191,19 @@ def striker_rings(tk: Tracker, rows: Sequence[Track], dets: Detections, dt: floa
     striker stopped, found as a 12.9 mm disc 5 mm from its last sighting; the disc it had
     struck took it, and that disc's name stayed on the striker).
 
-    Off by default (``TrackerConfig.striker_rings``): the tracks come out right, but the korona
-    events then misread one shot (k2e_9605 at 36.9-37.2 s: the striker, slowing by the ne pocket
-    and found as rings, kept its track; the shot was logged as north's with the striker
-    pocketed, s7's pocket missed; replayed detections: rounds 1/1 -> 0/1, pockets 100% -> 50%).
-    On, k4h_9912's switch goes (12.5 -> 0 per 100 shots)."""
+    ``TrackerConfig.striker_rings`` (on by default; off, the disc a striker struck took the
+    striker's ring and name: k2e_9923 at 27.77 s, n6 struck along the south rim, its track took
+    the stopped striker's ring and n6's run became a new track). It was off while the events
+    misread k2e_9605's last shot with it (the striker on its line, seen as a disc, was not taken
+    up when flicked: ``confirm.striker_seen_as_disc``, now with the line's margin) and read a
+    striker set on its line as where another went unseen (``segmenter``: no longer), and lost
+    shots whose striker, unseen leaving, stopped on the far striking line (kept as a striker
+    there, it was taken for one a hand set down: ``unseen.unseen_shot``, no longer for one seen
+    flying in). On, with those (full reviews): k2e_9923 shots 88/88 -> 100/100%, switches
+    25 -> 0 per 100 shots (rest p95 3.55 -> 7.9 mm: the two shots it now reads are measured);
+    k2e_9605 shots 88/100 -> 100/100%; k4h_9912 switches 12.5 -> 0; rest positions k2e_9505
+    1.81/6.52 -> 1.50/3.30 mm, k2e_9705 p95 5.93 -> 4.17 mm; the other korona dev matches and
+    fixtures unchanged."""
     r = tk._striker_r
     if r is None or not tk.cfg.striker_rings:
         return None

@@ -75,8 +75,8 @@ class TrackerConfig:
     chain_speed: float = 1500.0  # mm/s, least speed assumed for a mover that may have struck a disc
     hole_gone: float = 1.0  # seconds a disc in the 20-hole may stay unseen before it was taken out
     # korona: a striker all but stopped may take a disc-sized find deep inside it, the ring of its
-    # top's groove (``prediction.striker_rings``; off: the events misread k2e_9605's last shot)
-    striker_rings: bool = False
+    # top's groove (``prediction.striker_rings``)
+    striker_rings: bool = True
 
 
 class Tracker:
