@@ -1,7 +1,8 @@
 """Cutting the stream of tracks into shots, frame by frame.
 
 A shot starts when a disc on the surface starts moving and ends when every disc has been at rest
-(or in the hole, a pocket, the ditch) for ``settle`` seconds. Then the motion is judged:
+(or in the hole, a pocket, the ditch) for ``settle`` seconds. Then the motion is judged
+(:func:`tracker.infer.judge.judge`):
 
 * the shot disc is the first disc that moved;
 * it is a shot only if that disc was flicked (peak speed above ``shot_speed``) from where a shot
@@ -38,29 +39,15 @@ import numpy as np
 from tracker.boards import CrokinoleBoard, KoronaBoard
 from tracker.boards.korona import ON_LINE_MM
 from tracker.detect.datatypes import STRIKER
-from tracker.infer.contacts import grazed_rim, infer_contacts, motion_start
-from tracker.infer.datatypes import End, HandEvent, ShotRecord
-from tracker.infer.ends import end_of, peak_speed, reached, rested_before, stayed_out, still_between
-from tracker.infer.rim_gone import knocked_out_unseen, rim_unseen
-from tracker.infer.start_places import (
-    at_start_place,
-    may_start,
-    put_down_and_flicked,
-    set_down_by_hand,
-)
-from tracker.infer.unseen import (
-    arrived_unseen,
-    flicked_unseen,
-    sank_unseen,
-    striker_put_down,
-    unseen_shot,
-)
+from tracker.infer.datatypes import HandEvent, ShotRecord
+from tracker.infer.ends import reached, still_between
+from tracker.infer.judge import judge
+from tracker.infer.rim_gone import rim_unseen
+from tracker.infer.start_places import at_start_place
 from tracker.track.datatypes import Track
 from tracker.track.merge import DONOR_WINDOW
 from tracker.track.tracker import TrackerConfig
 
-# seconds of still sightings that make a disc at rest (the tracker's own)
-REST_S = TrackerConfig.rest_time
 # mm from its rest place that counts as a disc moving (the tracker's own)
 MOVE_MM = TrackerConfig.move_mm
 
@@ -204,7 +191,7 @@ class ShotSegmenter:
         """End the episode and judge it: the shot, if it was one."""
         self.in_shot = False
         self._closed = t
-        record = self._finish(tracks, t, frame)
+        record = judge(self, tracks, t, frame)
         self._held_at = None
         # (rebuilt, not updated: tracks the tracker has forgotten leave no trace here)
         self._known = {tr.id: tr.state for tr in tracks}
@@ -237,7 +224,7 @@ class ShotSegmenter:
             return []
         self.in_shot = False
         self.t = t + self.settle
-        record = self._finish(tracks, t + self.settle, frame)
+        record = judge(self, tracks, t + self.settle, frame)
         self._held_at = None
         return [record] if record is not None else []
 
@@ -286,124 +273,6 @@ class ShotSegmenter:
             self._known[tr.id] = tr.state
         return out
 
-    def _finish(self, tracks: Sequence[Track], t: float, frame: int) -> ShotRecord | None:
-        by_id = {tr.id: tr for tr in tracks}
-        movers = [by_id[i] for i in self._moved if i in by_id]
-        if not movers:
-            return None
-        paths: dict[int, np.ndarray] = {}
-        starts: dict[int, float] = {}
-        for tr in movers:
-            pts = [(s.t, s.x, s.y) for s in tr.path if s.measured and s.t >= self._t0 - 0.25]
-            if not pts:
-                continue
-            p = np.array(pts)
-            paths[tr.id] = p
-            rest = self._before.get(tr.id, (p[0, 1], p[0, 2]))
-            k = motion_start(p, rest)
-            starts[tr.id] = float(p[k, 0]) if k is not None else float("inf")
-        # A shot disc rested before it was flicked: a track first seen already moving, with no
-        # rest place it came from (the tracker links a flicked disc to its rest place), was
-        # carried by a hand (a 20 lifted out of the hole, a disc taken from a pocket).
-        candidates = [tr for tr in movers if tr.id in self._before and tr.id in paths
-                      and tr.born < self._t0 - 1e-6
-                      and (isinstance(self.board, CrokinoleBoard) or rested_before(tr, self._t0, REST_S))]
-        # ... unless it was put down where shots start and flicked before it was seen at rest,
-        # or first seen flying in from the shooting line (its wait there hidden by the hand)
-        for tr in movers:
-            if tr not in candidates and tr.id in paths:
-                put = put_down_and_flicked(self.board, paths[tr.id], tr, self.shot_speed) or flicked_unseen(
-                    self.board, paths[tr.id], self.shot_speed)
-                if put is not None:
-                    self._before[tr.id] = put[0]
-                    starts[tr.id] = put[1]
-                    candidates.append(tr)
-        # a false find of the detector (a cue or hand taken for a disc, a painted mark) is never
-        # the shot disc (seed 7508: a cue flicked across the west line was logged as west's shot)
-        # nor is a disc the rules said must come out: a hand carries it away (seed 7502)
-        candidates = [tr for tr in candidates if not self.unlike_a_disc(tr) and not tr.leaving]
-        if isinstance(self.board, KoronaBoard):
-            # only the striker is shot; a disc only when it rested where a striker waits (the
-            # striker seen as a disc: its groove's ring is disc-sized, k2e_8805). A disc of a
-            # row against the rim never is: one set moving with no striker seen moving took a
-            # far detection (a hand, another disc) while the detector had lost it (k2e_9905 at
-            # 5.5 s and 37.5 s: two false shots "by" north row discs)
-            b = self.board
-            candidates = [tr for tr in candidates if tr.kind == STRIKER] or [
-                tr for tr in candidates if b.striker_waits(*self._before[tr.id])]
-        else:  # a crokinole disc is shot once: the shot disc is one never shot before
-            candidates = [tr for tr in candidates if tr.id not in self._shot_before] or candidates
-        seen_flick = [tr for tr in candidates if at_start_place(self.board, self._before[tr.id], tr)]
-        if not seen_flick:
-            unseen = unseen_shot(self, tracks, movers, paths, t, frame) \
-                or arrived_unseen(self, tracks, movers, paths, t, frame) \
-                or (None if candidates else sank_unseen(self, tracks, movers, paths, t, frame))
-            if unseen is not None:
-                return unseen
-        if not candidates:
-            self.rejected.append((t, "motion with no disc that rested before it"))
-            return None
-        # earliest to move; within a frame, the fastest (the hit disc starts slower or later).
-        # Only among the discs flicked from where a shot may start, if any: a disc that crept
-        # a few mm first (a false find of the detector jittering, a disc a hand nudged) is no
-        # shot disc, and taken for one it had the whole shot rejected (rendered match, seed
-        # 7508: a painted "15" on the board moved 8 mm just before west's flick)
-        flicked = [tr for tr in candidates if may_start(self.board, self._before[tr.id], tr)
-                   and peak_speed(paths[tr.id]) >= self.shot_speed]
-        shooter = min(flicked or candidates, key=lambda tr: (round(starts.get(tr.id, float("inf")), 4),
-                                                             -peak_speed(paths[tr.id])))
-        p = paths[shooter.id]
-        # the shot disc may stop at once against another (a frame may hold all its motion):
-        # judge the flick by the fastest disc of the episode
-        peak = max(peak_speed(q) for q in paths.values())
-        start = self._before[shooter.id]
-        links = striker_put_down(self, tracks, shooter, start, t)
-        if links:
-            start = self._before[links[0][1]]
-        if peak < self.shot_speed:
-            self.rejected.append((t, f"slow motion ({peak:.0f} mm/s): a hand, not a shot"))
-            return None
-        if not may_start(self.board, start, shooter):
-            self.rejected.append((t, f"motion from ({start[0]:.0f}, {start[1]:.0f}): not where a shot starts"))
-            return None
-        if shooter.state == "lifted":
-            self.rejected.append((t, "the moved disc was carried away by a hand"))
-            return None
-        radius = {tr.id: tr.radius for tr in tracks}
-        before = {i: xy for i, xy in self._before.items() if i in by_id}
-        contacts = infer_contacts(paths, before, radius, shooter.id, self.board)
-        # (a rim contact read for the run is no evidence: a dead stop reads as a bounce off
-        # whatever lies ahead; one that came back off the rim is no stop, ``stopped_by_hand``)
-        struck = any(shooter.id in (c.a, c.b) and not isinstance(c.b, str) for c in contacts)
-        if not struck and set_down_by_hand(self.board, shooter, paths, movers, self._before, self.shot_speed):
-            self.rejected.append((t, "a striker run that stopped dead in the open, nothing struck: a hand set it down"))
-            return None
-        if isinstance(self.board, KoronaBoard) and peak_speed(p) < self.shot_speed:
-            # korona: the flick is read off the striker itself, which no hit stops dead (it is
-            # four times a disc's weight, and a striking line lies well clear of the rim): the
-            # fastest disc of the episode was another's. k4h_9912 at 20.1 s: east's striker, left
-            # in the west rim zone, taken up by a hand at 300 mm/s while the camera moved and
-            # every rim row jumped, was logged as a west shot; k4h_9606 at 35.7 s: a disc by
-            # north's line, read as its striker, nudged 4 mm as the striker was carried in
-            self.rejected.append((t, f"a striker that never ran like a shot ({peak_speed(p):.0f} mm/s): "
-                                  "a hand moved it"))
-            return None
-        self._shot_before.add(shooter.id)
-        ends: dict[int, End] = {}
-        for tr in movers:
-            if tr.id not in self._before and tr.born < self._t0:
-                continue
-            ends[tr.id] = end_of(tr)
-        ends.update(knocked_out_unseen(self.board, tracks, ends, shooter.id, self._before, self._moved, self._t0,
-                                       self.t))
-        ends = stayed_out(ends, self._before, radius, contacts, shooter.id)
-        return ShotRecord(
-            disc=shooter.id, start=start, t_start=min(starts.get(shooter.id, self._t0), t), t_end=self._end_time(t),
-            frame_start=self._f0, frame_end=frame, contacts=tuple(contacts), ends=ends,
-            before=dict(self._before), peak_speed=peak, links=links,
-            grazed=grazed_rim(contacts, paths, before, radius, shooter.id, self.board),
-        )
-
     def _end_time(self, t: float) -> float:
         """When the shot ended: ``settle`` before it would have closed but for the wait for rim
         discs (``rim_wait``)."""
@@ -420,7 +289,7 @@ class ShotSegmenter:
         if not isinstance(self.board, CrokinoleBoard):
             return False
         movers = [o for o in tracks if o.id in self._moved]
-        since = self._t0 - 0.25  # the episode's start, as its paths are read (``_finish``)
+        since = self._t0 - 0.25  # the episode's start, as its paths are read (``judge``)
         for tr in tracks:
             if tr.id in self._moved or tr.id not in self._before or not (tr.state == "rest" and tr.occluded):
                 continue

@@ -1,0 +1,167 @@
+"""Judging an episode of motion once every disc has settled (the segmenter's close).
+
+The shot disc is the first disc that moved, among those that rested before it (a track first seen
+already moving was carried by a hand) and, in korona, only the striker (or a "disc" resting where
+a striker waits: the striker read as its groove's ring). When no disc was seen flicked from where
+shots start, the rest states tell the shot (:mod:`tracker.infer.unseen`). A motion is no shot when
+it was slow (a hand's), started away from where shots start, ended in a hand, or was a striker run
+set down in the open with nothing struck. A shot gets its contacts (:mod:`tracker.infer.contacts`)
+and every mover's end (:mod:`tracker.infer.ends`, :mod:`tracker.infer.rim_gone`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from tracker.boards import CrokinoleBoard, KoronaBoard
+from tracker.detect.datatypes import STRIKER
+from tracker.infer.contacts import grazed_rim, infer_contacts, motion_start
+from tracker.infer.datatypes import End, ShotRecord
+from tracker.infer.ends import end_of, peak_speed, rested_before, stayed_out
+from tracker.infer.rim_gone import knocked_out_unseen
+from tracker.infer.start_places import (
+    at_start_place,
+    may_start,
+    put_down_and_flicked,
+    set_down_by_hand,
+)
+from tracker.infer.unseen import (
+    arrived_unseen,
+    flicked_unseen,
+    sank_unseen,
+    striker_put_down,
+    unseen_shot,
+)
+from tracker.track.datatypes import Track
+from tracker.track.tracker import TrackerConfig
+
+if TYPE_CHECKING:
+    from tracker.infer.segmenter import ShotSegmenter
+
+# seconds of still sightings that make a disc at rest (the tracker's own)
+REST_S = TrackerConfig.rest_time
+
+
+def judge(seg: ShotSegmenter, tracks: Sequence[Track], t: float, frame: int) -> ShotRecord | None:
+    """The episode of motion that just ended, judged: which disc was shot, whether it was a shot
+    at all (why not goes to ``seg.rejected``), its contacts and every mover's end."""
+    by_id = {tr.id: tr for tr in tracks}
+    movers = [by_id[i] for i in seg._moved if i in by_id]
+    if not movers:
+        return None
+    paths: dict[int, np.ndarray] = {}
+    starts: dict[int, float] = {}
+    for tr in movers:
+        pts = [(s.t, s.x, s.y) for s in tr.path if s.measured and s.t >= seg._t0 - 0.25]
+        if not pts:
+            continue
+        p = np.array(pts)
+        paths[tr.id] = p
+        rest = seg._before.get(tr.id, (p[0, 1], p[0, 2]))
+        k = motion_start(p, rest)
+        starts[tr.id] = float(p[k, 0]) if k is not None else float("inf")
+    # A shot disc rested before it was flicked: a track first seen already moving, with no
+    # rest place it came from (the tracker links a flicked disc to its rest place), was
+    # carried by a hand (a 20 lifted out of the hole, a disc taken from a pocket).
+    candidates = [tr for tr in movers if tr.id in seg._before and tr.id in paths
+                  and tr.born < seg._t0 - 1e-6
+                  and (isinstance(seg.board, CrokinoleBoard) or rested_before(tr, seg._t0, REST_S))]
+    # ... unless it was put down where shots start and flicked before it was seen at rest,
+    # or first seen flying in from the shooting line (its wait there hidden by the hand)
+    for tr in movers:
+        if tr not in candidates and tr.id in paths:
+            put = put_down_and_flicked(seg.board, paths[tr.id], tr, seg.shot_speed) or flicked_unseen(
+                seg.board, paths[tr.id], seg.shot_speed)
+            if put is not None:
+                seg._before[tr.id] = put[0]
+                starts[tr.id] = put[1]
+                candidates.append(tr)
+    # a false find of the detector (a cue or hand taken for a disc, a painted mark) is never
+    # the shot disc (seed 7508: a cue flicked across the west line was logged as west's shot)
+    # nor is a disc the rules said must come out: a hand carries it away (seed 7502)
+    candidates = [tr for tr in candidates if not seg.unlike_a_disc(tr) and not tr.leaving]
+    if isinstance(seg.board, KoronaBoard):
+        # only the striker is shot; a disc only when it rested where a striker waits (the
+        # striker seen as a disc: its groove's ring is disc-sized, k2e_8805). A disc of a
+        # row against the rim never is: one set moving with no striker seen moving took a
+        # far detection (a hand, another disc) while the detector had lost it (k2e_9905 at
+        # 5.5 s and 37.5 s: two false shots "by" north row discs)
+        b = seg.board
+        candidates = [tr for tr in candidates if tr.kind == STRIKER] or [
+            tr for tr in candidates if b.striker_waits(*seg._before[tr.id])]
+    else:  # a crokinole disc is shot once: the shot disc is one never shot before
+        candidates = [tr for tr in candidates if tr.id not in seg._shot_before] or candidates
+    seen_flick = [tr for tr in candidates if at_start_place(seg.board, seg._before[tr.id], tr)]
+    if not seen_flick:
+        unseen = unseen_shot(seg, tracks, movers, paths, t, frame) \
+            or arrived_unseen(seg, tracks, movers, paths, t, frame) \
+            or (None if candidates else sank_unseen(seg, tracks, movers, paths, t, frame))
+        if unseen is not None:
+            return unseen
+    if not candidates:
+        seg.rejected.append((t, "motion with no disc that rested before it"))
+        return None
+    # earliest to move; within a frame, the fastest (the hit disc starts slower or later).
+    # Only among the discs flicked from where a shot may start, if any: a disc that crept
+    # a few mm first (a false find of the detector jittering, a disc a hand nudged) is no
+    # shot disc, and taken for one it had the whole shot rejected (rendered match, seed
+    # 7508: a painted "15" on the board moved 8 mm just before west's flick)
+    flicked = [tr for tr in candidates if may_start(seg.board, seg._before[tr.id], tr)
+               and peak_speed(paths[tr.id]) >= seg.shot_speed]
+    shooter = min(flicked or candidates, key=lambda tr: (round(starts.get(tr.id, float("inf")), 4),
+                                                         -peak_speed(paths[tr.id])))
+    p = paths[shooter.id]
+    # the shot disc may stop at once against another (a frame may hold all its motion):
+    # judge the flick by the fastest disc of the episode
+    peak = max(peak_speed(q) for q in paths.values())
+    start = seg._before[shooter.id]
+    links = striker_put_down(seg, tracks, shooter, start, t)
+    if links:
+        start = seg._before[links[0][1]]
+    if peak < seg.shot_speed:
+        seg.rejected.append((t, f"slow motion ({peak:.0f} mm/s): a hand, not a shot"))
+        return None
+    if not may_start(seg.board, start, shooter):
+        seg.rejected.append((t, f"motion from ({start[0]:.0f}, {start[1]:.0f}): not where a shot starts"))
+        return None
+    if shooter.state == "lifted":
+        seg.rejected.append((t, "the moved disc was carried away by a hand"))
+        return None
+    radius = {tr.id: tr.radius for tr in tracks}
+    before = {i: xy for i, xy in seg._before.items() if i in by_id}
+    contacts = infer_contacts(paths, before, radius, shooter.id, seg.board)
+    # (a rim contact read for the run is no evidence: a dead stop reads as a bounce off
+    # whatever lies ahead; one that came back off the rim is no stop, ``stopped_by_hand``)
+    struck = any(shooter.id in (c.a, c.b) and not isinstance(c.b, str) for c in contacts)
+    if not struck and set_down_by_hand(seg.board, shooter, paths, movers, seg._before, seg.shot_speed):
+        seg.rejected.append((t, "a striker run that stopped dead in the open, nothing struck: a hand set it down"))
+        return None
+    if isinstance(seg.board, KoronaBoard) and peak_speed(p) < seg.shot_speed:
+        # korona: the flick is read off the striker itself, which no hit stops dead (it is
+        # four times a disc's weight, and a striking line lies well clear of the rim): the
+        # fastest disc of the episode was another's. k4h_9912 at 20.1 s: east's striker, left
+        # in the west rim zone, taken up by a hand at 300 mm/s while the camera moved and
+        # every rim row jumped, was logged as a west shot; k4h_9606 at 35.7 s: a disc by
+        # north's line, read as its striker, nudged 4 mm as the striker was carried in
+        seg.rejected.append((t, f"a striker that never ran like a shot ({peak_speed(p):.0f} mm/s): "
+                              "a hand moved it"))
+        return None
+    seg._shot_before.add(shooter.id)
+    ends: dict[int, End] = {}
+    for tr in movers:
+        if tr.id not in seg._before and tr.born < seg._t0:
+            continue
+        ends[tr.id] = end_of(tr)
+    ends.update(knocked_out_unseen(seg.board, tracks, ends, shooter.id, seg._before, seg._moved, seg._t0,
+                                   seg.t))
+    ends = stayed_out(ends, seg._before, radius, contacts, shooter.id)
+    return ShotRecord(
+        disc=shooter.id, start=start, t_start=min(starts.get(shooter.id, seg._t0), t), t_end=seg._end_time(t),
+        frame_start=seg._f0, frame_end=frame, contacts=tuple(contacts), ends=ends,
+        before=dict(seg._before), peak_speed=peak, links=links,
+        grazed=grazed_rim(contacts, paths, before, radius, shooter.id, seg.board),
+    )
+
