@@ -22,9 +22,10 @@ from tracker.boards import CrokinoleBoard, KoronaBoard
 from tracker.detect.datatypes import STRIKER
 from tracker.infer.datatypes import End
 from tracker.infer.ends import path_since, reached
-from tracker.track.blows import closest_on_segment
+from tracker.track.blows import closest_on_segment, segment_distance
 from tracker.track.datatypes import Track
 from tracker.track.fate import off_unseen
+from tracker.track.tracker import TrackerConfig
 
 # Seconds before a shot's first motion in which a rim disc last seen counts as unseen "since
 # during the shot": the detector drops a row the frame the striker starts (the picture changes
@@ -47,7 +48,8 @@ def rim_gone(board: CrokinoleBoard | KoronaBoard, tr: Track, tracks: Sequence[Tr
     its unseen course alone) and a mover's path (one of ``moved``, seen or forecast) came near
     where it rested: knocked over the rim or into a pocket between frames, or only lost by the
     detector. A disc nothing reached was knocked nowhere (korona_4p_part at 27 s: two east rim
-    discs 100 mm from any mover)."""
+    discs 100 mm from any mover), nor one seen in its place after every move that could have
+    knocked it (:func:`_seen_since_blows`)."""
     if not isinstance(board, KoronaBoard) or tr.kind == STRIKER or tr.id not in before:
         return False
     covered = tr.state == "rest" and tr.occluded
@@ -57,7 +59,34 @@ def rim_gone(board: CrokinoleBoard | KoronaBoard, tr: Track, tracks: Sequence[Tr
     if max(abs(x), abs(y)) < board.half - 3 * tr.radius:
         return False
     movers = [o for o in tracks if o.id in moved and o.id != tr.id]
-    return reached(movers, (x, y), tr.radius, t0, tr.radius)
+    return reached(movers, (x, y), tr.radius, t0, tr.radius) and not _seen_since_blows(tr, movers, (x, y))
+
+
+def _seen_since_blows(tr: Track, movers: Sequence[Track], at: tuple[float, float]) -> bool:
+    """Whether ``tr`` was seen in its place ``at`` (within a ``PLACE_FRAC`` of its radius) after
+    every move a mover made within reach of it (a step of more than the tracker's ``move_mm``
+    along its path, seen or forecast, passing within the two radii and one more of ``at``). A disc
+    knocked away leaves between frames and is never seen in its place again; one seen there after
+    the last blow could have come was only lost since by the detector (rows against the rim are
+    found on its full passes only). k4h_9924 at 18.9 s: the west row, a hand's breadth from
+    east's striker at its start, unseen while it ran; its mates re-found 5 mm along the rim
+    (movers) as it started; w2 seen in place again 18.83 s to 19.10 s and lost again, judged at
+    19.40 s, was pocketed ne."""
+    q = np.asarray(at, float)
+    since = next((s.t for s in reversed(tr.path)
+                  if s.measured and np.hypot(s.x - q[0], s.y - q[1]) <= PLACE_FRAC * tr.radius), None)
+    if since is None:
+        return False
+    for o in movers:
+        reach = tr.radius + o.radius + tr.radius
+        k = len(o.path) - 1
+        while k > 0 and o.path[k].t > since + 1e-6:
+            k -= 1
+        for a, b in zip(o.path[k:], o.path[k + 1:], strict=False):
+            pa, pb = np.array([a.x, a.y]), np.array([b.x, b.y])
+            if np.hypot(*(pb - pa)) > TrackerConfig.move_mm and segment_distance(q, pa, pb) <= reach:
+                return False
+    return True
 
 
 def rim_unseen(board: CrokinoleBoard | KoronaBoard, tracks: Sequence[Track],
