@@ -48,8 +48,7 @@ def rim_gone(board: CrokinoleBoard | KoronaBoard, tr: Track, tracks: Sequence[Tr
     its unseen course alone) and a mover's path (one of ``moved``, seen or forecast) came near
     where it rested: knocked over the rim or into a pocket between frames, or only lost by the
     detector. A disc nothing reached was knocked nowhere (korona_4p_part at 27 s: two east rim
-    discs 100 mm from any mover), nor one seen in its place after every move that could have
-    knocked it (:func:`_seen_since_blows`)."""
+    discs 100 mm from any mover)."""
     if not isinstance(board, KoronaBoard) or tr.kind == STRIKER or tr.id not in before:
         return False
     covered = tr.state == "rest" and tr.occluded
@@ -59,7 +58,7 @@ def rim_gone(board: CrokinoleBoard | KoronaBoard, tr: Track, tracks: Sequence[Tr
     if max(abs(x), abs(y)) < board.half - 3 * tr.radius:
         return False
     movers = [o for o in tracks if o.id in moved and o.id != tr.id]
-    return reached(movers, (x, y), tr.radius, t0, tr.radius) and not _seen_since_blows(tr, movers, (x, y))
+    return reached(movers, (x, y), tr.radius, t0, tr.radius)
 
 
 def _seen_since_blows(tr: Track, movers: Sequence[Track], at: tuple[float, float]) -> bool:
@@ -118,6 +117,8 @@ def knocked_out_unseen(board: CrokinoleBoard | KoronaBoard, tracks: Sequence[Tra
         if not rim_gone(board, tr, tracks, before, moved, t0):
             continue
         if not _looked_at(tr, tracks, before, now):
+            continue
+        if _seen_since_blows(tr, [o for o in tracks if o.id in moved and o.id != tr.id], before[tr.id]):
             continue
         x, y = before[tr.id]
         c = board.pocket_centres()
