@@ -104,8 +104,11 @@ def knocked_out_unseen(board: CrokinoleBoard | KoronaBoard, tracks: Sequence[Tra
                        now: float) -> dict[int, End]:
     """The ends of the rim discs still unseen when the shot is judged at ``now``, covered where
     they rested since it struck them (:func:`rim_gone`), for long enough that it is no missed
-    detection: knocked over the rim or into a pocket between frames. The nearest pocket when
-    the disc lay by one, else off the board."""
+    detection: knocked over the rim or into a pocket between frames. Not one seen in its place
+    since the last move that could have knocked it (:func:`_seen_since_blows`; judged here only,
+    the wait for it, ``rim_unseen``, is as before: ending it early changed how later episodes
+    were cut, k4h_9912 at 20.4 s). The nearest pocket when the disc lay by one, else off the
+    board."""
     if not isinstance(board, KoronaBoard):
         return {}
     out: dict[int, End] = {}
