@@ -284,3 +284,60 @@ def test_a_striker_set_on_its_line_seen_as_a_disc_is_no_unseen_shot() -> None:
         got, _ = seg.update(tracks, t, k)
         records += got
     assert records == []
+
+
+def test_a_rim_disc_seen_again_in_place_after_the_blows_then_lost_is_not_knocked_away() -> None:
+    """k4h_9924 at 18.9 s: east shoots from beside the west row, which the detector loses
+    while the hand is there; as the striker starts, two of the row are found again 5 mm along
+    the rim (movers of the shot, touching the middle disc), and the striker runs away east.
+    The middle disc, unseen a while, is found in place again by the detector's full pass once
+    the board settles and lost again a moment later (rows are found on full passes only); the
+    shot waits for another disc of the row, unseen since before the flick, until a new motion
+    ends the wait and it is judged. The middle disc, seen in place after every move that could
+    have knocked it, was not knocked away: no pocket, no off (it was called pocketed ne). The
+    other, unseen since before those moves, still is judged gone."""
+    seg = ShotSegmenter(B)
+    rim = B.half - B.disc_radius
+    row = {i: Track(id=i, kind=DISC, radius=B.disc_radius, xy=np.array([rim, y]), born=0.0)
+           for i, y in ((3, -25.0), (4, 0.0), (5, 25.0), (6, 50.0))}
+    other = Track(id=8, kind=DISC, radius=B.disc_radius, xy=np.array([-100.0, 100.0]), born=0.0)
+    s = Track(id=2, kind=STRIKER, radius=B.striker_radius, xy=np.array([300.0, -60.0]), born=1.0)
+    records = []
+    for k in range(50):
+        t = k / 10
+        for i in (3, 5):  # found again 5 mm nearer the middle as the striker starts
+            d = row[i]
+            y = float(d.path[-1].y) if d.path else float(d.xy[1])
+            if abs(t - 1.6) < 1e-6:
+                d.rest_xy = (rim, y)
+                _at(d, t, rim, y - np.sign(y) * 5.0, "moving")
+            else:
+                _at(d, t, rim, y)
+        if t < 1.9 or 2.25 < t < 2.45:  # covered by the hand, seen in place at 2.3 s, lost again
+            _at(row[4], t, rim, 0.0)
+        else:
+            row[4].occluded = True
+        if t < 1.45:  # unseen from before the flick on
+            _at(row[6], t, rim, 50.0)
+        else:
+            row[6].occluded = True
+        if t < 2.85:
+            _at(other, t, -100.0, 100.0)
+        else:  # a hand moves a disc in the middle: a new motion ends the wait
+            if other.state == "rest":
+                other.rest_xy = (-100.0, 100.0)
+            _at(other, t, -100.0 + 30.0 * (10 * t - 28), 100.0, "moving")
+        if 1.0 <= t < 1.6:
+            _at(s, t, 300.0, -60.0)
+        elif 1.6 <= t < 2.0:  # flicked east at 1800 mm/s, away from the row
+            if s.state == "rest":
+                s.rest_xy = (300.0, -60.0)
+            _at(s, t, 300.0 - 180.0 * (10 * t - 15), -60.0, "moving")
+        elif t >= 2.0:
+            _at(s, t, float(s.path[-1].x), -60.0)
+        got, _ = seg.update([*row.values(), other, *([s] if t >= 1.0 else [])], t, k)
+        records += got
+    assert records and records[0].disc == 2
+    assert 4 in records[0].before and 6 in records[0].before
+    assert records[0].ends.get(4) is None
+    assert records[0].ends.get(6) is not None

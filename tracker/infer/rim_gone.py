@@ -22,9 +22,10 @@ from tracker.boards import CrokinoleBoard, KoronaBoard
 from tracker.detect.datatypes import STRIKER
 from tracker.infer.datatypes import End
 from tracker.infer.ends import path_since, reached
-from tracker.track.blows import closest_on_segment
+from tracker.track.blows import closest_on_segment, segment_distance
 from tracker.track.datatypes import Track
 from tracker.track.fate import off_unseen
+from tracker.track.tracker import TrackerConfig
 
 # Seconds before a shot's first motion in which a rim disc last seen counts as unseen "since
 # during the shot": the detector drops a row the frame the striker starts (the picture changes
@@ -60,6 +61,33 @@ def rim_gone(board: CrokinoleBoard | KoronaBoard, tr: Track, tracks: Sequence[Tr
     return reached(movers, (x, y), tr.radius, t0, tr.radius)
 
 
+def _seen_since_blows(tr: Track, movers: Sequence[Track], at: tuple[float, float]) -> bool:
+    """Whether ``tr`` was seen in its place ``at`` (within a ``PLACE_FRAC`` of its radius) after
+    every move a mover made within reach of it (a step of more than the tracker's ``move_mm``
+    along its path, seen or forecast, passing within the two radii and one more of ``at``). A disc
+    knocked away leaves between frames and is never seen in its place again; one seen there after
+    the last blow could have come was only lost since by the detector (rows against the rim are
+    found on its full passes only). k4h_9924 at 18.9 s: the west row, a hand's breadth from
+    east's striker at its start, unseen while it ran; its mates re-found 5 mm along the rim
+    (movers) as it started; w2 seen in place again 18.83 s to 19.10 s and lost again, judged at
+    19.40 s, was pocketed ne."""
+    q = np.asarray(at, float)
+    since = next((s.t for s in reversed(tr.path)
+                  if s.measured and np.hypot(s.x - q[0], s.y - q[1]) <= PLACE_FRAC * tr.radius), None)
+    if since is None:
+        return False
+    for o in movers:
+        reach = tr.radius + o.radius + tr.radius
+        k = len(o.path) - 1
+        while k > 0 and o.path[k].t > since + 1e-6:
+            k -= 1
+        for a, b in zip(o.path[k:], o.path[k + 1:], strict=False):
+            pa, pb = np.array([a.x, a.y]), np.array([b.x, b.y])
+            if np.hypot(*(pb - pa)) > TrackerConfig.move_mm and segment_distance(q, pa, pb) <= reach:
+                return False
+    return True
+
+
 def rim_unseen(board: CrokinoleBoard | KoronaBoard, tracks: Sequence[Track],
                before: Mapping[int, tuple[float, float]], moved: set[int], t0: float) -> bool:
     """Whether a rim disc the shot may have knocked away is unseen (:func:`rim_gone`): the shot
@@ -76,8 +104,11 @@ def knocked_out_unseen(board: CrokinoleBoard | KoronaBoard, tracks: Sequence[Tra
                        now: float) -> dict[int, End]:
     """The ends of the rim discs still unseen when the shot is judged at ``now``, covered where
     they rested since it struck them (:func:`rim_gone`), for long enough that it is no missed
-    detection: knocked over the rim or into a pocket between frames. The nearest pocket when
-    the disc lay by one, else off the board."""
+    detection: knocked over the rim or into a pocket between frames. Not one seen in its place
+    since the last move that could have knocked it (:func:`_seen_since_blows`; judged here only,
+    the wait for it, ``rim_unseen``, is as before: ending it early changed how later episodes
+    were cut, k4h_9912 at 20.4 s). The nearest pocket when the disc lay by one, else off the
+    board."""
     if not isinstance(board, KoronaBoard):
         return {}
     out: dict[int, End] = {}
@@ -89,6 +120,8 @@ def knocked_out_unseen(board: CrokinoleBoard | KoronaBoard, tracks: Sequence[Tra
         if not rim_gone(board, tr, tracks, before, moved, t0):
             continue
         if not _looked_at(tr, tracks, before, now):
+            continue
+        if _seen_since_blows(tr, [o for o in tracks if o.id in moved and o.id != tr.id], before[tr.id]):
             continue
         x, y = before[tr.id]
         c = board.pocket_centres()
