@@ -127,7 +127,10 @@ def judge(seg: ShotSegmenter, tracks: Sequence[Track], t: float, frame: int) -> 
     if not may_start(seg.board, start, shooter):
         seg.rejected.append((t, f"motion from ({start[0]:.0f}, {start[1]:.0f}): not where a shot starts"))
         return None
-    if shooter.state == "lifted":
+    # (not one that went down the 20-hole first: a 20 is taken out by hand, and one never seen
+    # down there, a disc of the hole's colour, is called taken out a second after it was last
+    # seen, maybe before the discs it struck stop: c4h_9921 at 8.6 s, north's 20 lost)
+    if shooter.state == "lifted" and shooter.id not in seg._sunk:
         seg.rejected.append((t, "the moved disc was carried away by a hand"))
         return None
     radius = {tr.id: tr.radius for tr in tracks}
@@ -154,7 +157,7 @@ def judge(seg: ShotSegmenter, tracks: Sequence[Track], t: float, frame: int) -> 
     for tr in movers:
         if tr.id not in seg._before and tr.born < seg._t0:
             continue
-        ends[tr.id] = end_of(tr)
+        ends[tr.id] = "hole" if tr.id in seg._sunk and tr.state == "lifted" else end_of(tr)
     ends.update(knocked_out_unseen(seg.board, tracks, ends, shooter.id, seg._before, seg._moved, seg._t0,
                                    seg.t))
     ends = stayed_out(ends, seg._before, radius, contacts, shooter.id)

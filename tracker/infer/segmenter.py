@@ -84,6 +84,9 @@ class ShotSegmenter:
         self._before: dict[int, tuple[float, float]] = {}
         self._before_state: dict[int, str] = {}
         self._moved: set[int] = set()
+        # movers seen down in the 20-hole during the episode: one the tracker has since called
+        # taken out (unseen there for its ``hole_gone``) still ended the shot in the hole (``judge``)
+        self._sunk: set[int] = set()
         self._known: dict[int, str] = {}  # last reported state per track (for hand events)
         self._shot_before: set[int] = set()
         # motions that were not shots, with the reason (for debugging; the last 100)
@@ -131,6 +134,7 @@ class ShotSegmenter:
                 self._f0 = frame
                 self._quiet_since = t
                 self._moved = set(landed)
+                self._sunk = {i for i in self._moved if (tr := by_id(tracks, i)) is not None and tr.state == "hole"}
                 self._before = {tr.id: self._prev_rest(tr) for tr in tracks if tr.state in ("rest", "moving")
                                 and tr.id not in self._moved}
                 self._before_state = {tr.id: tr.state for tr in tracks}
@@ -147,6 +151,7 @@ class ShotSegmenter:
                 # (and discs first seen since: a disc already down a pocket when the striker shows)
                 self._moved = {tr.id for tr in moving} | {tr.id for tr in tracks if tr.born >= self._t0
                                                          and tr.state != "lifted"}
+                self._sunk = set()
                 # where every disc rested before (the movers' anchors were reset when they moved);
                 # crokinole: not a disc first found at rest since the motion began (it rested
                 # nowhere before it: a find the shot's arm left, which the namer then adopted as
@@ -174,6 +179,8 @@ class ShotSegmenter:
                 self._moved.add(tr.id)
             if tr.id not in self._before_state and tr.born >= self._t0 and tr.state != "lifted" and not waiting:
                 self._moved.add(tr.id)
+            if tr.state == "hole" and tr.id in self._moved:
+                self._sunk.add(tr.id)
         if moving:
             self._quiet_since = None
             return shots, hands

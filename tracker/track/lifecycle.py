@@ -59,7 +59,7 @@ def observe(tk: Tracker, tr: Track, dets: Detections, j: int, t: float) -> None:
     if float(np.hypot(*dets.streak[j])) < tr.radius:
         tr.vote_cls(int(dets.cls[j]))
         tr.color, tr.color_n = running_mean(tr.color, tr.color_n, dets.color[j])
-        see_surround(tr, dets, j)
+        see_surround(tk.board, tr, dets, j)
     if tr.state == "rest":
         ref = tr.settled_xy
         d = float(np.hypot(*(z - ref)))
@@ -271,14 +271,25 @@ def new_track(tk: Tracker, dets: Detections, j: int, t: float) -> Track:
     tr.first_streak = float(np.hypot(*dets.streak[j]))
     tr.color, tr.color_n = dets.color[j].astype(float).copy(), 1
     if tr.first_streak < tr.radius:
-        see_surround(tr, dets, j)
+        see_surround(tk.board, tr, dets, j)
     where_verdict(tk.board, tr, int(dets.where[j]))
     return tr
 
 
-def see_surround(tr: Track, dets: Detections, j: int) -> None:
-    """Fold detection ``j``'s surround colour (when the detector measured one) into the track's."""
+def see_surround(board: CrokinoleBoard | KoronaBoard, tr: Track, dets: Detections, j: int) -> None:
+    """Fold detection ``j``'s surround colour (when the detector measured one) into the track's:
+    the board's colour around the disc (``Namer.looks_like_board`` holds a find of about that
+    colour for a mark on the board). Not from a crokinole disc over the 20-hole (its silhouette
+    reaching over the hole's edge): the ring the detector reads round it (``Refiner.colors``)
+    then crosses the hole, and a disc dropping in is fitted where its sinking face leads, the
+    ring wherever that is. c4h_9921 at 7.63 s: n1, blue on the blue board, first seen in flight
+    and then as it fell in, measured the board round it as (24, 17, -16) against (41, 10, -50)
+    in flight; its mean came within 4.3 of its own colour, nearer than south's discs, and the
+    shot was rejected as a mark's ("motion from (-28, -35): not where a shot starts"): its 20
+    and the disc it knocked out were lost."""
     c = dets.surround[j]
+    if isinstance(board, CrokinoleBoard) and float(np.hypot(*dets.xy[j])) < board.hole_radius + tr.radius:
+        return
     if np.any(c):
         tr.surround, tr.surround_n = running_mean(tr.surround, tr.surround_n, c)
 
