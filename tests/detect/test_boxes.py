@@ -96,3 +96,28 @@ def test_the_whole_views_blur_is_made_once_a_call_and_is_the_edge_fields() -> No
         assert np.array_equal(a, b)
     other = view.copy()  # the next call's view: made afresh
     assert det.colours.blurred(other) is not blurred and not det.colours.is_whole(other, lab)
+
+
+def test_a_region_of_half_the_view_or_more_is_searched_whole_without_looking_for_its_parts(monkeypatch) -> None:
+    from tracker.detect import candidates
+
+    det, view = detector_and_view()
+    h, w = view.shape[:2]
+    found = []
+    orig = candidates.parts
+    monkeypatch.setattr(candidates, "parts", lambda valid: found.append(1) or orig(valid))
+    whole = candidates.search(det, view, 0, det.board.disc_radius, None)
+    det._region_parts = None
+    everywhere = candidates.search(det, view, 0, det.board.disc_radius, np.ones((h, w), bool))
+    assert found == []  # (its boxes would cover half the view or more: the whole view is searched)
+    assert len(whole[0]) >= 1 and np.array_equal(whole[0], everywhere[0]) and np.array_equal(whole[1], everywhere[1])
+    near_middle = lambda xy: np.hypot(xy[:, 0], xy[:, 1]) < 10.0  # noqa: E731 (the middle disc, at the board's centre)
+    assert near_middle(whole[0]).sum() == 1
+    # most of the view, but not the middle disc's place: searched whole, its peak left out
+    region = np.ones((h, w), bool)
+    region[h // 2 - 20:h // 2 + 20, w // 2 - 20:w // 2 + 20] = False
+    most = candidates.search(det, view, 0, det.board.disc_radius, region)
+    assert found == [] and not near_middle(most[0]).any()
+    # a small region: its parts are looked for, and its box searched alone
+    middle = candidates.search(det, view, 0, det.board.disc_radius, ~region)
+    assert found == [1] and near_middle(middle[0]).sum() == 1

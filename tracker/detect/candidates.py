@@ -202,13 +202,19 @@ def search(det: DiscDetector, view: np.ndarray, kind: int, radius: float,
         # (each kind searches the same region on a call: its parts are found once)
         if det._region_parts is None or det._region_parts[0] is not region:
             valid = det._valid & region
-            det._region_parts = (region, valid, parts(valid))
+            # The boxes are disjoint and hold every pixel of ``valid``: with half the view or
+            # more in it, their area is half the view or more, and the whole view is searched
+            # below; its parts are not looked for (a noisy picture's change mask covers the
+            # view: k4h_9506, 2200 calls of 0.75 ms)
+            whole = np.count_nonzero(valid) >= 0.5 * H * W
+            det._region_parts = (region, valid, None if whole else parts(valid))
         _, valid, stats = det._region_parts
-        boxes = region_boxes(valid, filt.half + 2, stats)
-        if not boxes:
-            return np.zeros((0, 2)), np.zeros(0)
-        if area(boxes) < 0.5 * H * W:  # (else the whole view, as cheap)
-            return _search_boxes(det, view, lab, kind, radius, valid, boxes)
+        if stats is not None:
+            boxes = region_boxes(valid, filt.half + 2, stats)
+            if not boxes:
+                return np.zeros((0, 2)), np.zeros(0)
+            if area(boxes) < 0.5 * H * W:  # (else the whole view, as cheap)
+                return _search_boxes(det, view, lab, kind, radius, valid, boxes)
     # The whole view: the same for every kind searched on this call, so its edge field's
     # spectra serve them all when their FFT sizes agree (korona's disc and striker rings:
     # a third of a full-view search).

@@ -145,8 +145,9 @@ class DiscDetector:
         self._crop_filters: OrderedDict[tuple[int, int, int], RingFilter] = OrderedDict()
         self._view_spectra: tuple[np.ndarray, tuple[int, int], Spectra] | None = None  # (``search``)
         self.colours = ViewColours()  # this call's view in Lab, and blurred (``view_colours.py``)
-        # the searched region, its valid part and that part's connected parts (``search``)
-        self._region_parts: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+        # the searched region, its valid part and that part's connected parts (``search``; None
+        # when the valid part is half the view or more: the whole view is searched)
+        self._region_parts: tuple[np.ndarray, np.ndarray, np.ndarray | None] | None = None
         # Frame-to-frame reuse (see ``detect``).
         self._ref_grey: np.ndarray | None = None
         self._last: Detections | None = None
