@@ -179,6 +179,31 @@ def test_a_withdrawn_call_is_stored_as_a_correction_of_its_line(tmp_path):
     assert [(c["shot"], c["patch"]) for c in fixes] == [(0, {"end": {"s1": [-87.5, 412.5]}})]
 
 
+class FoulWithdrawingProcessor(ScriptedProcessor):
+    """Logs a crokinole shot the rules call a foul, then withdraws it (``pipeline.players_ruling``)."""
+
+    def process(self, image, t, index):
+        if index == 5:
+            return [], [{"seat": "south", "disc": "s1", "start": [30.0, -304.8], "contacts": [],
+                         "end": {"s1": [30.0, 150.0]}}]
+        if index == 20:
+            return [{"type": "corrected", "t": t, "frame": index, "line": 0, "add_contacts": [["s1", "n1"]],
+                     "was": "foul", "removed": ["s1"], "gap_mm": 1.5, "t_call": 0.2}], []
+        return [], []
+
+
+def test_a_withdrawn_foul_is_stored_as_the_contact_it_adds(tmp_path):
+    video = write_video(tmp_path / "v.mp4", frames=30)
+    store = Store(tmp_path / "m.db")
+    s = LiveSession(store, str(video), "crokinole", 2, FoulWithdrawingProcessor({}), realtime=False).start()
+    wait_until(lambda: s.finished)
+    s.stop()
+    assert s.match_id is not None and s.error is None
+    fixes = store.corrections(s.match_id)
+    assert [(c["shot"], c["patch"]) for c in fixes] == [(0, {"add_contacts": [["s1", "n1"]]})]
+    assert "foul withdrawn" in fixes[0]["note"]
+
+
 class WithdrawAfterResume(ScriptedProcessor):
     """After a resume, logs one shot (its line 1) and withdraws calls on its lines 0 and 1."""
 

@@ -181,17 +181,27 @@ class LiveSession:
         processor.resume(log)
 
     def _store_withdrawn(self, ev: dict[str, Any]) -> None:
-        """Store a call the pipeline withdrew (``pipeline.withdraw``) as a correction of its line,
-        beside the log as a referee's is, at the place that line stands now in the corrected log."""
+        """Store a call the pipeline withdrew (``pipeline.withdraw``: a disc seen again;
+        ``pipeline.players_ruling``: a foul the players did not carry out) as a correction of its
+        line, beside the log as a referee's is, at the place that line stands now in the corrected
+        log."""
         assert self.match_id is not None
         line = int(ev["line"])
         raw = self._line_raw[line] if 0 <= line < len(self._line_raw) else None
         now = line_origins(self._raw_count, self.store.corrections(self.match_id))
+        if "add_contacts" in ev:  # a foul the players did not carry out (``players_ruling``)
+            what = f"{', '.join(ev['removed'])} left on the board"
+            patch: dict[str, Any] = {"add_contacts": ev["add_contacts"]}
+            note = f"{what}: foul withdrawn ({ev['add_contacts'][0][0]} passed {ev['gap_mm']} mm from " \
+                   f"{ev['add_contacts'][0][1]})"
+        else:
+            what = f"{ev['disc']} seen again"
+            patch = {"end": {ev["disc"]: ev["end"]}}
+            note = f"{ev['disc']} seen on the board again (was {ev['was']})"
         if raw is None or raw not in now:  # the referee inserted or deleted that line: theirs stands
-            self.error = f"not stored: {ev['disc']} seen again, but its shot was changed by the referee"
+            self.error = f"not stored: {what}, but its shot was changed by the referee"
             return
-        self.store.add_correction(self.match_id, now.index(raw), {"end": {ev["disc"]: ev["end"]}},
-                                  note=f"{ev['disc']} seen on the board again (was {ev['was']})")
+        self.store.add_correction(self.match_id, now.index(raw), patch, note=note)
 
     def attach(self, hub: Hub) -> None:
         self.hub = hub

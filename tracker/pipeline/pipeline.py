@@ -49,6 +49,7 @@ from tracker.detect.datatypes import Detections
 from tracker.errors import CalibrationError, TrackerError
 from tracker.infer import HandEvent, Namer, ShotRecord, ShotSegmenter
 from tracker.pipeline import camera, hands, referee, rest_places
+from tracker.pipeline.players_ruling import DoubtfulFoul
 from tracker.pipeline.stillness import FullPasses, Settling, StillnessGate
 from tracker.pipeline.stride import StrideGate
 from tracker.pipeline.threads import limit_blas_threads
@@ -171,6 +172,7 @@ class Pipeline:
         self._lift_pending: dict[int, HandEvent] = {}  # unexpected lifts, said at the next shot
         self._expect_place: list[tuple[str, tuple[float, float] | None]] = []
         self._round_over = False
+        self._doubtful_foul: DoubtfulFoul | None = None  # a foul call the players may not carry out
         self._need_setup = game == "korona"
         self._seat_colours: dict[str, np.ndarray] = {}  # korona: each player's disc colour (Lab)
         self._last_drift_t = 0.0

@@ -25,6 +25,7 @@ from tracker.pipeline import camera, hands, missed
 from tracker.pipeline.colours import crokinole_owners, korona_owners
 from tracker.pipeline.identity import reconcile
 from tracker.pipeline.korona_rows import colour_classes, late_row_discs
+from tracker.pipeline.players_ruling import doubtful_foul, left_on, take_players_ruling
 from tracker.rules import outcome_events, shot_flags
 from tracker.shotlog import Shot
 from tracker.track import Track
@@ -35,6 +36,12 @@ if TYPE_CHECKING:
 
 def judge(p: Pipeline, rec: ShotRecord, res: FrameResult) -> None:
     tracks = {tr.id: tr for tr in p.tracker.tracks}
+    doubt, p._doubtful_foul = p._doubtful_foul, None
+    if doubt is not None and left_on(doubt.fouled, p.namer.names, tracks.values()) \
+            and take_players_ruling(p, doubt, res, rec.t_start, rec.frame_start):
+        ids = {name: tid for tid, name in p.namer.names.items()}
+        for name in doubt.fouled:
+            p._pending_lift.pop(ids.get(name, -1), None)
     for tid, reason in list(p._pending_lift.items()):
         tr = tracks.get(tid)
         if tr is not None and tr.alive:
@@ -86,6 +93,7 @@ def judge(p: Pipeline, rec: ShotRecord, res: FrameResult) -> None:
     if out is None:
         return
     hit, foul = shot_flags(out)
+    p._doubtful_foul = doubtful_foul(p, rec, shot, out, tracks)
     p._emit(ev.shot(rec.t_end, rec.frame_end, shot.seat, shot.disc, round(rec.t_start, 3),
                        round(rec.t_end, 3), hit, foul, speed_mm_s=round(rec.peak_speed, 1)), res)
     for name, end in shot.end.items():

@@ -137,9 +137,17 @@ def withdraw(p: Pipeline, res: FrameResult, t: float, frame: int) -> None:
 
 
 def standing(events: Iterable[dict]) -> list[dict]:
-    """SPEC 4 events (JSON) with the ``pocketed`` / ``off_board`` calls that a later ``corrected``
-    event withdrew left out (matched by disc and the call's time)."""
+    """SPEC 4 events (JSON) with the calls that a later ``corrected`` event withdrew left out
+    (matched by disc and the call's time): ``pocketed`` / ``off_board`` calls (``withdraw``), and
+    the ``removed`` events of a foul the players did not carry out (``players_ruling``)."""
     evs = list(events)
-    gone = {(e["disc"], round(float(e["t_call"]), 3)) for e in evs if e.get("type") == "corrected"}
-    return [e for e in evs if not (e.get("type") in ("pocketed", "off_board")
-                                   and (e.get("disc"), round(float(e["t"]), 3)) in gone)]
+    fixes = [e for e in evs if e.get("type") == "corrected"]
+    gone = {(e["disc"], round(float(e["t_call"]), 3)) for e in fixes if "disc" in e}
+    fouls = {(d, round(float(e["t_call"]), 3)) for e in fixes for d in e.get("removed", ())}
+
+    def withdrawn(e: dict) -> bool:
+        key = (e.get("disc"), round(float(e.get("t", 0.0)), 3))
+        if e.get("type") in ("pocketed", "off_board"):
+            return key in gone
+        return e.get("type") == "removed" and e.get("reason") == "foul" and key in fouls
+    return [e for e in evs if not withdrawn(e)]

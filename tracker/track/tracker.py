@@ -130,6 +130,14 @@ class Tracker:
         if tr is not None:
             tr.leaving = True
 
+    def stay(self, track_id: int) -> None:
+        """The disc ``leaving`` named stays after all (a call withdrawn): watched as any other."""
+        self._leaving.discard(track_id)
+        self._retired.discard(track_id)
+        tr = self.get(track_id)
+        if tr is not None:
+            tr.leaving = False
+
     def retire(self, track_id: int) -> None:
         """This disc left the game for good (the rules removed it): never revive it when a new
         disc is put down where it lay."""
