@@ -284,3 +284,33 @@ def _silhouette_covers(det: DiscDetector, places: np.ndarray, q: np.ndarray, rad
         d = np.hypot(q[None, :, 0] - c[:, None, 0], q[None, :, 1] - c[:, None, 1])
         out |= d < r[:, None]
     return out
+
+
+# ``hole_fill``: a disc down in the 20-hole covers the hole's middle on every side, out to this
+# share of the hole's radius (its face, 15.9 mm in a 17.5 mm hole, shows shifted towards an
+# oblique camera: about 8 mm at 40 degrees of tilt, which leaves 7.9 mm round the centre covered);
+# it is one when at least this share of each quarter's samples there changed from the empty hole.
+# (Rendered sunk discs whose colour tells them from the hole, 6 looks, 640x360 and 1280x720: 0.9
+# to 1.0; c2h_9932's empty hole with n2 sliding past over its edge, 22 mm out: 0.44 to 0.6.)
+FILL_REACH, FILL_SHARE = 0.4, 0.8
+
+
+def hole_fill(det: DiscDetector, view: np.ndarray | None) -> float | None:
+    """The least share, over the four quarters of the 20-hole's middle (``FILL_REACH``), of the
+    view's pixels there whose colour changed from the empty hole's picture (``hole_picture``)
+    by more than ``verify.HOLE_STEP``; None when the picture or the view is unknown."""
+    box = hole_box(det)
+    if det.hole_picture is None or view is None or box is None:
+        return None
+    b = det.board
+    assert isinstance(b, CrokinoleBoard)
+    y0, y1, x0, x1 = box
+    uv = np.stack(np.meshgrid(np.arange(x1 - x0), np.arange(y1 - y0)), -1).reshape(-1, 2)
+    q = det.view.to_mm(uv + [x0, y0])
+    keep = np.hypot(*q.T) <= FILL_REACH * b.hole_radius
+    uv, q = uv[keep], q[keep]
+    diff = np.abs(BackgroundModel.prepare(det.colours.lab(view, box)) - det.hole_picture) @ WEIGHTS
+    changed = diff[uv[:, 1], uv[:, 0]] > verify.HOLE_STEP
+    quarter = (np.floor(np.arctan2(q[:, 1], q[:, 0]) / (0.5 * np.pi)).astype(int)) % 4
+    shares = [float(changed[quarter == k].mean()) for k in range(4) if np.any(quarter == k)]
+    return min(shares) if len(shares) == 4 else None

@@ -99,7 +99,16 @@ def disc_shows_in_hole(det: DiscDetector, fit: Fit, centre: np.ndarray) -> bool:
         return False
     w = np.array([1.0, 1.6, 1.6])
     if det.hole_lab is not None:
-        return float(np.linalg.norm((fit.color - det.hole_lab) * w)) > HOLE_STEP
+        if float(np.linalg.norm((fit.color - det.hole_lab) * w)) <= HOLE_STEP:
+            return False
+        # A disc down in the hole fills it: its middle changed from the empty hole's picture on
+        # every side (``twenty_hole.hole_fill``). A disc sliding past over part of the hole, its
+        # blur across it, tints the face's median as much (c2h_9932 at 10.6 s: n2 passing 22 mm
+        # from the centre, the empty hole fitted for three frames and taken for n2 sunk in it).
+        from tracker.detect.twenty_hole import FILL_SHARE, hole_fill
+
+        fill = hole_fill(det, det.current_view)
+        return fill is None or fill >= FILL_SHARE
     # The empty hole's colour unknown: an empty hole is much darker than the board around it.
     return fit.surround is not None and not hole_dark(float(fit.color[0]), float(fit.surround[0]))
 
