@@ -21,6 +21,9 @@ events.jsonl, frames.jsonl). Without arguments: the fixtures in fixtures/videos/
 * ``--worst N``: for each match, its N largest errors at rest: which shot, which disc, where;
 * ``--kinds``: the errors at rest split by kind of disc (``kind_of``: korona strikers, discs
   against a rim alone or in a row, touching another, in the open);
+* ``--sides``: the same split by the true disc's team (crokinole: ``A``, whose discs the renderer
+  gives the lighter colour of its pair, and ``B``, the darker; korona: by seat; strikers apart),
+  for a bias of the edge or region fits with the disc's colour;
 * ``--noise SIGMAS``: the detector's change mask keeps only the parts that stand out of the
   picture's noise by that many standard deviations (``Pipeline.change_noise``; default: the game's own, ``pipeline.CHANGE_NOISE``; 0: off);
 * ``--speed VIDEO``: frames per second of review against a decode-only loop of the same video,
@@ -135,6 +138,17 @@ def kind_of(board: Any, name: str, at: tuple[float, float], ends: dict[str, Any]
     return ("row" if rim else "touch") if touch else ("cushion" if rim else "open")
 
 
+def side_of(truth: dict[str, Any], name: str) -> str:
+    """The team (crokinole) or seat (korona) of a true disc, for ``--sides``; ``striker`` for a
+    korona striker."""
+    if name[:1].isupper():
+        return "striker"
+    for team, seats in truth.get("sides", {}).items():
+        if any(seat[:1] == name[:1] for seat in seats):
+            return str(team)
+    return name[:1]
+
+
 def evaluate(folder: Path, summary: dict[str, Any], events: list[dict[str, Any]], shots: list[Shot]) -> dict[str, Any]:
     truth = json.loads((folder / "truth.json").read_text())
     ok, n = rounds_exact(summary, truth)
@@ -151,13 +165,15 @@ def evaluate(folder: Path, summary: dict[str, Any], events: list[dict[str, Any]]
         worst(folder.name, where, [e for e in tev if e["type"] == "shot"])
     board = board_for(truth["game"])
     kinds: dict[str, list[float]] = {}
+    sides: dict[str, list[float]] = {}
     for j, _, tname, at, d in where:
         kinds.setdefault(kind_of(board, tname, at, true_shots[j].end), []).append(d)
+        sides.setdefault(side_of(truth, tname), []).append(d)
     bad = ok < n or any(m.fp or m.fn for m in ev.values()) or switches
     if EXPLAIN and bad:
         explain(folder.name, summary, truth, events, tev, shots, true_shots, switched)
     return {"rounds_ok": ok, "rounds": n, "events": ev, "errors": errors, "switches": switches,
-            "shots": len(true_shots), "kinds": kinds}
+            "shots": len(true_shots), "kinds": kinds, "sides": sides}
 
 
 def _fmt_end(end: dict[str, Any]) -> str:
@@ -297,21 +313,25 @@ def table(rows: list[tuple[str, dict[str, Any]]], title: str) -> None:
           f"{rp(tot['removed']):>12} {np.median(e):6.2f}/{np.percentile(e, 95):<7.2f} {100 * sw / max(shots, 1):>9.1f}")
     if KINDS:
         kinds_table(rows)
+    if SIDES:
+        kinds_table(rows, "sides", sorted({k for _, r in rows for k in r["sides"]}, key=lambda k: (k == "striker", k)))
 
 
 KINDS = False  # --kinds: the errors at rest by kind of disc (``kind_of``)
+SIDES = False  # --sides: the errors at rest by team (crokinole) or seat (korona) (``side_of``)
 
 
-def kinds_table(rows: list[tuple[str, dict[str, Any]]]) -> None:
-    """Median/p95 (count) of the errors at rest per match and kind of disc (``kind_of``)."""
-    names = ["cushion", "row", "touch", "open", "striker", "all"]
-    print(f"\n{'position at rest by kind':28}" + "".join(f"{k:>18}" for k in names))
+def kinds_table(rows: list[tuple[str, dict[str, Any]]], key: str = "kinds", names: Sequence[str] = ()) -> None:
+    """Median/p95 (count) of the errors at rest per match and kind of disc (``kind_of``), or with
+    ``key`` "sides" per team or seat (``side_of``; ``names``: those present)."""
+    names = [*(names or ["cushion", "row", "touch", "open", "striker"]), "all"]
+    print(f"\n{'position at rest by ' + ('kind' if key == 'kinds' else 'side'):28}" + "".join(f"{k:>18}" for k in names))
     total: dict[str, list[float]] = {}
-    for name, res in [*rows, ("ALL", {"kinds": total})]:
+    for name, res in [*rows, ("ALL", {key: total})]:
         if name != "ALL":
-            for k, v in res["kinds"].items():
+            for k, v in res[key].items():
                 total.setdefault(k, []).extend(v)
-        cells = [res["kinds"].get(k, []) if k != "all" else [x for v in res["kinds"].values() for x in v] for k in names]
+        cells = [res[key].get(k, []) if k != "all" else [x for v in res[key].values() for x in v] for k in names]
         print(f"{name:28}" + "".join(f"{np.median(c):6.2f}/{np.percentile(c, 95):5.2f} ({len(c):3d})" if c else f"{'-':>18}"
                                     for c in cells))
 
@@ -402,13 +422,14 @@ def main() -> None:
     ap.add_argument("--dets", type=Path, metavar="DIR", help="replay the detections cached in DIR (made on first use)")
     ap.add_argument("--explain", action="store_true", help="print the shots and events of matches not scored exactly")
     ap.add_argument("--kinds", action="store_true", help="also the errors at rest by kind of disc (korona: cushion, row, ...)")
+    ap.add_argument("--sides", action="store_true", help="also the errors at rest by team (crokinole) or seat (korona)")
     ap.add_argument("--worst", type=int, default=0, metavar="N", help="print each match's N largest errors at rest")
     ap.add_argument("--noise", type=float, default=None, metavar="SIGMAS",
                     help="the change mask's noise hysteresis (Pipeline.change_noise; default: the detector's own)")
     args = ap.parse_args()
     Pipeline.change_noise = args.noise
-    global EXPLAIN, WORST, KINDS
-    EXPLAIN, WORST, KINDS = args.explain, args.worst, args.kinds
+    global EXPLAIN, WORST, KINDS, SIDES
+    EXPLAIN, WORST, KINDS, SIDES = args.explain, args.worst, args.kinds, args.sides
     folders = args.folders or sorted(p.parent for p in (ROOT / "fixtures" / "videos").glob("*/video.mp4"))
     if args.truth_dets:
         table([(f.name, truth_dets_folder(f)) for f in folders], "tracking + events + rules on detections from truth (no detector)")

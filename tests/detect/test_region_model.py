@@ -41,14 +41,16 @@ def _errors(img: np.ndarray, calib: Calibration, truth: np.ndarray) -> np.ndarra
 def test_hard_preset_positions_at_1280x720(monkeypatch: pytest.MonkeyPatch) -> None:
     """Hard preset (oblique camera, a lamp low to one side), 1280x720, two frames of 10 and 8
     discs: with the region model, each disc's own shadow and the outline's size fitted
-    (``chamfer.HOLD_SHADOW`` off, ``silhouette.FIT_SIZE``), every disc found is reported within
-    2.8 mm of where it lies and half of them within 0.95 mm (measured: median 0.85, worst
-    2.62). The edge fits alone: median 1.04, worst 4.09 mm (seed 5105); the model with the
-    shadow held at the shared median and the size held: 1.01/2.55; shadow free, size held:
-    0.97/3.27."""
+    (``chamfer.HOLD_SHADOW`` off, ``silhouette.FIT_SIZE``) and the chamfer's shading
+    (``silhouette.FEATURES``' "bandcos"), every disc found is reported within 4 mm of where it
+    lies and half of them within 0.75 mm (measured: median 0.62, worst 3.78: seed 5105's cream
+    disc on a white board, light on light, where the chamfer's shading trades with the centre).
+    Without the chamfer's shading: median 0.85, worst 2.62 (the same disc). The edge fits alone:
+    median 1.04, worst 4.09 mm (seed 5105); the model with the shadow held at the shared median
+    and the size held: 1.01/2.55; shadow free, size held: 0.97/3.27."""
     monkeypatch.setattr(chamfer, "REGION_MODEL", {"crokinole": True})
     errs = np.concatenate([_errors(*_scene(seed, HD)) for seed in (5100, 5105)])
-    assert errs.max() < 2.8 and np.median(errs) < 0.95, np.round(errs, 2)
+    assert errs.max() < 4.0 and np.median(errs) < 0.75, np.round(errs, 2)
 
 
 def test_coarse_frames_keep_the_edge_fits(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -43,9 +43,30 @@ from tracker.calibration.datatypes import Calibration
 from tracker.detect.geometry import CameraPose
 
 BLUR_PX = 0.6  # the camera's blur (Gaussian sigma, pixels) before a pixel's own width
-# Optional terms of the model. "bandcos" (the chamfer's shading round the disc, like the wall's)
-# is off: on rendered frames it made the median worse (0.27 -> 0.46 mm on 1280x720 easy).
-FEATURES = frozenset({"wallcos", "shadow"})
+# Optional terms of the model, by game: "wallcos" and "bandcos", the side wall's and the
+# chamfer's shading round the disc (to first order a cosine: the side facing the lamp is lit, the
+# other in shade), and "shadow", the disc's cast shadow. Without "bandcos" a light disc was
+# reported toward the lamp: the chamfer's lit half reads as disc, its shaded half (as dark as the
+# board beside it) as board, so the outline is fitted shifted toward the lit side; a dark disc's
+# chamfer is dark all round and barely moves. Rendered crokinole stills, 1280x720, true
+# calibration (seeds 6000-6005; median/p95 mm, the light side's median shift toward the lamp):
+# hard light discs 0.59/2.01 (+0.58) -> 0.40/1.09 (+0.11), dark 0.40/1.76 -> 0.34/1.55; easy
+# light 0.37/0.70 (+0.20) -> 0.26/0.50 (+0.02), dark 0.24/0.47 -> 0.17/0.48. (Off before, from a
+# measure on easy frames of an earlier model, the outline's size held: 0.27 -> 0.46 mm.) Only
+# where a pixel is ``FINE_MM_PER_PX`` or finer, as the outline's size: coarser, the chamfer is
+# under a pixel wide and its shading trades with the centre (test_silhouette's 640x360 frame
+# with the light held: worst disc under 1.4 mm without it, 2.0 with it).
+# Crokinole dev matches (29, full reviews, the pipeline's calibration): rounds unchanged (25/29),
+# the median at rest better on 16, worse on 8 (mean of the medians 0.53 -> 0.44 mm; c2h_9502
+# 0.70/1.31 -> 0.30/0.50). Known cost: a light disc on a light board (cream on white or birch)
+# shows hardly any chamfer against the board, and its shading term then trades with the centre:
+# seed 5105's cream disc on white 2.62 -> 3.78 mm (test_region_model), 6005's on birch 2.66 -> 3.26.
+# Korona (whose video positions take the model only for a shot's reported ends,
+# ``pipeline.rest_places``) is left without it: full reviews of the 15 korona dev matches, events
+# identical, positions at rest better on the 2-player easy ones (k2e_9605 0.70 -> 0.52, k2e_9911
+# 0.62 -> 0.33 mm median) but worse on the 4-player hard ones (k4h_9606 1.31 -> 1.94, k4h_9912
+# 0.71 -> 0.89). Not examined why.
+FEATURES = {"crokinole": frozenset({"wallcos", "bandcos", "shadow"}), "korona": frozenset({"wallcos", "shadow"})}
 CONTACT_MM = 1.5  # the contact shadow (ambient occlusion) reaches this far beyond the disc's foot
 # Whether the disc's outline is fitted a little larger or smaller than its true size (the
 # radius of every circle of the model, the shadow's too, by up to ``GROW_MAX_PX`` image pixels).
@@ -123,6 +144,7 @@ class SilhouetteFitter:
         board = calib.board
         self.lines: tuple[float, ...] = ()
         self.line_w = 0.0
+        self.features = FEATURES["crokinole" if isinstance(board, CrokinoleBoard) else "korona"]
         if isinstance(board, CrokinoleBoard):
             self.lines = tuple(board.line_radii)
             self.line_w = float(board.line_width)
@@ -205,9 +227,9 @@ class SilhouetteFitter:
             ux, uy = dx / d, dy / d
             band, wall = a_mid - a_top, a_all - a_mid
             pre = [a_top, band, wall, free]
-            if "bandcos" in FEATURES:
+            if "bandcos" in self.features and mpp <= self.fine:
                 pre += [band * ux, band * uy]
-            if "wallcos" in FEATURES:
+            if "wallcos" in self.features:
                 pre += [wall * ux, wall * uy]
             post = []
             if line_cov is not None:
@@ -231,7 +253,7 @@ class SilhouetteFitter:
                     del bodies[next(iter(bodies))]
             pre, post, free, d_foot = got
             cols = list(pre)
-            if "shadow" in FEATURES:
+            if "shadow" in self.features:
                 sd_sh = np.minimum(_sd_capsule(q, P, r, P + h * s, r), d_foot - (r + CONTACT_MM))
                 for c_peg in pegs:  # the pegs' shadows, cast by the same light
                     sd_sh = np.minimum(sd_sh, _sd_capsule(q, c_peg, peg_r, c_peg + peg_h * s, peg_r))
