@@ -39,11 +39,16 @@ def _line(a: tuple[float, float], b: tuple[float, float], n: int) -> list[tuple[
 
 def _review(striker: list[Row | None]) -> list[Shot]:
     """The setup's rows all along, and per frame the striker's detection (or none)."""
+    return _review_rows([[s] if s is not None else [] for s in striker])
+
+
+def _review_rows(extra: list[list[Row]]) -> list[Shot]:
+    """The setup's rows all along, and per frame the detections ``extra``."""
     discs = [(xy, owner, DISC) for owner, xy in standard_setup(2, 8, KB).discs.values()]
     p = Pipeline("korona", 2)
     p.start_tracking(KB)
-    for k, s in enumerate(striker):
-        p.process_detections(_frame(discs + ([s] if s is not None else [])), k / FPS, k)
+    for k, rows in enumerate(extra):
+        p.process_detections(_frame(discs + rows), k / FPS, k)
     p.finish()
     return shots(p)
 
@@ -126,3 +131,19 @@ def test_a_striker_carried_to_the_far_line_while_a_waiting_disc_is_covered_is_no
     frames = ([None] * 63 + _seq(DISC, [(50.0, -321.0)] * 30) + [None] * 14
               + _seq(STRIKER, _line((100.0, 384.0), (24.0, 320.0), 4) + [(24.0, 320.0)] * 90))
     assert _review(frames) == []
+
+
+def test_a_striker_carried_off_past_a_covered_waiting_disc_is_no_shot() -> None:
+    """k4h_9924 at 31.4 s, turned to south's side: a false striker find rests mid-board at
+    (-5, -144) (it was a disc there); a false "disc" rests by the south rim at (-84, -366), where
+    a striker waits. A hand carries a striker fast (2200 mm/s) off the board over the south rim;
+    the false striker takes it up, first seen on its way at (68, -238), and the "disc" is covered
+    as it passes. The run comes back towards the "disc", in the open: the striker was not put
+    down there and flicked (``unseen.striker_put_down``), it started mid-board: no shot (a
+    south shot with the striker off the board was logged)."""
+    waiting: Row = ((-84.0, -366.0), "striker", DISC)
+    phantom: Row = ((-5.0, -144.0), "striker", STRIKER)
+    run = [(68.0, -238.0), (80.0, -310.0), (91.0, -381.0), (102.0, -450.0)]
+    frames = ([[waiting, phantom]] * 40 + [[waiting]] * 8 + [[]] * 7
+              + [[(xy, "striker", STRIKER)] for xy in run] + [[]] * 90)
+    assert _review_rows(frames) == []

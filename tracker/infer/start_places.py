@@ -2,7 +2,7 @@
 
 The segmenter's questions about the shooting places, answered from the board model alone:
 crokinole, the shooting line (and the 5 zone behind the 10 line); korona, a striker in a rim
-zone behind its striking line's middle.
+zone behind its striking line's middle, and whether a striker's run could have come from a place.
 """
 
 from __future__ import annotations
@@ -104,3 +104,24 @@ def set_down_by_hand(board: CrokinoleBoard | KoronaBoard, shooter: Track, paths:
         if float(np.hypot(p[:, 1] - was[0], p[:, 2] - was[1]).max()) > 0.25 * tr.radius:
             return False
     return stopped_by_hand(paths[shooter.id], shooter.radius, fast)
+
+
+def runs_back(board: KoronaBoard, striker: Track, start: tuple[float, float], rest: tuple[float, float],
+               t0: float) -> bool:
+    """Korona: whether ``striker``, seen at rest at ``rest`` and moving since ``t0``, is first seen
+    on its way (two sightings over its diameter from both places) in the open, clear of the rims,
+    running back towards ``start``: not flicked from there (a straight run from there, with no
+    rim between to turn it, leads away from it). k4h_9924 at 31.4 s: west's striker, carried by
+    a hand off the board over the west rim, was taken up by a false striker find mid-board at
+    (-144, -5); a false "disc" by the west rim, where a striker waits, covered by the hand as it
+    passed, was taken for the striker put down and flicked from there, and a west shot with the
+    striker off the board was logged."""
+    far = 2 * striker.radius
+    pts = [np.array([s.x, s.y]) for s in striker.path if s.measured and s.t >= t0 - 1e-6]
+    pts = [q for q in pts if min(np.hypot(*(q - np.asarray(start))), np.hypot(*(q - np.asarray(rest)))) > far]
+    if len(pts) < 2:
+        return False
+    a, b = pts[0], pts[1]
+    if max(abs(float(a[0])), abs(float(a[1]))) > board.half - 3 * striker.radius:
+        return False  # by a rim: it may have come back off it
+    return float(np.dot(a - np.asarray(start), b - a)) < 0.0

@@ -26,7 +26,7 @@ from tracker.detect.datatypes import STRIKER
 from tracker.infer.contacts import infer_contacts
 from tracker.infer.datatypes import Contact, End, ShotRecord
 from tracker.infer.ends import end_of, peak_speed, stayed_out, stopped_by_hand
-from tracker.infer.start_places import TOUCH_MM, at_start_place
+from tracker.infer.start_places import TOUCH_MM, at_start_place, runs_back
 from tracker.track.association import leaves_circle
 from tracker.track.datatypes import Track
 from tracker.track.tracker import TrackerConfig
@@ -387,7 +387,8 @@ def striker_put_down(seg: ShotSegmenter, tracks: Sequence[Track], shooter: Track
     striker, read as its groove's disc-sized ring (k2e_9205 at 17.1 s: south's striker read
     as a disc at (100, -321), the flicked striker taken for the one left at (50, 278) by the
     last shot, and the shot logged as north's). Its place is the shot's start, and its track
-    is retired (``Pipeline._link``). () otherwise."""
+    is retired (``Pipeline._link``). () otherwise, and when the striker is first seen on its
+    way in the open running back towards that place (:func:`start_places.runs_back`)."""
     b = seg.board
     if not isinstance(b, KoronaBoard) or shooter.kind != STRIKER:
         return ()
@@ -398,4 +399,8 @@ def striker_put_down(seg: ShotSegmenter, tracks: Sequence[Track], shooter: Track
                if tr.id in seg._before and tr.born < seg._t0 - 1e-6 and b.striker_waits(*seg._before[tr.id])]
     if not waiting:
         return ()
-    return ((shooter.id, max(waiting, key=lambda tr: tr.last_seen).id),)
+    chosen = max(waiting, key=lambda tr: tr.last_seen)
+    if runs_back(b, shooter, seg._before[chosen.id], seg._before.get(shooter.id, start), seg._t0):
+        return ()
+    return ((shooter.id, chosen.id),)
+
