@@ -81,6 +81,9 @@ class DetectorSettings:
     creep_pixels: int = 0
     refresh_frames: int = 50  # a full pass at least this often (calls; ``stillness.FullPasses``: frames)
     clusters: bool = True  # the occlusion-aware second pass for touching discs (``clusters.py``)
+    # Korona: the pockets mask the outline of a disc just outside their mouths in that pass, as
+    # the 20-hole does (``ClusterPass._pocket_occluders``).
+    pocket_occluders: bool = True
     rows: bool = True  # korona: complete the rows of discs against the rim (``rows.py``), full passes
     # A resting disc hidden for a while comes back when its place looks as before (``lost.py``).
     # Off by default: on the fixtures it cut the per-frame misses of korona rows by a third, but
