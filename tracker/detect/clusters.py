@@ -12,7 +12,9 @@ would let hands and shadows through; this pass instead uses what is already know
   the fit and out of the coverage, so a disc is judged only on the part of its outline that can
   show an edge. Hands, arms and shadows are never occluders: their open outlines still fail.
   The hole also hides the foot's edge where the foot overhangs it on the side facing the camera
-  (``openings``; there the foot, not the top rim, is the outline).
+  (``openings``; there the foot, not the top rim, is the outline). Korona's pockets
+  (``DetectorSettings.pocket_occluders``) mask a seed's fit only on a second try, when the fit
+  without them was turned down (``try_seeds``).
 * Rejected ring-filter candidates: one whose fit found the disc off-centre (a light disc's
   shadow pulls the coarse peak) is refitted once from where the fit went, so its rays are cast
   from the disc's centre; one next to an occluder is retried where it was, a third of a radius
@@ -107,6 +109,7 @@ class ClusterPass(OutlineLook):
         self.box = (max(int(ys.min()) - m, 0), min(int(ys.max()) + m + 1, H),
                     max(int(xs.min()) - m, 0), min(int(xs.max()) + m + 1, W)) if len(ys) else (0, 0, 0, 0)
         self.static = self._static_occluders()
+        self.pockets = self._pocket_occluders()
         b = det.board
         self.pegs = np.asarray(b.peg_positions(), float).reshape(-1, 2) if isinstance(b, CrokinoleBoard) \
             else np.zeros((0, 2))
@@ -125,9 +128,23 @@ class ClusterPass(OutlineLook):
             out.append((0.0, 0.0, float(b.hole_radius)))
         return np.array(out, float).reshape(-1, 3)
 
-    def occluders(self, xy: np.ndarray, margin: float, reach: float = 0.0) -> np.ndarray:
+    def _pocket_occluders(self) -> np.ndarray:
+        """Korona's pockets as occluders (``DetectorSettings.pocket_occluders``): a pocket is a
+        dark opening, as the 20-hole, and a dark disc just outside its mouth shows no edge on that
+        side once the gap is about a pixel. The mouth is widened by a pixel's share (the fits'
+        margin adds as much again: 1.5 pixels, as ``try_seeds`` keeps off the rim). korona_ru_part
+        at 480x270 (4.4 mm a pixel): n8, 4.5 mm from the sw pocket's mouth, was never found at
+        rest, so its pocketing went unseen."""
+        b = self.det.board
+        if not isinstance(b, KoronaBoard) or not self.det.settings.pocket_occluders:
+            return np.zeros((0, 3))
+        out = [(float(x), float(y), float(b.pocket_radius) + 0.75 * self.det.refiner._mm_per_image_px(np.array([x, y], float)))
+               for x, y in b.pocket_centres().values()]
+        return np.array(out, float).reshape(-1, 3)
+
+    def occluders(self, xy: np.ndarray, margin: float, reach: float = 0.0, pockets: bool = False) -> np.ndarray:
         """Circles within ``reach`` of a disc near ``xy`` where its rim cannot show (inflated by
-        ``margin``)."""
+        ``margin``); with ``pockets``, korona's pockets too (``_pocket_occluders``)."""
         reach += self.radius * 2.6 + 30.0
         circ: list[np.ndarray] = []
         if self.taken:
@@ -149,6 +166,10 @@ class ClusterPass(OutlineLook):
             st = st[keep]
             st[:, 2] += margin
             circ.append(st)
+        if pockets and len(self.pockets):
+            pk = self.pockets[np.hypot(*(self.pockets[:, :2] - xy).T) < reach].copy()
+            pk[:, 2] += margin
+            circ.append(pk)
         circ.append(self._ditch(xy, margin))
         return np.concatenate(circ) if circ else np.zeros((0, 3))
 
@@ -224,45 +245,60 @@ class ClusterPass(OutlineLook):
         it saved from neighbours' edges.) ``ring``: the seed stands for a ring-filter candidate,
         judged by the first pass's criteria and a little more outline (``_convincing`` is for
         seeds without it)."""
-        det = self.det
         best: tuple[Fit, float] | None = None
         for seed in seeds:
-            if self.refits >= MAX_REFITS:
-                break
-            self.refits += 1
-            px = det.refiner._mm_per_image_px(seed)
-            margin = max(1.5, 0.75 * px)
-            occ = self.occluders(seed, margin)
-            # Against the rim even a strip of board a pixel or so wide is lost in the blur.
-            bounds = det.board.half - max(2.0, 1.5 * px) if isinstance(det.board, KoronaBoard) else None
-            fit = det.refiner.refine(self.frame, seed, self.radius, with_colors=False,
-                                     give_up_below=0.6 * det.settings.min_coverage, occluders=occ,
-                                     bounds=bounds, openings=self.openings(seed, margin),
-                                     **fit_options(det, self.kind, seed))
-            if fit.visible < MIN_VISIBLE or not self.free(fit.centre) or \
-                    not det._accept(fit, self.radius, residual_scale=RESIDUAL_SCALE if fit.visible < 1.0 else 1.0):
-                continue
-            if best is not None and fit.coverage <= best[0].coverage:
-                continue
-            det.refiner.add_colors(self.frame, fit)
-            if len(self._ditch(fit.centre, margin)) and fit.visible < 1.0 and not self._like_ditch(fit):
-                continue  # its outline ends where the ditch was masked for it (``_like_ditch``)
-            # The ring around a disc in a cluster is mostly its neighbours (or the rim): its face
-            # may match that and still differ from the board.
-            assert fit.color is not None
-            if not det._accept_colors(fit) and \
-                    float(np.linalg.norm((fit.color - self.board_lab) * lab_weights())) < det.settings.min_color_step:
-                continue
-            if det._is_empty_hole(self.frame, seed, fit, self.radius) or det.is_painted_mark(fit):
-                continue
-            if not self.fits_board(fit.centre) or fit.radius < MIN_RADIUS * self.radius:
-                continue
-            if not (fit.coverage >= UNLIKE_COVERAGE if ring else self._convincing(fit)):
-                continue
-            best = (fit, fit.coverage)
-            if fit.coverage >= 0.9:
+            # Beside a korona pocket, a seed the fit turned down is fitted once more with the
+            # pocket masked (``_pocket_occluders``); a fit that passes without stays as it was
+            # (a disc over a pocket's mouth, masked, showed too little outline: korona_2p_game).
+            for pockets in (False, True) if self._beside_pocket(seed) else (False,):
+                if self.refits >= MAX_REFITS:
+                    return best
+                self.refits += 1
+                fit = self._seed_fit(seed, ring, pockets, best)
+                if fit is not None:
+                    best = (fit, fit.coverage)
+                    break
+            if best is not None and best[1] >= 0.9:
                 break
         return best
+
+    def _beside_pocket(self, xy: np.ndarray) -> bool:
+        return bool(len(self.pockets)) and \
+            bool(np.any(np.hypot(*(self.pockets[:, :2] - xy).T) < self.pockets[:, 2] + 2.0 * self.radius))
+
+    def _seed_fit(self, seed: np.ndarray, ring: bool, pockets: bool, best: tuple[Fit, float] | None) -> Fit | None:
+        """``try_seeds``' fit from one seed, if it is accepted and better than ``best``."""
+        det = self.det
+        px = det.refiner._mm_per_image_px(seed)
+        margin = max(1.5, 0.75 * px)
+        occ = self.occluders(seed, margin, pockets=pockets)
+        # Against the rim even a strip of board a pixel or so wide is lost in the blur.
+        bounds = det.board.half - max(2.0, 1.5 * px) if isinstance(det.board, KoronaBoard) else None
+        fit = det.refiner.refine(self.frame, seed, self.radius, with_colors=False,
+                                 give_up_below=0.6 * det.settings.min_coverage, occluders=occ,
+                                 bounds=bounds, openings=self.openings(seed, margin),
+                                 **fit_options(det, self.kind, seed))
+        if fit.visible < MIN_VISIBLE or not self.free(fit.centre) or \
+                not det._accept(fit, self.radius, residual_scale=RESIDUAL_SCALE if fit.visible < 1.0 else 1.0):
+            return None
+        if best is not None and fit.coverage <= best[0].coverage:
+            return None
+        det.refiner.add_colors(self.frame, fit)
+        if len(self._ditch(fit.centre, margin)) and fit.visible < 1.0 and not self._like_ditch(fit):
+            return None  # its outline ends where the ditch was masked for it (``_like_ditch``)
+        # The ring around a disc in a cluster is mostly its neighbours (or the rim): its face
+        # may match that and still differ from the board.
+        assert fit.color is not None
+        if not det._accept_colors(fit) and \
+                float(np.linalg.norm((fit.color - self.board_lab) * lab_weights())) < det.settings.min_color_step:
+            return None
+        if det._is_empty_hole(self.frame, seed, fit, self.radius) or det.is_painted_mark(fit):
+            return None
+        if not self.fits_board(fit.centre) or fit.radius < MIN_RADIUS * self.radius:
+            return None
+        if not (fit.coverage >= UNLIKE_COVERAGE if ring else self._convincing(fit)):
+            return None
+        return fit
 
     def fit_at(self, at: np.ndarray) -> tuple[Fit, float] | None:
         """``try_seeds([at])`` for a place the cheap look chose, unless a fit there failed on an

@@ -81,6 +81,15 @@ class DetectorSettings:
     creep_pixels: int = 0
     refresh_frames: int = 50  # a full pass at least this often (calls; ``stillness.FullPasses``: frames)
     clusters: bool = True  # the occlusion-aware second pass for touching discs (``clusters.py``)
+    # Korona: the pockets mask the outline of a disc just outside their mouths in that pass, as
+    # the 20-hole does, on a second fit of a seed beside one (``ClusterPass._pocket_occluders``).
+    # Off by default. Full reviews, off -> on: korona_ru_part (480x270) pockets 50% -> 75% (n8,
+    # 4.5 mm from the sw pocket's mouth, found at rest, its pocketing at 19.3 s seen; the round
+    # still wrong), the other korona fixtures and 14 of the 15 korona dev matches run identical,
+    # but k4h_9912 (1280x720) called its ne pocket at 23.4 s only at 32.3 s (s5 kept at
+    # (41, 395) meanwhile: pockets 100% -> 50%/50%), on the incremental passes (a fresh full pass
+    # at 23.0 s and 24.0 s finds the same discs either way). Not examined further.
+    pocket_occluders: bool = False
     rows: bool = True  # korona: complete the rows of discs against the rim (``rows.py``), full passes
     # A resting disc hidden for a while comes back when its place looks as before (``lost.py``).
     # Off by default: on the fixtures it cut the per-frame misses of korona rows by a third, but
