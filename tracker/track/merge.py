@@ -1,7 +1,9 @@
 """Joining a new track to a disc the tracker already knows, when the new one is really that
 disc: knocked a short way within one frame (``nudged_from``), flicked so fast that its first
 detection fell outside its rest gate (``donor_of``), or a moving disc whose detection a false find
-took from it (``mover_robbed``). Pure functions over the tracker's tracks.
+took from it (``mover_robbed``); on a korona board a resting disc is a donor only if
+what moved near it could have pushed it that way (``pushed_away``). Pure functions over the
+tracker's tracks.
 """
 
 from __future__ import annotations
@@ -62,6 +64,39 @@ def donor_of(tracks: Sequence[Track], tr: Track, v: np.ndarray, first: Sample, v
         if cost < best_cost:
             best, best_cost = d, cost
     return best
+
+
+# mm: a mover's step toward a resting disc that counts as coming at it (detector jitter at rest
+# is a few tenths of a mm)
+STEP_MM = 1.0
+
+
+def pushed_away(tracks: Sequence[Track], d: Track, tr: Track, since: float) -> bool:
+    """Korona: may resting disc ``d`` be where track ``tr``, born moving, came from, as far as
+    what moved near it says? A disc at rest starts only when struck, and a blow pushes it away
+    from what struck it (along the line of centres: never back toward the striker). So when
+    movers passed near ``d`` since ``since`` (a sighting or a forecast within three pairs of
+    radii), one of them must have come at it from behind, as seen from ``tr``'s first detection. With
+    no mover near, nothing tells. k2e_9705 at 13.1 s: the striker drove s1 into s2 and the
+    rim, s1 squirted out west, unseen a frame; the detector had dropped the row east of it
+    (s3 at -34 mm), and the new track going west was joined to s3, that only s2 and s1,
+    both west of it, could have struck: a push toward them."""
+    first = tr.path[0]
+    q = np.asarray(d.settled_xy, float)
+    out = np.array([first.x, first.y]) - q
+    near = False
+    for m in tracks:
+        if m is d or m is tr or m.state != "moving":
+            continue
+        pts = [np.array([s.x, s.y]) for s in m.path if s.t >= since]
+        for a, b in zip(pts, [*pts[1:], None], strict=True):
+            if float(np.hypot(*(q - a))) > 3 * (m.radius + d.radius):
+                continue
+            near = True
+            step = m.v / 30.0 if b is None else b - a  # (the last: its velocity, over a frame)
+            if float((q - a) @ out) > 0 and float((q - a) @ step) > 0 and float(np.hypot(*step)) > STEP_MM:
+                return True
+    return not near
 
 
 def _vanished_within_reach(d: Track, kind: int, t: float, z: np.ndarray, place: np.ndarray,
