@@ -30,14 +30,13 @@ from tracker.track.merge import (
     left_its_place,
     mover_robbed,
     nudged_from,
-    pushed_away,
     unlike_blurred,
+    way_out_blocked,
 )
 
 if TYPE_CHECKING:
     from tracker.track.tracker import Tracker
 
-PUSHED_S = 0.2  # korona: how long before a resting donor vanished a mover near it counts (``pushed_away``)
 BLOW_UNSEEN_S = 0.2  # korona: how long a row disc may go unseen during a blow and still be nudged (s)
 
 
@@ -100,7 +99,7 @@ def confirm(tk: Tracker, tr: Track, t: float, dt: float) -> None:
         v = np.array([last.x - first.x, last.y - first.y]) / max(last.t - first.t, 1e-3)
         crok = isinstance(tk.board, CrokinoleBoard)
         donor = donor_of(tk.tracks, tr, v, first, tk.cfg.v_max, may_rest=knock_or_flick(tk, tr) if crok else
-                         lambda d: pushed_away(tk.tracks, d, tr, d.last_seen - PUSHED_S)) \
+                         lambda d: not way_out_blocked(tk.tracks, d, tr)) \
             or striker_seen_as_disc(tk, tr, v, first)
         robbed = mover_robbed(tk.tracks, tr, t, dt, tk.cfg.v_max) if donor is None and crok else None
         if robbed is not None:

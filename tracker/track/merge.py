@@ -2,7 +2,7 @@
 disc: knocked a short way within one frame (``nudged_from``), flicked so fast that its first
 detection fell outside its rest gate (``donor_of``), or a moving disc whose detection a false find
 took from it (``mover_robbed``); on a korona board a resting disc is a donor only if
-what moved near it could have pushed it that way (``pushed_away``). Pure functions over the
+no disc it touched lay across its way (``way_out_blocked``). Pure functions over the
 tracker's tracks.
 """
 
@@ -66,37 +66,45 @@ def donor_of(tracks: Sequence[Track], tr: Track, v: np.ndarray, first: Sample, v
     return best
 
 
-# mm: a mover's step toward a resting disc that counts as coming at it (detector jitter at rest
-# is a few tenths of a mm)
-STEP_MM = 1.0
+# mm of slack on two radii for a disc touching another (the detector's centres are a mm or two off)
+TOUCH_MM = 3.0
+# cosine: a touching disc lies across a disc's way out when within about 40 degrees of it
+ACROSS = 0.75
 
 
-def pushed_away(tracks: Sequence[Track], d: Track, tr: Track, since: float) -> bool:
-    """Korona: may resting disc ``d`` be where track ``tr``, born moving, came from, as far as
-    what moved near it says? A disc at rest starts only when struck, and a blow pushes it away
-    from what struck it (along the line of centres: never back toward the striker). So when
-    movers passed near ``d`` since ``since`` (a sighting or a forecast within three pairs of
-    radii), one of them must have come at it from behind, as seen from ``tr``'s first detection. With
-    no mover near, nothing tells. k2e_9705 at 13.1 s: the striker drove s1 into s2 and the
-    rim, s1 squirted out west, unseen a frame; the detector had dropped the row east of it
-    (s3 at -34 mm), and the new track going west was joined to s3, that only s2 and s1,
-    both west of it, could have struck: a push toward them."""
+def way_out_blocked(tracks: Sequence[Track], d: Track, tr: Track) -> bool:
+    """Korona: could resting disc ``d`` not be where track ``tr``, born moving, came from,
+    because another disc touched it on that side when ``d`` was last seen? A disc at rest
+    starts only when struck, and a blow pushes it away from what struck it: never through a
+    disc it touches (that one would have to go first, and then it is that one that was
+    pushed on). k2e_9705 at 13.1 s: the striker drove s1 into s2 and the rim, s1 squirted
+    out west, unseen a frame, while the detector dropped the row east of it; the new track
+    going west was joined to s3 (at -34 mm, s2 touching it on the west), then, with s3
+    barred, to s4 (s3 touching it on the west), and s1's own track, sought where the blow's
+    forecast put it, was left. Where a touching disc was when ``d`` was last seen: its place
+    at rest, or its latest sighting by then."""
     first = tr.path[0]
     q = np.asarray(d.settled_xy, float)
     out = np.array([first.x, first.y]) - q
-    near = False
+    run = float(np.hypot(*out))
+    if run < 1e-6:
+        return False
+    u = out / run
     for m in tracks:
-        if m is d or m is tr or m.state != "moving":
+        if m is d or m is tr or m.state not in ("rest", "moving"):
             continue
-        pts = [np.array([s.x, s.y]) for s in m.path if s.t >= since]
-        for a, b in zip(pts, [*pts[1:], None], strict=True):
-            if float(np.hypot(*(q - a))) > 3 * (m.radius + d.radius):
+        if m.state == "rest" and m.anchor_n:
+            p = np.asarray(m.settled_xy, float)
+        else:
+            seen = [s for s in m.path if s.measured and s.t <= d.last_seen + 1e-6]
+            if not seen:
                 continue
-            near = True
-            step = m.v / 30.0 if b is None else b - a  # (the last: its velocity, over a frame)
-            if float((q - a) @ out) > 0 and float((q - a) @ step) > 0 and float(np.hypot(*step)) > STEP_MM:
-                return True
-    return not near
+            p = np.array([seen[-1].x, seen[-1].y])
+        w = p - q
+        gap = float(np.hypot(*w))
+        if gap <= m.radius + d.radius + TOUCH_MM and float(w @ u) >= ACROSS * gap:
+            return True
+    return False
 
 
 def _vanished_within_reach(d: Track, kind: int, t: float, z: np.ndarray, place: np.ndarray,
