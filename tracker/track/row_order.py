@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from tracker.boards import KoronaBoard
 from tracker.detect.datatypes import ON_SURFACE, Detections
 from tracker.track.blows import repair, rest_of, segment_distance, touching
 from tracker.track.datatypes import Track
@@ -138,8 +139,9 @@ def struck_unseen(tk: Tracker, tr: Track, dt: float) -> bool:
     drove s1 into the south row, s3 and s4 went 34 mm east unseen while s5 and s6, seen, went
     east beside them; s4's track took s3's detection 9 mm from it, s3's track stayed unseen at
     its old place and s4 became a new disc). Such a row keeps its order too; with no blow seen
-    near, a shift is jitter beside a dropped detection, and the row is left alone."""
-    if tk._t_now - tr.last_seen <= 1.5 * dt:
+    near, a shift is jitter beside a dropped detection, and the row is left alone. Korona only
+    (its rows against the rims)."""
+    if not isinstance(tk.board, KoronaBoard) or tk._t_now - tr.last_seen <= 1.5 * dt:
         return False
     q = tr.settled_xy
     for m in tk.tracks:
