@@ -9,10 +9,11 @@ leaving s4 a new disc)."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from tracker.boards import KoronaBoard
 from tracker.detect.datatypes import DISC, STRIKER, Detections
-from tracker.track import Tracker
+from tracker.track import Tracker, confirm, row_order
 
 KB = KoronaBoard()
 DT = 1.0 / 30
@@ -117,14 +118,19 @@ def _run(upto: int) -> tuple[Tracker, dict[str, int]]:
     return tr, ids
 
 
-def test_the_disc_squirting_out_west_is_the_struck_one() -> None:
+def test_the_disc_squirting_out_west_is_the_struck_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Behind ``confirm.WAY_OUT`` (off by default)."""
+    monkeypatch.setattr(confirm, "WAY_OUT", True)
     tr, ids = _run(20)  # 13.27 s: the disc flying west at (-388, 295)
     assert min(ids.values()) >= 0
     flying = [x for x in tr.tracks if x.state == "moving" and x.xy[0] < -300]
     assert [x.id for x in flying] == [ids["s1"]]
 
 
-def test_row_discs_found_again_shifted_keep_their_order() -> None:
+def test_row_discs_found_again_shifted_keep_their_order(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Behind ``row_order.UNSEEN_BLOWS`` and ``confirm.WAY_OUT`` (both off by default)."""
+    monkeypatch.setattr(confirm, "WAY_OUT", True)
+    monkeypatch.setattr(row_order, "UNSEEN_BLOWS", True)
     tr, ids = _run(10 ** 6)  # 14.67 s: all at rest again
     assert _id_at(tr, (0.0, 412.0), 5.0) == ids["s3"]
     assert _id_at(tr, (25.0, 410.5), 5.0) == ids["s4"]
