@@ -1,7 +1,9 @@
 """Joining a new track to a disc the tracker already knows, when the new one is really that
 disc: knocked a short way within one frame (``nudged_from``), flicked so fast that its first
 detection fell outside its rest gate (``donor_of``), or a moving disc whose detection a false find
-took from it (``mover_robbed``). Pure functions over the tracker's tracks.
+took from it (``mover_robbed``); on a korona board a resting disc is a donor only if
+no disc it touched lay across its way (``way_out_blocked``). Pure functions over the
+tracker's tracks.
 """
 
 from __future__ import annotations
@@ -62,6 +64,47 @@ def donor_of(tracks: Sequence[Track], tr: Track, v: np.ndarray, first: Sample, v
         if cost < best_cost:
             best, best_cost = d, cost
     return best
+
+
+# mm of slack on two radii for a disc touching another (the detector's centres are a mm or two off)
+TOUCH_MM = 3.0
+# cosine: a touching disc lies across a disc's way out when within about 40 degrees of it
+ACROSS = 0.75
+
+
+def way_out_blocked(tracks: Sequence[Track], d: Track, tr: Track) -> bool:
+    """Korona: could resting disc ``d`` not be where track ``tr``, born moving, came from,
+    because another disc touched it on that side when ``d`` was last seen? A disc at rest
+    starts only when struck, and a blow pushes it away from what struck it: never through a
+    disc it touches (that one would have to go first, and then it is that one that was
+    pushed on). k2e_9705 at 13.1 s: the striker drove s1 into s2 and the rim, s1 squirted
+    out west, unseen a frame, while the detector dropped the row east of it; the new track
+    going west was joined to s3 (at -34 mm, s2 touching it on the west), then, with s3
+    barred, to s4 (s3 touching it on the west), and s1's own track, sought where the blow's
+    forecast put it, was left. Where a touching disc was when ``d`` was last seen: its place
+    at rest, or its latest sighting by then."""
+    first = tr.path[0]
+    q = np.asarray(d.settled_xy, float)
+    out = np.array([first.x, first.y]) - q
+    run = float(np.hypot(*out))
+    if run < 1e-6:
+        return False
+    u = out / run
+    for m in tracks:
+        if m is d or m is tr or m.state not in ("rest", "moving"):
+            continue
+        if m.state == "rest" and m.anchor_n:
+            p = np.asarray(m.settled_xy, float)
+        else:
+            seen = [s for s in m.path if s.measured and s.t <= d.last_seen + 1e-6]
+            if not seen:
+                continue
+            p = np.array([seen[-1].x, seen[-1].y])
+        w = p - q
+        gap = float(np.hypot(*w))
+        if gap <= m.radius + d.radius + TOUCH_MM and float(w @ u) >= ACROSS * gap:
+            return True
+    return False
 
 
 def _vanished_within_reach(d: Track, kind: int, t: float, z: np.ndarray, place: np.ndarray,
