@@ -231,7 +231,9 @@ def test_chamfer_refit_moves_positions_only(model: bool, monkeypatch: pytest.Mon
     the square-edged centres, so a second call on the same frame returns the same corrected
     positions, not corrected twice. Both with the chamfered edge refit alone and with the region
     model (crokinole's default, ``chamfer.REGION_MODEL``), which on these drawn discs (not the
-    renderer's) is held to 0.7 mm."""
+    renderer's) is held to 0.85 mm: its chamfer-shading term (``silhouette``, the cosine round the
+    disc, which takes the renderer's light discs' pull towards the lamp from +0.58 to +0.11 mm)
+    has no lamp to model on these flat drawings and costs the light one 0.7 -> 0.8 mm."""
     monkeypatch.setattr(chamfer, "REGION_MODEL", {"crokinole": model})
     discs = [DrawnDisc(0.0, 200.0, DARK, bevel=1.9), DrawnDisc(-150.0, -60.0, LIGHT, bevel=1.9),
              DrawnDisc(120.0, 40.0, DARK, bevel=1.9)]
@@ -246,7 +248,7 @@ def test_chamfer_refit_moves_positions_only(model: bool, monkeypatch: pytest.Mon
     assert np.all(moved > 0.1) and np.all(moved < 2.0)  # away from the camera
     errs, _ = _match(got, shot.discs)
     errs_square, _ = _match(square, shot.discs)
-    assert np.max(errs) < (0.7 if model else 0.5) and np.max(errs) < np.max(errs_square)
+    assert np.max(errs) < (0.85 if model else 0.5) and np.max(errs) < np.max(errs_square)
     again = det.detect(shot.image)
     assert np.array_equal(again.xy, got.xy)
 
