@@ -167,12 +167,18 @@ class CorrectingProcessor(ScriptedProcessor):
         return [], []
 
 
-def test_a_withdrawn_call_is_stored_as_a_correction_of_its_line(tmp_path):
+def _played(tmp_path, game, processor):
+    """A 30-frame video played through a live session with ``processor``, to its end."""
     video = write_video(tmp_path / "v.mp4", frames=30)
     store = Store(tmp_path / "m.db")
-    s = LiveSession(store, str(video), "korona", 2, CorrectingProcessor({}), realtime=False).start()
+    s = LiveSession(store, str(video), game, 2, processor, realtime=False).start()
     wait_until(lambda: s.finished)
     s.stop()
+    return store, s
+
+
+def test_a_withdrawn_call_is_stored_as_a_correction_of_its_line(tmp_path):
+    store, s = _played(tmp_path, "korona", CorrectingProcessor({}))
     assert s.match_id is not None
     assert store.shots(s.match_id) == [{"seat": "south", "disc": "S", "end": {"s1": "pocket:ne"}}]  # as seen
     fixes = store.corrections(s.match_id)
@@ -193,11 +199,7 @@ class FoulWithdrawingProcessor(ScriptedProcessor):
 
 
 def test_a_withdrawn_foul_is_stored_as_the_contact_it_adds(tmp_path):
-    video = write_video(tmp_path / "v.mp4", frames=30)
-    store = Store(tmp_path / "m.db")
-    s = LiveSession(store, str(video), "crokinole", 2, FoulWithdrawingProcessor({}), realtime=False).start()
-    wait_until(lambda: s.finished)
-    s.stop()
+    store, s = _played(tmp_path, "crokinole", FoulWithdrawingProcessor({}))
     assert s.match_id is not None and s.error is None
     fixes = store.corrections(s.match_id)
     assert [(c["shot"], c["patch"]) for c in fixes] == [(0, {"add_contacts": [["s1", "n1"]]})]
