@@ -16,7 +16,7 @@ import pytest
 from tracker.boards import CrokinoleBoard
 from tracker.detect.datatypes import ON_SURFACE, Detections
 from tracker.pipeline import Pipeline
-from tracker.pipeline.players_ruling import closest_pass, gap_along, left_on
+from tracker.pipeline.players_ruling import closest_pass, found_in_place, gap_along, left_on
 from tracker.pipeline.withdraw import standing
 from tracker.shotlog import Shot
 from tracker.track import Track
@@ -129,3 +129,6 @@ def test_a_fouled_disc_given_up_as_lifted_but_found_in_place_was_left_on() -> No
     assert left_on(["s1"], names, [gone, again])
     assert not left_on(["s1"], names, [gone, elsewhere])
     assert not left_on(["s2"], names, [gone, again])
+    assert found_in_place(gone, [gone, elsewhere, again], names) == 7  # it takes s1's name
+    assert found_in_place(gone, [gone, elsewhere, again], {**names, 7: "n3"}) is None
+    assert found_in_place(again, [gone, again], names) is None  # only a track given up as lifted

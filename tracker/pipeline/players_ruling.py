@@ -114,6 +114,14 @@ def doubtful_foul(p: Pipeline, rec: ShotRecord, shot: Shot, out: Outcome,
     return DoubtfulFoul(len(p.entries) - 1, p.entry_t[-1], fouled, near[0], near[1], near[2])
 
 
+def found_in_place(tr: Track | None, tracks: Iterable[Track], names: dict[int, str]) -> int | None:
+    """The unnamed track at rest where ``tr`` (given up as lifted) lay, if any."""
+    if tr is None or tr.state != "lifted":
+        return None
+    return next((o.id for o in tracks if o.alive and o.state == "rest" and o.id not in names
+                 and float(np.hypot(*(o.xy - tr.xy))) < IN_PLACE * tr.radius), None)
+
+
 def left_on(fouled: Sequence[str], names: dict[int, str], tracks: Iterable[Track]) -> bool:
     """Every fouled disc is still on the board: its track at rest on the surface, or, its track
     given up (a disc the rules said must leave is called lifted the moment it is unseen, a hand
@@ -154,6 +162,10 @@ def take_players_ruling(p: Pipeline, doubt: DoubtfulFoul, res: FrameResult, t: f
     for name in doubt.fouled:
         if name in ids:
             p.tracker.stay(ids[name])
+            found = found_in_place(p.tracker.get(ids[name]), p.tracker.tracks, p.namer.names)
+            if found is not None:  # given up as lifted: the track resting where it lay takes the name
+                p.namer.names[found] = p.namer.names.pop(ids[name])
+                p.tracker.retire(ids[name])
     gap = round(doubt.gap, 1)
     p.warnings.append(f"t = {t:.2f} s: foul at {doubt.t_call:.2f} s withdrawn: the players left "
                       f"{', '.join(doubt.fouled)} on the board, and {doubt.mover} passed {gap} mm "
