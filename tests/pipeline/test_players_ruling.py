@@ -16,10 +16,11 @@ import pytest
 from tracker.boards import CrokinoleBoard
 from tracker.detect.datatypes import ON_SURFACE, Detections
 from tracker.pipeline import Pipeline
-from tracker.pipeline.players_ruling import closest_pass, found_in_place, gap_along, left_on
+from tracker.pipeline.players_ruling import closest_pass, found_in_place, left_on
 from tracker.pipeline.withdraw import standing
 from tracker.shotlog import Shot
 from tracker.track import Track
+from tracker.track.blows import distance_along
 from tracker.track.datatypes import Sample
 
 CB = CrokinoleBoard()
@@ -106,10 +107,10 @@ def test_a_clear_miss_or_a_disc_lifted_keeps_the_foul(gap: float, lifted: bool) 
     assert "s1" not in p.engine.on_board  # type: ignore[attr-defined]
 
 
-def test_gap_along_a_path_measures_between_samples() -> None:
+def test_distance_along_a_path_measures_between_samples() -> None:
     path = np.array([[-100.0, 5.0], [100.0, 5.0]])  # a pass sampled only far either side
-    assert gap_along(path, (0.0, 0.0)) == pytest.approx(5.0)
-    assert gap_along(path[:1], (0.0, 0.0)) == pytest.approx(np.hypot(100.0, 5.0))
+    assert distance_along(path, (0.0, 0.0)) == pytest.approx(5.0)
+    assert distance_along(path[:1], (0.0, 0.0)) == pytest.approx(np.hypot(100.0, 5.0))
     tr = Track(id=1, kind=0, radius=R, xy=np.zeros(2), born=0.0)
     tr.path = [Sample(0.0, -100.0, 2 * R + 1.0), Sample(0.1, 100.0, 2 * R + 1.0), Sample(5.0, 0.0, 0.0)]
     near = closest_pass([("s1", tr)], {"n1": (0.0, 0.0), "n2": (50.0, 200.0)}, 0.0, 1.0)

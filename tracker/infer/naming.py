@@ -68,6 +68,10 @@ class Namer:
     def name(self, track: int) -> str:
         return self.names.get(track, f"x{track}")
 
+    def ids(self) -> dict[str, int]:
+        """The track of each name (``names`` the other way round)."""
+        return {name: tid for tid, name in self.names.items()}
+
     def _new_name(self, seat: str, track: int) -> str:
         self._count[seat] += 1
         name = f"{seat[0]}{self._count[seat]}"

@@ -24,7 +24,7 @@ are reported ``not_removed`` as before, for the referee to see.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
@@ -35,6 +35,7 @@ from tracker.errors import TrackerError
 from tracker.rules import engine_for
 from tracker.shotlog import Shot
 from tracker.track import Track
+from tracker.track.blows import distance_along
 
 if TYPE_CHECKING:
     from tracker.infer import ShotRecord
@@ -64,30 +65,17 @@ class DoubtfulFoul:
     gap: float
 
 
-def gap_along(path: np.ndarray, at: tuple[float, float]) -> float:
-    """Distance (mm) from ``at`` to the polyline ``path`` (N x 2), centre to centre."""
-    p = np.asarray(at, dtype=float)
-    if len(path) == 1:
-        return float(np.hypot(*(path[0] - p)))
-    a, b = path[:-1], path[1:]
-    d = b - a
-    n2 = np.maximum((d * d).sum(axis=1), 1e-12)
-    u = np.clip(((p - a) * d).sum(axis=1) / n2, 0.0, 1.0)
-    q = a + u[:, None] * d
-    return float(np.hypot(*(q - p).T).min())
-
-
 def closest_pass(movers: Iterable[tuple[str, Track]], opponents: dict[str, tuple[float, float]],
                  t0: float, t1: float) -> tuple[str, str, float] | None:
     """The closest approach, edge to edge (mm), of a moving disc (its track's path between
     ``t0`` and ``t1``) to an opponent disc resting at its place: (mover, opponent, gap)."""
     best: tuple[str, str, float] | None = None
     for name, tr in movers:
-        pts = np.array([(s.x, s.y) for s in tr.path if t0 <= s.t <= t1])
-        if len(pts) == 0:
+        pts = [np.array([s.x, s.y]) for s in tr.path if t0 <= s.t <= t1]
+        if not pts:
             continue
         for other, at in opponents.items():
-            gap = gap_along(pts, at) - 2.0 * tr.radius
+            gap = distance_along(pts, at) - 2.0 * tr.radius
             if best is None or gap < best[2]:
                 best = (name, other, gap)
     return best
@@ -103,7 +91,7 @@ def doubtful_foul(p: Pipeline, rec: ShotRecord, shot: Shot, out: Outcome,
         return None
     engine = p.engine
     side = engine.side_of_seat(shot.seat)  # type: ignore[attr-defined]
-    ids = {name: tid for tid, name in p.namer.names.items()}
+    ids = p.namer.ids()
     movers = [(name, tracks[ids[name]]) for name in dict.fromkeys((shot.disc, *shot.end))
               if name in ids and ids[name] in tracks and engine.side_of_disc(name) in (None, side)]  # type: ignore[attr-defined]
     opponents = {p.namer.name(tid): xy for tid, xy in rec.before.items()
@@ -114,12 +102,17 @@ def doubtful_foul(p: Pipeline, rec: ShotRecord, shot: Shot, out: Outcome,
     return DoubtfulFoul(len(p.entries) - 1, p.entry_t[-1], fouled, near[0], near[1], near[2])
 
 
+def _resting_at(tr: Track, tracks: Iterable[Track]) -> Iterator[Track]:
+    """The tracks at rest where ``tr`` lay (within ``IN_PLACE`` of its radius)."""
+    return (o for o in tracks if o.alive and o.state == "rest"
+            and float(np.hypot(*(o.xy - tr.xy))) < IN_PLACE * tr.radius)
+
+
 def found_in_place(tr: Track | None, tracks: Iterable[Track], names: dict[int, str]) -> int | None:
     """The unnamed track at rest where ``tr`` (given up as lifted) lay, if any."""
     if tr is None or tr.state != "lifted":
         return None
-    return next((o.id for o in tracks if o.alive and o.state == "rest" and o.id not in names
-                 and float(np.hypot(*(o.xy - tr.xy))) < IN_PLACE * tr.radius), None)
+    return next((o.id for o in _resting_at(tr, tracks) if o.id not in names), None)
 
 
 def left_on(fouled: Sequence[str], names: dict[int, str], tracks: Iterable[Track]) -> bool:
@@ -127,7 +120,6 @@ def left_on(fouled: Sequence[str], names: dict[int, str], tracks: Iterable[Track
     given up (a disc the rules said must leave is called lifted the moment it is unseen, a hand
     passing over it), another track at rest where it lay (within ``IN_PLACE`` of its radius)."""
     tracks = list(tracks)
-    resting = [tr for tr in tracks if tr.alive and tr.state == "rest"]
     by_name = {names[tr.id]: tr for tr in tracks if tr.id in names}
     for d in fouled:
         tr = by_name.get(d)
@@ -135,16 +127,16 @@ def left_on(fouled: Sequence[str], names: dict[int, str], tracks: Iterable[Track
             return False
         if tr.alive and tr.state == "rest":
             continue
-        if tr.state != "lifted" or not any(
-                float(np.hypot(*(o.xy - tr.xy))) < IN_PLACE * tr.radius for o in resting):
+        if tr.state != "lifted" or next(_resting_at(tr, tracks), None) is None:
             return False
     return True
 
 
 def take_players_ruling(p: Pipeline, doubt: DoubtfulFoul, res: FrameResult, t: float,
-                        frame: int) -> bool:
-    """Add the doubtful pass to its line as a contact and replay the log into a fresh engine;
-    False (said in the warnings) when the corrected log cannot be replayed."""
+                        frame: int) -> None:
+    """Add the doubtful pass to its line as a contact, replay the log into a fresh engine, and
+    keep the fouled discs in play; left undone (said in the warnings, the discs reported not
+    removed) when the corrected log cannot be replayed."""
     entries = list(p.entries)
     line = entries[doubt.line]
     assert isinstance(line, Shot)
@@ -154,13 +146,14 @@ def take_players_ruling(p: Pipeline, doubt: DoubtfulFoul, res: FrameResult, t: f
         outcomes = [engine.apply(e) for e in entries]
     except TrackerError as e:
         p.warnings.append(f"t = {t:.2f} s: the players' ruling on line {doubt.line} could not be taken: {e}")
-        return False
+        return
     p.entries[:] = entries
     p.outcomes[:] = outcomes
     p.engine = engine
-    ids = {name: tid for tid, name in p.namer.names.items()}
+    ids = p.namer.ids()
     for name in doubt.fouled:
         if name in ids:
+            p._pending_lift.pop(ids[name], None)  # (not reported not removed: they stay)
             p.tracker.stay(ids[name])
             found = found_in_place(p.tracker.get(ids[name]), p.tracker.tracks, p.namer.names)
             if found is not None:  # given up as lifted: the track resting where it lay takes the name
@@ -173,6 +166,3 @@ def take_players_ruling(p: Pipeline, doubt: DoubtfulFoul, res: FrameResult, t: f
     p._emit(ev.Event("corrected", t, frame, {
         "line": doubt.line, "add_contacts": [[doubt.mover, doubt.other]], "was": "foul",
         "removed": list(doubt.fouled), "gap_mm": gap, "t_call": round(doubt.t_call, 3)}), res)
-    return True
-
-

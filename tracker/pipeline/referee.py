@@ -37,11 +37,8 @@ if TYPE_CHECKING:
 def judge(p: Pipeline, rec: ShotRecord, res: FrameResult) -> None:
     tracks = {tr.id: tr for tr in p.tracker.tracks}
     doubt, p._doubtful_foul = p._doubtful_foul, None
-    if doubt is not None and left_on(doubt.fouled, p.namer.names, tracks.values()) \
-            and take_players_ruling(p, doubt, res, rec.t_start, rec.frame_start):
-        ids = {name: tid for tid, name in p.namer.names.items()}
-        for name in doubt.fouled:
-            p._pending_lift.pop(ids.get(name, -1), None)
+    if doubt is not None and left_on(doubt.fouled, p.namer.names, tracks.values()):
+        take_players_ruling(p, doubt, res, rec.t_start, rec.frame_start)
     for tid, reason in list(p._pending_lift.items()):
         tr = tracks.get(tid)
         if tr is not None and tr.alive:
@@ -103,7 +100,7 @@ def judge(p: Pipeline, rec: ShotRecord, res: FrameResult) -> None:
             p._emit(ev.pocketed(rec.t_end, rec.frame_end, name, _owner(p, name, shot), end[7:]), res)
     for e in outcome_events(out, rec.t_end, rec.frame_end):
         p._emit(e, res)
-    ids = {v: k for k, v in p.namer.names.items()}
+    ids = p.namer.ids()
     for act in out.actions:
         found = ids.get(act.disc)
         if found is None:

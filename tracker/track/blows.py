@@ -296,13 +296,18 @@ def segment_distance(q: np.ndarray, a: np.ndarray, b: np.ndarray) -> float:
     return float(np.hypot(*(q - closest_on_segment(q, a, b))))
 
 
+def distance_along(run: Sequence[np.ndarray], at: np.ndarray | tuple[float, float]) -> float:
+    """How near (mm) the polyline ``run`` (places in mm; a single place: that point) passes ``at``."""
+    q = np.asarray(at, float)
+    if len(run) == 1:
+        return float(np.hypot(*(run[0] - q)))
+    return min(segment_distance(q, a, b) for a, b in zip(run, run[1:], strict=False))
+
+
 def passes_within(run: Sequence[np.ndarray], at: np.ndarray | tuple[float, float], reach: float) -> bool:
     """Whether the polyline ``run`` (places in mm; a single place: that point) passes within
     ``reach`` of ``at``."""
-    q = np.asarray(at, float)
-    if len(run) == 1:
-        return float(np.hypot(*(run[0] - q))) <= reach
-    return any(segment_distance(q, a, b) <= reach for a, b in zip(run, run[1:], strict=False))
+    return distance_along(run, at) <= reach
 
 
 def least_displacement(tk: Tracker, rows: Sequence[Track], dets: Detections, pairs: list[tuple[int, int]]) -> None:
