@@ -29,6 +29,7 @@ from tracker.infer.ends import end_of, peak_speed, stayed_out, stopped_by_hand
 from tracker.infer.start_places import TOUCH_MM, at_start_place, runs_back
 from tracker.track.association import leaves_circle
 from tracker.track.datatypes import Track
+from tracker.track.merge import other_colour
 from tracker.track.tracker import TrackerConfig
 
 if TYPE_CHECKING:
@@ -98,8 +99,10 @@ def unseen_shot(seg: ShotSegmenter, tracks: Sequence[Track], movers: list[Track]
     # lay, w2 flew unseen through the lamp's glare into the ditch; w2's name went to n2's place
     # and n2, left on its line, was removed for touching it).
     lone = crokinole and sum(1 for f in fresh if f.kind == shooter.kind) == 1
+    unlike = TrackerConfig().colour_gate  # (nor a disc of another colour: ``merge.other_colour``)
     pairs = sorted((knock_cost(seg, f, o, start), f.id, o.id) for f in fresh for o in struck
-                   if f.kind == o.kind and not (lone and f.kind == shooter.kind and _behind(seg, f, o, start)))
+                   if f.kind == o.kind and not (lone and f.kind == shooter.kind and _behind(seg, f, o, start))
+                   and (unlike is None or not other_colour(o, f, unlike)))
     taken: set[int] = set()
     by = {tr.id: tr for tr in tracks}
     for d, f, o in pairs:
@@ -113,7 +116,8 @@ def unseen_shot(seg: ShotSegmenter, tracks: Sequence[Track], movers: list[Track]
     # (korona: a striker seen flying in is where the striker read as a disc went, before any
     # "disc" first seen in the episode: k2e_9923 at 15.7 s, a find at (263, -354) took it)
     same = sorted((tr for tr in fresh if (tr.kind == shooter.kind or tr in flown) and tr.id not in taken),
-                  key=lambda tr: (tr not in flown, tr.born, -float(np.hypot(*(np.array(tr.position()) - start)))))
+                  key=lambda tr: (tr not in flown, unlike is not None and other_colour(shooter, tr, unlike), tr.born,
+                                  -float(np.hypot(*(np.array(tr.position()) - start)))))
     if same:
         new = same[0]
         links.append((new.id, shooter.id))

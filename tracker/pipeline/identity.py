@@ -20,6 +20,7 @@ from tracker.infer import ShotRecord
 from tracker.infer.ends import reached
 from tracker.seats import opposite
 from tracker.track import Track, TrackerConfig
+from tracker.track.merge import other_colour
 
 REACH_MM = 300.0  # farthest a new track may start from where the vanished disc rested
 # Two discs cannot lie closer than the sum of their radii; a nameless track that rested closer
@@ -28,7 +29,7 @@ TWIN_OVERLAP = 0.9
 
 
 def reconcile(rec: ShotRecord, tracks: dict[int, Track], names: dict[int, str],
-              korona: bool = False) -> list[tuple[int, int]]:
+              korona: bool = False, unlike: float | None = None) -> list[tuple[int, int]]:
     """(new track, vanished named track) pairs that are the same disc, for the shot ``rec``.
 
     New: a nameless track in the shot's ends, born during the shot. Vanished: a named track last
@@ -53,8 +54,8 @@ def reconcile(rec: ShotRecord, tracks: dict[int, Track], names: dict[int, str],
                      and tr.state == "rest" and tr.occluded and tr.last_seen < rec.t_start - 0.05
                      and reached([m for m in movers if m.id != tr.id], tr.position(), tr.radius, rec.t_start,
                                  tr.radius)]
-        out = _nearest_first(found, lost, lambda n, o: _same_class(n, o) and (korona or _reachable(rec, n, o)), used,
-                             REACH_MM)
+        out = _nearest_first(found, lost, lambda n, o: _same_class(n, o) and (korona or _reachable(rec, n, o))
+                             and (unlike is None or not other_colour(o, n, unlike)), used, REACH_MM)
     if korona:
         out += _pocketed_by_class(rec, tracks, names, used)
     return out

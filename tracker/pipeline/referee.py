@@ -120,7 +120,7 @@ def judge(p: Pipeline, rec: ShotRecord, res: FrameResult) -> None:
             p._need_setup = True
 
 def _reconcile(p: Pipeline, rec: ShotRecord, tracks: dict[int, Track]) -> None:
-    for new, old in reconcile(rec, tracks, p.namer.names, p.game == "korona"):
+    for new, old in reconcile(rec, tracks, p.namer.names, p.game == "korona", p.tracker.cfg.colour_gate):
         p.namer.names[new] = p.namer.names.pop(old)
         p.tracker.retire(old)
         tracks[old].state, tracks[old].occluded = "lifted", False

@@ -104,7 +104,8 @@ def confirm(tk: Tracker, tr: Track, t: float, dt: float) -> None:
     if born_moving(tk, tr) and tr.state in ("rest", "moving"):
         v = np.array([last.x - first.x, last.y - first.y]) / max(last.t - first.t, 1e-3)
         crok = isinstance(tk.board, CrokinoleBoard)
-        donor = donor_of(tk.tracks, tr, v, first, tk.cfg.v_max, may_rest=knock_or_flick(tk, tr) if crok else None) \
+        donor = donor_of(tk.tracks, tr, v, first, tk.cfg.v_max, may_rest=knock_or_flick(tk, tr) if crok else None,
+                         unlike=tk.cfg.colour_gate) \
             or striker_seen_as_disc(tk, tr, v, first)
         if WAY_OUT and not crok and donor is not None and donor.state == "rest" and way_out_blocked(tk.tracks, donor, tr):
             # a disc knocked away unseen the blow's forecast lost, rather than one that could not go that way

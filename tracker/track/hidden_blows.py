@@ -13,6 +13,7 @@ import numpy as np
 from tracker.boards import CrokinoleBoard
 from tracker.detect.datatypes import DISC
 from tracker.track.association import collision, first_contact
+from tracker.track.blows import segment_distance
 from tracker.track.datatypes import Track
 
 if TYPE_CHECKING:
@@ -95,3 +96,26 @@ def split_blow(tk: Tracker, tr: Track, shooter: Track, struck: Track, t: float) 
     j = tk._tent_det.get(id(lead))  # the frame's detection the tentative took is the struck disc's
     if j is not None:
         tk.det_track[j] = struck.id
+
+
+def coasted_into_hole(b: CrokinoleBoard, tr: Track) -> bool:
+    """Whether a disc knocked away unseen (never seen away from its rest place:
+    ``fate.never_seen_away``) had its coast, as the blow's forecast and the pegs' bounces made
+    it, cross the 20-hole's capture zone slowly enough to drop in (``fate.passes_over_hole``'s
+    speed). ``fate.resolve_lost`` reads such a disc's fate from its last sighting, at rest, and
+    leaves it covered where it lay. c4h_9945 at 8.5 s: w1, dark and never seen in motion, struck
+    by n1 off a peg and back into the hole; left "covered" at its place, its 20 was missed and
+    e1's next shot was lost with it."""
+    from tracker.track.fate import G_MM, HOLE_CAPTURE
+
+    seen = tr.last_sighting()
+    if seen is None:
+        return False
+    run = [sm for sm in tr.path[-64:] if sm.t >= seen.t - 1e-9]
+    fast = 2.0 * HOLE_CAPTURE * b.hole_radius / float(np.sqrt(b.disc_thickness / G_MM))
+    for a, c in zip(run, run[1:], strict=False):
+        p, q = np.array([a.x, a.y]), np.array([c.x, c.y])
+        speed = float(np.hypot(*(q - p))) / max(c.t - a.t, 1e-3)
+        if segment_distance(np.zeros(2), p, q) <= HOLE_CAPTURE * b.hole_radius and speed <= fast:
+            return True
+    return False

@@ -29,11 +29,12 @@ from tracker.track.fate import (
     FLEETING_S,
     coasted_into_pocket,
     fleeting,
+    never_seen_away,
     off_unseen,
     resolve_lost,
     where_verdict,
 )
-from tracker.track.hidden_blows import coast_into_disc
+from tracker.track.hidden_blows import coast_into_disc, coasted_into_hole
 from tracker.track.rims import blow_speed, within_rims
 
 if TYPE_CHECKING:
@@ -165,6 +166,10 @@ def miss(tk: Tracker, tr: Track, t: float, dt: float) -> None:
             resting = np.array([o.position() for o in tk.tracks if o.state == "rest" and o is not tr],
                                float).reshape(-1, 2)
             struck = left_since(tk, tr, dt) if isinstance(tk.board, CrokinoleBoard) else None
+            if cfg.unseen_into_hole and isinstance(tk.board, CrokinoleBoard) and never_seen_away(tr) \
+                    and coasted_into_hole(tk.board, tr):
+                tr.state, tr.xy, tr.v = "hole", np.zeros(2), np.zeros(2)
+                return
             resolve_lost(tk.board, tr, tk.cfg.decel, resting, struck, stayed_since(tk, tr))
 
 

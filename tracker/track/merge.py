@@ -39,7 +39,8 @@ def nudged_from(tracks: Sequence[Track], tr: Track, first: Sample, dt: float,
 
 
 def donor_of(tracks: Sequence[Track], tr: Track, v: np.ndarray, first: Sample, v_max: float,
-             kind: int | None = None, may_rest: Callable[[Track], bool] | None = None) -> Track | None:
+             kind: int | None = None, may_rest: Callable[[Track], bool] | None = None,
+             unlike: float | None = None) -> Track | None:
     """The vanished disc a track born moving came from.
 
     Candidates vanished (resting and unseen, or moving) at most ``DONOR_WINDOW`` before the new track's
@@ -59,11 +60,22 @@ def donor_of(tracks: Sequence[Track], tr: Track, v: np.ndarray, first: Sample, v
         reach = float(np.hypot(*(z - p)))
         if may_rest is not None and d.state == "rest" and not may_rest(d):
             continue
+        if unlike is not None and other_colour(d, tr, unlike):
+            continue
         back = z - v * gap
         cost = min(float(np.hypot(*(back - p))), reach)
         if cost < best_cost:
             best, best_cost = d, cost
     return best
+
+
+def other_colour(d: Track, tr: Track, unlike: float) -> bool:
+    """Whether the new track ``tr``, seen sharp, is of another colour than the known disc ``d``:
+    their mean Lab colours further apart than ``unlike`` (``TrackerConfig.colour_gate``). False
+    when either colour is unknown."""
+    if d.color_n < 3 or tr.color_n <= 0 or tr.first_streak >= tr.radius or not np.any(tr.color):
+        return False
+    return float(np.linalg.norm(np.asarray(d.color, float) - np.asarray(tr.color, float))) > unlike
 
 
 # mm of slack on two radii for a disc touching another (the detector's centres are a mm or two off)

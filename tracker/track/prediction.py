@@ -221,7 +221,7 @@ def striker_rings(tk: Tracker, rows: Sequence[Track], dets: Detections, dt: floa
     return out
 
 
-def colour_penalty(rows: Sequence[Track], dets: Detections) -> np.ndarray:
+def colour_penalty(rows: Sequence[Track], dets: Detections, unlike: float | None = None) -> np.ndarray:
     """(T, D) mm added to a pair when the detection's top-face colour is far from the
     track's own.
 
@@ -231,7 +231,11 @@ def colour_penalty(rows: Sequence[Track], dets: Detections) -> np.ndarray:
     measured through blur (on the fixtures 95% of a disc's own matches lie within 33 Lab
     units while it moves, 99% within 20 at rest), so only a gap beyond 25 counts, growing
     to two radii at 75: a light track then falls outside its tight gate for a dark
-    detection and is matched in the wide stage instead, where the right disc is in reach."""
+    detection and is matched in the wide stage instead, where the right disc is in reach.
+
+    ``unlike`` (``TrackerConfig.colour_gate``): a sharp detection (blur under a radius) further
+    than that from the track's known colour is never its disc (BIG, not a penalty a wide gate
+    can pay: the light and dark discs of crokinole's sides are ~50 Lab apart)."""
     out = np.zeros((len(rows), len(dets)))
     if not len(rows) or not len(dets):
         return out
@@ -243,6 +247,9 @@ def colour_penalty(rows: Sequence[Track], dets: Detections) -> np.ndarray:
     de = np.linalg.norm(tc[:, None, :] - dets.color[None, :, :], axis=2)
     radius = np.array([tr.radius for tr in rows])
     pen = radius[:, None] * np.clip((de - 25.0) / 25.0, 0.0, 2.0)
+    if unlike is not None:
+        sharp = np.hypot(dets.streak[:, 0], dets.streak[:, 1])[None, :] < radius[:, None]
+        pen = np.where(sharp & (de > unlike), BIG, pen)
     return np.where(known[:, None] & seen[None, :], pen, 0.0)
 
 
