@@ -95,7 +95,7 @@ def _over_hole(b: CrokinoleBoard, x: float, y: float) -> bool:
 
 def resolve_lost(board: CrokinoleBoard | KoronaBoard, tr: Track, decel: float,
                  resting: np.ndarray | None = None, struck: np.ndarray | None = None,
-                 stayed: np.ndarray | None = None) -> None:
+                 stayed: np.ndarray | None = None, collided: bool = False) -> None:
     """A moving disc vanished: into the hole, a pocket, off the board, or under a hand.
     ``decel``: the friction the tracker coasts unseen discs with (``TrackerConfig.decel``);
     ``resting``: (N, 2) places of the other discs at rest (crokinole: a disc lost sliding in
@@ -117,7 +117,8 @@ def resolve_lost(board: CrokinoleBoard | KoronaBoard, tr: Track, decel: float,
         # c2h_9402 at 4.8 s: s1, resting over the hole's edge, knocked into the ditch unseen,
         # was called a 20)
         if np.hypot(lx, ly) < b.hole_radius + 2 * tr.radius and _heading_over_hole(b, lx, ly, v) \
-                and not never_seen_away(tr) and not passes_over_hole(b, lx, ly, _slowest_velocity(tr, v), decel):
+                and not never_seen_away(tr) and not collided \
+                and not passes_over_hole(b, lx, ly, _slowest_velocity(tr, v), decel):
             tr.state, tr.xy = "hole", np.zeros(2)
             return
         if not never_seen_away(tr) and slid_into_hole(b, tr, decel, resting, struck):

@@ -24,6 +24,7 @@ import numpy as np
 from tracker.boards import CrokinoleBoard, KoronaBoard
 from tracker.detect.datatypes import DISC, Detections
 from tracker.track.association import BIG, bounce
+from tracker.track.blows import segment_distance
 from tracker.track.datatypes import Sample, Track
 from tracker.track.fate import (
     FLEETING_S,
@@ -39,6 +40,7 @@ from tracker.track.rims import blow_speed, within_rims
 
 if TYPE_CHECKING:
     from tracker.track.tracker import Tracker
+
 
 # Seconds after a disc lying over the 20-hole's edge left it during which a disc first seen in
 # the hole is not believed: the detector then reports the uncovered empty hole as a disc in it
@@ -170,7 +172,33 @@ def miss(tk: Tracker, tr: Track, t: float, dt: float) -> None:
                     and coasted_into_hole(tk.board, tr):
                 tr.state, tr.xy, tr.v = "hole", np.zeros(2), np.zeros(2)
                 return
-            resolve_lost(tk.board, tr, tk.cfg.decel, resting, struck, stayed_since(tk, tr))
+            resolve_lost(tk.board, tr, tk.cfg.decel, resting, struck, stayed_since(tk, tr),
+                         collided=cfg.struck_not_in_hole and isinstance(tk.board, CrokinoleBoard)
+                         and struck_last(tk, tr, dt))
+
+
+def struck_last(tk: Tracker, tr: Track, dt: float) -> bool:
+    """Whether ``tr``'s last two sightings straddle its blow on a resting disc: another disc that
+    rested within reach of the run between them (touching it, or as far again as the run's
+    length: the blow may lie past the second sighting, on the way back) left its place then. The
+    velocity they give is the one before the blow (a head-on striker all but stops), so the
+    heading says nothing of where it went (c2h_9944 at 7.5 s: s2, red on a red board, bounced
+    off n1 and stopped unseen 26 mm from the centre; its run before the blow headed over the
+    hole and it was called a 20)."""
+    seen = [sm for sm in tr.path[-64:] if sm.measured][-2:]
+    if len(seen) < 2:
+        return False
+    a, c = np.array([seen[0].x, seen[0].y]), np.array([seen[1].x, seen[1].y])
+    for o in tk.tracks:
+        if o is tr or o.rest_xy is None or o.state not in ("moving", "hole", "off"):
+            continue
+        q = np.asarray(o.rest_xy, float)
+        left = [sm.t for sm in o.path if not (sm.t < seen[0].t - 1e-6)
+                and float(np.hypot(sm.x - q[0], sm.y - q[1])) > tk.cfg.move_mm]
+        reach = o.radius + tr.radius + float(np.hypot(*(c - a)))  # touching, anywhere along the run
+        if left and left[0] <= seen[1].t + 1e-6 and segment_distance(q, a, c) < reach:
+            return True
+    return False
 
 
 def stayed_since(tk: Tracker, tr: Track) -> np.ndarray | None:

@@ -88,6 +88,11 @@ class TrackerConfig:
     # (``hidden_blows.coasted_into_hole``; c4h_9945 at 8.5 s: 20s 0/1 -> 1/1, removals R/P
     # 40/33% -> 60/75%; the fixtures and other dev matches as before)
     unseen_into_hole: bool = True
+    # crokinole: a disc lost right after its blow on a resting disc is not put in the hole from its
+    # heading before the blow (``lifecycle.struck_last``). Off: c2h_9944's false 20 goes (20s
+    # 100%/0% -> none called), but c4h_9921 loses its 20 (100%/50% -> 0%/0%, shots P 100 -> 89%,
+    # removed P 50 -> 17%); the fixtures and the other dev matches unchanged
+    struck_not_in_hole: bool = False
 
 
 class Tracker:
