@@ -5,15 +5,17 @@ c4h_9951 at 11.3 s: e1, flicked at about 1 m/s at n1 resting by the hole, was se
 other frame. Its velocity at each re-sighting was the step from its forecast divided by the
 whole gap: 367 mm/s, then 808. Forecast short of n1, no blow was foreseen; e1's track took n1's
 finds when e1 struck it head-on and stopped, and n1, found again resting where e1 had stopped,
-swapped names with it (an identity switch, then a false foul on the next shot)."""
+swapped names with it (an identity switch, then a false foul on the next shot).
+``lifecycle.VELOCITY_OVER_GAP``, off by default (c2h_9944 lost with it: see its comment)."""
 
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from tracker.boards import CrokinoleBoard
 from tracker.detect.datatypes import ON_SURFACE, Detections
-from tracker.track import Tracker
+from tracker.track import Tracker, lifecycle
 
 DT = 1.0 / 30
 N1, E1 = (10.0, -10.0), (233.0, -196.0)
@@ -41,7 +43,8 @@ def _head_on() -> Tracker:
     return tk
 
 
-def test_a_shooter_seen_every_other_frame_keeps_its_speed_and_its_name() -> None:
+def test_a_shooter_seen_every_other_frame_keeps_its_speed_and_its_name(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(lifecycle, "VELOCITY_OVER_GAP", True)  # off by default: see its comment
     tk = _head_on()
     n1 = next(tr for tr in tk.tracks if tr.born == 0.0 and np.hypot(tr.path[0].x - N1[0], tr.path[0].y - N1[1]) < 1)
     e1 = next(tr for tr in tk.tracks if tr.born == 0.0 and np.hypot(tr.path[0].x - E1[0], tr.path[0].y - E1[1]) < 1)
@@ -49,8 +52,9 @@ def test_a_shooter_seen_every_other_frame_keeps_its_speed_and_its_name() -> None
     assert np.hypot(e1.xy[0] - 36.0, e1.xy[1] + 27.0) < 3.0, e1.xy
 
 
-def test_the_speed_after_a_missed_frame_is_over_the_whole_gap() -> None:
+def test_the_speed_after_a_missed_frame_is_over_the_whole_gap(monkeypatch: pytest.MonkeyPatch) -> None:
     """A disc sliding straight at 1 m/s, seen, missed a frame, seen again: about 1 m/s, not half."""
+    monkeypatch.setattr(lifecycle, "VELOCITY_OVER_GAP", True)
     tk = Tracker(CrokinoleBoard())
     for k in range(10):
         tk.update(dets((0.0, -250.0)), k * DT)

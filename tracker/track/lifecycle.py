@@ -46,9 +46,16 @@ if TYPE_CHECKING:
 # 7301: three false 20s).
 HOLE_UNCOVERED_S = 2.0
 # Crokinole: a moving disc seen again after missed frames has its velocity over the whole gap
-# from where it was last seen (``_gap_start``), not from its forecast. Measured on crokinole
-# replays only (korona untried: its rows and strikers were not measured with it).
-VELOCITY_OVER_GAP = True
+# from where it was last seen (``_gap_start``), not from its forecast (off: the step from the
+# forecast over the whole gap, half the speed after one missed frame). Off by default. Replayed
+# crokinole reviews (--dets), off -> on: c4h_9951 switches 12.5 -> 0 per 100 shots, removed P
+# 17% -> 25% (e1, seen every other frame, forecast to strike n1 head-on and no longer taking
+# n1's finds), but c2h_9944 removed P 25% -> 20%: at 19.4 s s4, seen again at the moment it hit
+# n3 head-on, kept its full speed and took n3's finds beyond (at half speed it had lagged
+# behind and n3's track took them): the shooter's own slowing in a head-on blow is not
+# forecast. c2e_9501, c2h_9802, c2h_9932, c4h_9503, c4h_9921, c2e_9943, c2h_9956, c2h_9914
+# and the 6 crokinole fixtures identical. Korona not measured (crokinole only).
+VELOCITY_OVER_GAP = False
 
 
 # ---------------------------------------------------------------------- matched tracks
