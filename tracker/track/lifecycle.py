@@ -53,7 +53,7 @@ HOLE_UNCOVERED_S = 2.0
 # n1's finds), but c2h_9944 removed P 25% -> 20%: at 19.4 s s4, seen again at the moment it hit
 # n3 head-on, kept its full speed and took n3's finds beyond (at half speed it had lagged
 # behind and n3's track took them): the shooter's own slowing in a head-on blow is not
-# forecast. c2e_9501, c2h_9802, c2h_9932, c4h_9503, c4h_9921, c2e_9943, c2h_9956, c2h_9914
+# forecast. c2e_9501, c2h_9802, c2h_9932, c4h_9503, c4h_9921, c2e_9943, c2h_9956, c2h_9914, c4h_9945
 # and the 6 crokinole fixtures identical. Korona not measured (crokinole only).
 VELOCITY_OVER_GAP = False
 
