@@ -18,7 +18,7 @@ import numpy as np
 
 from tracker.boards import CrokinoleBoard, KoronaBoard
 from tracker.boards.korona import ON_LINE_MM
-from tracker.detect.datatypes import DISC, STRIKER
+from tracker.detect.datatypes import DISC, IN_HOLE, STRIKER
 from tracker.track.datatypes import Sample, Track
 from tracker.track.hidden_blows import split_blow
 from tracker.track.lifecycle import HOLE_UNCOVERED_S
@@ -115,6 +115,9 @@ def confirm(tk: Tracker, tr: Track, t: float, dt: float) -> None:
         if robbed is not None:
             take_back(tk, robbed, tr, t)
             return
+        if crossed_hole(tk, tr, donor):
+            tk._hole_uncovered = t
+            return
         if donor is not None:
             donor.rest_xy = donor.position()
             donor.state, donor.v, donor.xy = "moving", v, tr.xy.copy()
@@ -131,6 +134,31 @@ def confirm(tk: Tracker, tr: Track, t: float, dt: float) -> None:
     tk._next_id += 1
     tk.tracks.append(tr)
     label(tk, tr, tr.id)
+
+
+def crossed_hole(tk: Tracker, tr: Track, donor: Track | None) -> bool:
+    """Crokinole: whether the track born moving ``tr`` is a disc seen crossing the 20-hole (its
+    first find on the surface over the hole's edge) followed by the hole itself (its latest find
+    in the hole, back the way the disc came, or any way when no disc may be it): the detector's
+    picture of the empty hole is out of date once a disc has passed over it, and it reports the
+    empty hole as a disc in it, as after a disc resting over its edge left
+    (``lifecycle.HOLE_UNCOVERED_S``). A disc does not turn back over the hole with nothing there
+    to bounce off, and one that drops in goes on the way it came. c2h_9956 at 7.4 s: n1, struck
+    by s2, flew over the hole (seen once, 10 mm from its centre) on to a peg; the hole was found
+    as a disc in it for 0.4 s, the two finds were taken for n1 turned back into the hole, and a
+    false 20 was called. The caller drops the track and notes the hole uncovered."""
+    b = tk.board
+    if not isinstance(b, CrokinoleBoard) or next(iter(tr.where_votes), None) != IN_HOLE:
+        return False
+    first, last = tr.path[0], tr.path[-1]
+    if not b.hole_radius ** 2 - tr.radius ** 2 <= first.x ** 2 + first.y ** 2 < (b.hole_radius + tr.radius) ** 2:
+        return False
+    if donor is None:
+        return True
+    p = donor.anchor if donor.state == "rest" and donor.anchor_n else donor.xy
+    came = np.array([first.x - p[0], first.y - p[1]])
+    went = np.array([last.x - first.x, last.y - first.y])
+    return float(came @ went) < 0.0
 
 
 def knock_or_flick(tk: Tracker, tr: Track) -> Callable[[Track], bool]:
