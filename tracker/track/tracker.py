@@ -51,6 +51,7 @@ from tracker.track.prediction import (
     struck_penalty,
 )
 from tracker.track.row_order import row_order
+from tracker.track.steady import sideways
 
 
 @dataclass(frozen=True)
@@ -297,7 +298,8 @@ class Tracker:
                                       * jump_speed(self, rows[i], movers))
                 for i in cand])
             cand, wide = blows.with_rows(self, rows, cand, wide, used_t)
-            sub = cost[np.ix_(cand, dcols)] + blows.backwards(self, rows, cand, dets, dcols)
+            sub = (cost[np.ix_(cand, dcols)] + blows.backwards(self, rows, cand, dets, dcols)
+                   + sideways(self, rows, cand, dets, dcols, cost, dt))
             for a, b in assign(sub, wide):
                 pairs.append((cand[a], dcols[b]))
                 used_t.add(cand[a])

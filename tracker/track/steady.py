@@ -1,0 +1,83 @@
+"""A disc sliding steadily, seen frame after frame, does not jump sideways off its line unless
+something turned it: a disc it hit (or that hit it), a peg or a rim. Used by the tracker's wide
+second stage, whose gate is a circle as large as the disc's speed allows, so that a detection of
+another disc beside the mover's line is not taken for the mover when that other disc's own
+track was lost (its forecast went wrong) and the mover's own detection is missing that frame.
+
+k2e_9935 at 13.37 s: the striker drove s1 west at y = 344 mm and pushed s2, the end of a row
+against the north rim, west along the rim at y = 400; s2 went unseen for four frames and its
+forecast bounced it back off the rim; the frame s1's detection was missing, s1's track took
+s2's detection 53 mm to its side, and the two discs' names were swapped from then on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from tracker.detect.datatypes import Detections
+from tracker.track.association import BIG
+from tracker.track.blows import segment_distance
+from tracker.track.datatypes import Track
+
+if TYPE_CHECKING:
+    from tracker.track.tracker import Tracker
+
+SEEN_FRAMES = 4  # samples in a row measured from detections, the last one the frame before
+STEADY = 0.25  # each of the last steps' velocities within this fraction of the latest speed
+CONTACT_SLACK_MM = 5.0  # mm beyond two radii within which another disc may have turned it
+
+
+def steady_velocity(tr: Track, t_now: float, dt: float) -> np.ndarray | None:
+    """The velocity (mm/s) of a moving track measured in each of its last ``SEEN_FRAMES``
+    frames (the last the frame before ``t_now``) with steps that agree; None otherwise."""
+    if tr.state != "moving" or len(tr.path) < SEEN_FRAMES:
+        return None
+    recent = tr.path[-SEEN_FRAMES:]
+    if not all(s.measured for s in recent) or t_now - recent[-1].t > 1.5 * dt:
+        return None
+    xy = np.array([[s.x, s.y] for s in recent])
+    ts = np.array([s.t for s in recent])
+    steps = np.diff(xy, axis=0) / np.maximum(np.diff(ts), 1e-3)[:, None]
+    v = steps[-1]
+    speed = float(np.hypot(*v))
+    if speed * dt < tr.radius / 2:  # too slow for a line to mean much
+        return None
+    if np.any(np.hypot(*(steps - v).T) > STEADY * speed):
+        return None
+    return v
+
+
+def sideways(tk: Tracker, rows: Sequence[Track], cand: list[int], dets: Detections, dcols: list[int],
+             cost: np.ndarray, dt: float) -> np.ndarray:
+    """BIG for a steadily seen mover (``steady_velocity``) and a detection more than a diameter
+    to the side of its line, matching none of its hypotheses (``cost``, the first stage's: a
+    bounce off a peg or a rim is one) within a diameter, with no other disc in play within
+    touching distance of the way from its last place to the detection."""
+    out = np.zeros((len(cand), len(dcols)))
+    if not len(dcols):
+        return out
+    others = [r for r in tk.tracks if r.state in ("rest", "moving")]
+    for a, i in enumerate(cand):
+        tr = rows[i]
+        if tr in tk._tentative:
+            continue
+        v = steady_velocity(tr, tk._t_now, dt)
+        if v is None:
+            continue
+        last = tr.path[-1]
+        p0 = np.array([last.x, last.y])
+        ahead = p0 + v * (tk._t_now - last.t)
+        u = v / float(np.hypot(*v))
+        normal = np.array([-u[1], u[0]])
+        for b, j in enumerate(dcols):
+            z = dets.xy[j]
+            if abs(float((z - ahead) @ normal)) <= 2 * tr.radius or cost[i, j] <= 2 * tr.radius:
+                continue
+            near = any(segment_distance(r.xy, p0, z) <= tr.radius + r.radius + CONTACT_SLACK_MM
+                       for r in others if r is not tr)
+            if not near:
+                out[a, b] = BIG
+    return out
