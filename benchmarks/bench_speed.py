@@ -2,7 +2,7 @@
 
     python benchmarks/bench_speed.py [VIDEO ...] [--game G --players N] [--profile N]
                                      [--frames N] [--threads N] [--quick] [--skip MODES]
-                                     [--gate adaptive|fixed] [--blocks on|off] [--noise SIGMAS]
+                                     [--gate adaptive|fixed|board] [--blocks on|off] [--noise SIGMAS]
 
 Without a video (as ``tracker bench speed`` runs it), a 1280x720 30 fps crokinole match (seed
 7201, 8 shots; 3 with ``--quick``) is rendered into a temporary folder first.
@@ -26,8 +26,10 @@ truth.json beside it, else from ``--game``/``--players``):
 * ``--skip off,safe``: run the review once per mode of skipping moving frames at >= 30 fps
   (``Pipeline.skip_moving``: off, safe, blind, odd, even; default: the pipeline's own), to
   compare their speed on the same video (the decode-only figure is measured once);
-* ``--gate adaptive|fixed``: the stillness gate's threshold follows the picture's noise, or
-  stays fixed (``Pipeline.adaptive_gate``; default: the game's own, ``pipeline.ADAPTIVE_GATE``);
+* ``--gate adaptive|fixed|board``: the stillness gate's threshold follows the picture's noise, or
+  stays fixed (``Pipeline.adaptive_gate``; default: the game's own, ``pipeline.ADAPTIVE_GATE``),
+  or the gate looks at the board alone (``Pipeline.board_gate``, ``board_gate.py``; default: the
+  game's own, ``pipeline.BOARD_GATE``);
 * ``--blocks on|off``: the gate's block test, a second look at frames its thumbnail calls changed
   (``Pipeline.block_gate``; default: the game's own, ``pipeline.BLOCK_GATE``);
 * ``--noise SIGMAS``: the detector's change mask keeps only the parts that stand out of the
@@ -110,12 +112,13 @@ def main() -> int:
     ap.add_argument("--skip", default=None, metavar="MODES", help="comma-separated Pipeline.skip_moving modes")
     ap.add_argument("--blocks", choices=("on", "off"), default=None,
                     help="the stillness gate's block test (default: the game's own, stillness.py)")
-    ap.add_argument("--gate", choices=("adaptive", "fixed"), default=None,
-                    help="the stillness gate's threshold (default: the game's own, stillness.py)")
+    ap.add_argument("--gate", choices=("adaptive", "fixed", "board"), default=None,
+                    help="the stillness gate's threshold, or its board test (board_gate.py; default: the game's own)")
     ap.add_argument("--noise", type=float, default=None, metavar="SIGMAS",
                     help="the change mask's noise hysteresis (Pipeline.change_noise; default: the game's own)")
     args = ap.parse_args()
-    Pipeline.adaptive_gate = None if args.gate is None else args.gate == "adaptive"
+    Pipeline.adaptive_gate = None if args.gate in (None, "board") else args.gate == "adaptive"
+    Pipeline.board_gate = None if args.gate is None else args.gate == "board"
     Pipeline.block_gate = None if args.blocks is None else args.blocks == "on"
     Pipeline.change_noise = args.noise
     import cv2
@@ -174,7 +177,7 @@ def report_mode(video: Path, args: argparse.Namespace, game: str, players: int, 
     print(f"  {'review':<14} {rev_fps:8.1f} fps  ({1e3 / rev_fps:.2f} ms a frame) = {rev_fps / dec_fps:.0%} of decode")
     print(f"  {'ms a frame':<14} {'median':>7} {'mean':>7} {'p95':>7} {'frames':>6}  (process only, decode excluded)")
     print(f"  {'detector ran':<14} {stats(moving)}")
-    print(f"  {'not detected':<14} {stats(still)}")
+    print(f"  {'not detected':<14} {stats(still)}  ({len(still) / max(len(still) + len(moving), 1):.0%} of frames)")
     print(f"  {'peak memory':<14} {peak:8.0f} MB")
     if timer is not None:
         timer.report(cpu)

@@ -27,7 +27,8 @@ Design decisions:
   place did not change, so that pass only adds. The gate's threshold may follow the picture's
   noise (``ADAPTIVE_GATE``, off); on crokinole a frame the thumbnail calls changed is asked
   again on a full area shrink, whose block averages see through a noisy camera
-  (``BLOCK_GATE``, off). The periodic full passes may be counted in frames of
+  (``BLOCK_GATE``, off); or the gate may look at the board alone, averaged over disc-sized
+  cells (``BOARD_GATE``, off: ``board_gate.py``). The periodic full passes may be counted in frames of
   the video instead of detector calls (``frame_passes``, off: ``stillness.FullPasses``).
 * At >= 30 fps, a moving frame may go without detection or tracking when no two discs can
   change places before the next look (``stride.py``; ``skip_moving``, off by default).
@@ -49,6 +50,7 @@ from tracker.detect.datatypes import Detections
 from tracker.errors import CalibrationError, TrackerError
 from tracker.infer import HandEvent, Namer, ShotRecord, ShotSegmenter
 from tracker.pipeline import camera, hands, referee, rest_places
+from tracker.pipeline.board_gate import board_test
 from tracker.pipeline.players_ruling import DoubtfulFoul
 from tracker.pipeline.stillness import FullPasses, Settling, StillnessGate
 from tracker.pipeline.stride import StrideGate
@@ -96,6 +98,9 @@ BLOCK_GATE = {"crokinole": False, "korona": False}
 # that a full pass missed was no longer found by chance before the flick; shots 100% -> 62%).
 # A second look at each settled motion does not bring it back (``change_noise.py``).
 CHANGE_NOISE = {"crokinole": 6.0, "korona": 0.0}
+# Whether the stillness gate looks at the board alone (``board_gate.py``, where the figures
+# are), per game. Off for both: little faster, and the reviews move (k4h_9506 lost shots).
+BOARD_GATE = {"crokinole": False, "korona": False}
 
 
 class Pipeline:
@@ -112,6 +117,8 @@ class Pipeline:
     adaptive_gate: bool | None = None
     # The gate's block test (``stillness.py``): True, False, or None for the game's own (``BLOCK_GATE``).
     block_gate: bool | None = None
+    # The gate's board test (``board_gate.py``): True, False, or None for the game's own (``BOARD_GATE``).
+    board_gate: bool | None = None
     # The periodic full passes counted in frames of the video (``stillness.FullPasses``), not
     # in detector calls (the detector's own ``refresh_frames``). Off for now: any move of when
     # the full passes come changes reviews that depend on what a full pass finds. Counted in
@@ -221,7 +228,8 @@ class Pipeline:
             self.board = calib.board
             self.tracker.board = self.board
         blocks = BLOCK_GATE[self.game] if self.block_gate is None else self.block_gate
-        self.gate = StillnessGate(adaptive=adaptive, blocks=blocks)
+        self.gate = StillnessGate(adaptive=adaptive, blocks=blocks, board=board_test(
+            calib, BOARD_GATE[self.game] if self.board_gate is None else self.board_gate))
         self.drift: DriftMonitor | None = None
         self.events.append(ev.calibrated(t, index, calib.homography.tolist(), round(float(calib.rms_mm), 3), **extra))
 

@@ -49,11 +49,16 @@ last detected frame, not the previous one, a slow creep adds up until it trips t
 quarter pixel a frame: after 0.75-1 px, test_stillness). c4h_9503, the gate alone on every
 frame the detector would see: 0 of 715 frames still; with the block test 244 (277 with the raise;
 c2h_9502 261 -> 294 of 717, c2e_9501 347 -> 353 of 759).
+
+The board test (``board``, opt-in: ``pipeline.BOARD_GATE``, off; ``board_gate.py``) replaces the
+thumbnail's verdict: the board alone, averaged over disc-sized cells, against its own noise.
 """
 
 from __future__ import annotations
 
 import numpy as np
+
+from tracker.pipeline.board_gate import BoardGate
 
 SAMPLES = 4  # grid samples per thumbnail pixel, along each axis
 # The largest of a still board's ~1000-2300 thumbnail differences against their mean: about 4.4
@@ -73,8 +78,10 @@ BLOCK_ASK_BELOW = 4.0
 
 class StillnessGate:
     def __init__(self, width: int = 64, threshold: float = 6.0, max_skip: int = 10,
-                 adaptive: bool = False, blocks: bool = False) -> None:
+                 adaptive: bool = False, blocks: bool = False, board: BoardGate | None = None) -> None:
         self.width = width
+        # the board test (``board_gate.py``): when given, it alone says whether the picture changed
+        self.board = board
         # a frame the thumbnail calls changed is asked again on a full area shrink (module docstring)
         self.blocks = blocks
         self._block_ref: np.ndarray | None = None
@@ -110,6 +117,7 @@ class StillnessGate:
         self.changed = 0.0
         thumb = self._thumb(frame)
         self._last = (frame, thumb)
+        board_still = self.board is not None and self.board.still(frame)
         if self._ref is None:
             return False
         diff = np.abs(thumb - self._ref)
@@ -120,7 +128,10 @@ class StillnessGate:
             self._learn_noise(float(diff.mean()))
         if self._skipped >= self.max_skip:
             return False
-        if largest > self.threshold and not (
+        if self.board is not None:
+            if not board_still:
+                return False
+        elif largest > self.threshold and not (
                 self.blocks and largest <= BLOCK_ASK_BELOW * self.threshold and self._blocks_still(frame)):
             return False
         self._skipped += 1
@@ -159,6 +170,8 @@ class StillnessGate:
         """Call after detecting on ``frame``."""
         last, self._last = self._last, None
         self._ref = last[1] if last is not None and last[0] is frame else self._thumb(frame)
+        if self.board is not None:
+            self.board.remember(frame)
         if self.blocks:
             self._block_ref = self._block_thumb(frame)
         self._skipped = 0
