@@ -63,3 +63,12 @@ def test_without_the_gate_it_did() -> None:
     disc's run, as before."""
     _, s2, _, n1_to = _run(TrackerConfig(colour_gate=None))
     assert s2 in n1_to
+
+
+def test_the_colour_gate_is_crokinoles() -> None:
+    """Korona's tracker takes no colour gate (it lost a struck disc's run on k2e_9505)."""
+    from tracker.boards import CrokinoleBoard, KoronaBoard
+    from tracker.track import Tracker
+
+    assert Tracker(CrokinoleBoard()).cfg.colour_gate == 45.0
+    assert Tracker(KoronaBoard()).cfg.colour_gate is None

@@ -28,7 +28,7 @@ does to the tracks); this module keeps the tracker's state and runs the stages i
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -102,6 +102,10 @@ class Tracker:
             raise TypeError(f"board must be a CrokinoleBoard or KoronaBoard, got {type(board).__name__}")
         self.board = board
         self.cfg = config or TrackerConfig()
+        # the colour gate is crokinole's (two sides ~50 Lab apart); on korona it cost k2e_9505 s6's
+        # struck run at 27.8 s (its end left out of the shot: position median 1.50 -> 1.70 mm)
+        if isinstance(board, KoronaBoard) and self.cfg.colour_gate is not None:
+            self.cfg = replace(self.cfg, colour_gate=None)
         self.tracks: list[Track] = []
         self._updates = 0
         self._tentative: list[Track] = []
