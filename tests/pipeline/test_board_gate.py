@@ -82,13 +82,19 @@ def test_a_moving_disc_is_never_still() -> None:
         g.remember(f)
 
 
-def test_a_disc_set_down_by_hand_while_the_rest_is_still_is_caught() -> None:
+def _settled(frames: int) -> BoardGate:
+    """A gate that saw the resting board detected on frame 0 and still on frames 1..frames-1."""
     g = gate()
     first = frame(0)
     g.still(first)
     g.remember(first)
-    for i in range(1, 6):
+    for i in range(1, frames):
         g.still(frame(i))
+    return g
+
+
+def test_a_disc_set_down_by_hand_while_the_rest_is_still_is_caught() -> None:
+    g = _settled(6)
     hand = HandSprite(x=-40.0, y=-150.0, from_angle=-np.pi / 2, pose="pinch")
     new = (*RESTING, disc(-40.0, -150.0, 3))
     assert not g.still(frame(6, new, (hand,)))  # the hand over the board
@@ -98,12 +104,7 @@ def test_a_disc_set_down_by_hand_while_the_rest_is_still_is_caught() -> None:
 
 
 def test_a_hand_beside_the_board_does_not_count() -> None:
-    g = gate()
-    first = frame(0)
-    g.still(first)
-    g.remember(first)
-    for i in range(1, 4):
-        g.still(frame(i))
+    g = _settled(4)
     r = BOARD.ditch_outer_radius
     hand = HandSprite(x=0.0, y=-(r + 120.0), from_angle=-np.pi / 2, pose="open", z=10.0)
     assert g.still(frame(4, hands=(hand,)))
