@@ -85,6 +85,7 @@ from tracker.detect.reuse import crept, held_reference, untouched
 from tracker.detect.rim_line import on_rim_lines
 from tracker.detect.ring_filter import RingFilter, kind_rings
 from tracker.detect.row_memory import RowMemory
+from tracker.detect.rows import held_places
 from tracker.detect.settings import DetectorSettings
 from tracker.detect.twenty_hole import (
     empty_hole_colour,
@@ -353,7 +354,8 @@ class DiscDetector:
         # (crokinole_2p_round went from exact to 60 for B).
         kept = Detections.empty()
         if moved is not None and self._last is not None and len(self._last):
-            kept = self._last[untouched(self._last, moved, self.view, self.pose, self.thickness)]
+            keep = untouched(self._last, moved, self.view, self.pose, self.thickness)
+            kept = self._last[held_places(self, self._last, moved, keep)]  # korona: ``row_hold``
             kept = strikers.settle(self, frame_bgr, kept, self._settled)
         if self.chamfer is not None:
             self.chamfer.begin(frame_bgr, kept, self._last)

@@ -75,6 +75,20 @@ def untouched(dets: Detections, moved: np.ndarray, view: BoardView, pose: Camera
     return out
 
 
+def changed_share(dets: Detections, moved: np.ndarray, view: BoardView, pose: CameraPose,
+                  thickness: float) -> np.ndarray:
+    """Per detection: the share of its silhouette's pixels (its part inside the view) that
+    ``moved`` marks changed (1.0 for a disc whose centre is outside the view)."""
+    out = np.ones(len(dets))
+    h, w = moved.shape[:2]
+    for i, (u, v, rr, u0, v0, u1, v1) in enumerate(_windows(dets, view, pose, thickness, (h, w))):
+        if not (0 <= u < w and 0 <= v < h):
+            continue
+        m = _mask(u, v, rr, u0, v0, u1, v1)
+        out[i] = float(np.count_nonzero(moved[v0:v1, u0:u1] & m)) / max(int(np.count_nonzero(m)), 1)
+    return out
+
+
 def crept(dets: Detections, changed: np.ndarray, view: BoardView, pose: CameraPose, thickness: float,
           min_pixels: int) -> np.ndarray:
     """The silhouettes (a boolean mask of ``view``) of the detections with at least

@@ -48,6 +48,7 @@ import numpy as np
 
 from tracker.boards import KoronaBoard
 from tracker.detect.datatypes import DISC, ON_SURFACE, Detections
+from tracker.detect.reuse import changed_share
 
 if TYPE_CHECKING:
     from tracker.detect.detector import DiscDetector
@@ -93,6 +94,24 @@ def predicted(dets: Detections) -> np.ndarray:
     """Which of ``dets`` are places put in by the row pass or the rim strip (their confidence
     is this module's ``CONFIDENCE``; a fit's is its own measure)."""
     return np.abs(dets.confidence - CONFIDENCE) < 1e-9
+
+
+def held_places(det: DiscDetector, last: Detections, moved: np.ndarray, keep: np.ndarray) -> np.ndarray:
+    """``keep`` (which of the ``last`` call's detections stand unrefitted: ``reuse.untouched``)
+    with the places this module put in kept too while under ``DetectorSettings.row_hold`` of
+    their silhouette's pixels changed (``reuse.changed_share``): the incremental passes never put
+    them back, and a few pixels of the picture's grain dropped a whole row until the next full
+    pass. A disc knocked away or a hand over it changes nearly all of its silhouette."""
+    hold = det.settings.row_hold
+    if hold <= 0 or not isinstance(det.board, KoronaBoard):
+        return keep
+    at = np.flatnonzero(predicted(last) & ~keep)
+    if not len(at):
+        return keep
+    share = changed_share(last[at], moved, det.view, det.pose, det.thickness)
+    out = keep.copy()
+    out[at[share < hold]] = True
+    return out
 
 
 def _gaps_and_ends(det: DiscDetector, lab: np.ndarray, found: Detections, board_lab: np.ndarray,

@@ -90,6 +90,24 @@ class DetectorSettings:
     # (41, 395) meanwhile: pockets 100% -> 50%/50%), on the incremental passes (a fresh full pass
     # at 23.0 s and 24.0 s finds the same discs either way). Not examined further.
     pocket_occluders: bool = False
+    # Korona: a row place the row pass put in (``rows.predicted``: no fit of its own, found on
+    # full passes only) is kept by an incremental pass while under this share of its silhouette's
+    # coarse-view pixels changed (``rows.held_places``, ``reuse.changed_share``); 0: any changed
+    # pixel drops it, as a fitted disc. A disc knocked away or a hand over it changes nearly all of
+    # it; the picture's grain on the hard preset changes a few pixels, and the row was lost until
+    # the next full pass (k4h_9506: the east row, put in at 34.0 s, gone by 34.3 s with 6-10
+    # changed pixels each and nothing near; with 0.25 it stands until the flick at 35.8 s).
+    # Off by default. Full reviews, 0 -> 0.25: k4h_9606 pockets 0%/0% -> 0%/100% (its three false
+    # pocketings, e1 at 8.7 s, e3 and e6 at 23.5 s, gone; the round still lost: s1 and n2 unseen),
+    # pos 2.85/4.63 -> 2.91/5.16 mm; k4h_9506 pos 1.99/3.19 -> 1.89/2.80 mm, its round still lost
+    # (w8's pocketing at 36.1 s: w8's track took w5's run); k4h_9924 shots P 80% -> 89%, pos
+    # 2.14/7.38 -> 2.03/7.33 (round still lost); k2e_9505 1.50/3.30 -> 1.47/3.31,
+    # k2e_9935 0.98/2.27 -> 0.96/2.27, k2e_9911 the same; but korona_4p_part (480x270) switches
+    # 10 -> 20 per 100 shots and an extra off at 18.9 s (e4), median 1.81 -> 1.91 mm (with 0.1 the
+    # same), korona_2p_game median 2.57 -> 2.76 (0.1: the same as off), korona_ru_part median
+    # 5.31 -> 4.12 (0.1: as off); korona_overshot, korona_pocket identical. Not examined: the
+    # fixtures' silhouettes are a few dozen coarse pixels, where a grain and a nudge look alike.
+    row_hold: float = 0.0
     rows: bool = True  # korona: complete the rows of discs against the rim (``rows.py``), full passes
     # A resting disc hidden for a while comes back when its place looks as before (``lost.py``).
     # Off by default: on the fixtures it cut the per-frame misses of korona rows by a third, but
