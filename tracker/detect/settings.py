@@ -65,7 +65,10 @@ class DetectorSettings:
     # 40%/33% -> 60%/60%, 0.68/4.56 -> 0.69/2.38; but c2h_9932 shots P 89% -> 80% and switches
     # 0 -> 12.5 per 100 shots (n3, lost at rest and found again by its blob 3 s later, a new
     # track: a phantom shot at 20.3 s), 20s P - -> 0% (two extra), though 2.67/9.63 -> 1.09/7.65;
-    # c2h_9802, c2e_9501, c4h_9503, c2e_9943 and the 11 fixtures identical. With
+    # c2h_9914 0.38/3.72 -> 0.38/0.92; c2h_9944 shots P 88% -> 100%, removed P 25% -> 100%, but
+    # p95 4.30 -> 9.19; c4h_9951 shots P 89% -> 100%, 1.35 -> 0.87 p95, removed P 17% -> 14%;
+    # c2h_9802, c2e_9501, c4h_9503, c2e_9943 identical; no round fixed; the 11 fixtures the same
+    # but crokinole_2p_round 1.44/2.37 -> 1.41/2.37. With
     # ``rest_blobs_full`` too: c2h_9932 n1 (the black disc over the hole's edge under the glare
     # spot) found at rest by the settling pass, 2.2 mm off (its false fouls gone; shots P 89%, pos
     # 1.29/7.37, two extra 20s), c4h_9921 shots P 100% but p95 3.88 -> 8.68 (n2 found off its place
