@@ -81,6 +81,7 @@ from tracker.detect.priors import confirm
 from tracker.detect.reach import drop_reaching
 from tracker.detect.refine import Fit, Refiner
 from tracker.detect.rejects import RejectMemory
+from tracker.detect.rest_blobs import stale_discs
 from tracker.detect.reuse import crept, held_reference, untouched
 from tracker.detect.rim_line import on_rim_lines
 from tracker.detect.ring_filter import RingFilter, kind_rings
@@ -336,6 +337,10 @@ class DiscDetector:
             self.lost.still(self._last)
             if self.settings.rows and self.settings.row_memory:
                 self.row_memory.still(self, view, self._last, grey)
+            if self.settings.rest_blobs:  # a disc at rest missed, its blob about to be absorbed (``rest_blobs.py``)
+                found = stale_discs(self, frame_bgr, view, self._last)
+                if len(found):
+                    self._last = Detections.merge([self._last, found])
             if self.chamfer is not None:  # every disc kept: the pending chamfer refits are due
                 self.chamfer.begin(frame_bgr, self._last)
             return self._with_streaks(self._last[np.arange(len(self._last))], view, still=True)

@@ -24,6 +24,7 @@ import numpy as np
 from tracker.boards import KoronaBoard
 from tracker.detect.datatypes import DISC, IN_HOLE, STRIKER, Detections
 from tracker.detect.refine import Fit
+from tracker.detect.rest_blobs import resting_blobs
 from tracker.detect.reuse import untouched
 from tracker.detect.twenty_hole import covering_disc, resting_over_edge
 
@@ -93,6 +94,14 @@ def fit_kind(det: DiscDetector, frame_bgr: np.ndarray, view: np.ndarray, lab: np
         if full:  # a full pass grows clusters from every disc, kept ones too
             sources += [(p, radius) for p in kept.xy[kept.kind == kind]]
         accepted += ClusterPass(det, frame_bgr, lab_v, kind, radius, taken, region).run(rejected, sources)
+    if kind == DISC and full and det.settings.rest_blobs and det.settings.rest_blobs_full and lab is not None:
+        # discs at rest whose outline is too weak, found by what they change on the empty board
+        accepted += [(f, REST_BLOB_COHERENCE) for f in resting_blobs(det, frame_bgr, lab, taken, radius)]
+    return detections_of(det, accepted, kind, radius)
+
+
+def detections_of(det: DiscDetector, accepted: list[tuple[Fit, float]], kind: int, radius: float) -> Detections:
+    """The accepted fits (each with its candidate's coherence) as detections of ``kind``."""
     xy, rad, col, conf, wh, sur = [], [], [], [], [], []
     for fit, q in accepted:
         if det.chamfer is not None:
@@ -121,6 +130,9 @@ def over_the_hole_edge(det: DiscDetector, frame_bgr: np.ndarray, fits: list[tupl
         out.append((fit, q))
     return out
 
+
+# The coarse coherence given to a disc found by its blob (``rest_blobs.py``; its confidence).
+REST_BLOB_COHERENCE = 0.3
 
 # A find of a smaller kind (under this share of the candidate's radius: a korona disc is half a
 # striker; a disc's own fitted radius varies by a few per cent) centred within ``CONCENTRIC`` of
