@@ -94,6 +94,7 @@ from tracker.detect.twenty_hole import (
     hole_picture,
     relearn_hole,
     sunk_in_hole,
+    sunk_reported,
 )
 from tracker.detect.view_colours import ViewColours, lab_of
 from tracker.errors import InputError
@@ -415,6 +416,8 @@ class DiscDetector:
         """The first ``n`` of ``dets`` (the discs) at their chamfer-corrected centres (``chamfer.py``),
         korona discs against a rim on its line (``rim_line.py``)."""
         dets = dets if self.chamfer is None else self.chamfer.apply(dets, n)
+        if self.settings.sunk_reported:  # (crokinole: the 20-hole's verdict at the centre reported)
+            dets = sunk_reported(self, dets, n)
         return on_rim_lines(self.board, dets, n, self.settings.rim_snap_mm)
 
     def refresh(self) -> None:

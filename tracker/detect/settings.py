@@ -54,6 +54,9 @@ class DetectorSettings:
     # found on the settling pass, after the tracker had called it in the hole, and came back as a
     # new disc.
     covered_hole: bool = False
+    # Crokinole: a disc is labelled down in the 20-hole (``IN_HOLE``) by its reported centre, the
+    # chamfer-corrected one, too, not only by its fit's own (``twenty_hole.sunk_reported``)
+    sunk_reported: bool = True
     # Crokinole: a disc at rest whose outline is too weak for the fits' checks, found where the view
     # differs from the empty board's picture (``background.py``) by a disc-shaped blob that stays:
     # looked at on a still call once the blob has stayed unexplained for a few of the model's

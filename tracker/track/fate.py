@@ -95,7 +95,8 @@ def _over_hole(b: CrokinoleBoard, x: float, y: float) -> bool:
 
 def resolve_lost(board: CrokinoleBoard | KoronaBoard, tr: Track, decel: float,
                  resting: np.ndarray | None = None, struck: np.ndarray | None = None,
-                 stayed: np.ndarray | None = None, collided: bool = False) -> None:
+                 stayed: np.ndarray | None = None, collided: bool = False, reach: bool = False,
+                 struck_last: bool = False) -> None:
     """A moving disc vanished: into the hole, a pocket, off the board, or under a hand.
     ``decel``: the friction the tracker coasts unseen discs with (``TrackerConfig.decel``);
     ``resting``: (N, 2) places of the other discs at rest (crokinole: a disc lost sliding in
@@ -103,7 +104,11 @@ def resolve_lost(board: CrokinoleBoard | KoronaBoard, tr: Track, decel: float,
     where other discs lay when it was last seen and have left since (one on its course stopped
     it there); ``stayed``: korona, (K, 3) rows x, y, radius of the discs at rest seen there since
     it was last seen (one on its course over a rim says a hand carried it off:
-    ``rims.barred_over_rim``)."""
+    ``rims.barred_over_rim``); ``reach``: crokinole, a disc lost near the 20-hole goes in only
+    if its slide gets its centre over the hole's capture zone (:func:`short_of_hole`), and one
+    that stops short rests where its slide ends, unless ``struck_last``: its last step straddled
+    its blow on a resting disc, whose heading then says nothing of where it went on to
+    (``lifecycle.struck_last``; it stays where last seen)."""
     last = tr.last_sighting()
     lx, ly = (last.x, last.y) if last else (float(tr.xy[0]), float(tr.xy[1]))
     px, py = float(tr.xy[0]), float(tr.xy[1])
@@ -116,11 +121,17 @@ def resolve_lost(board: CrokinoleBoard | KoronaBoard, tr: Track, decel: float,
         # and the blow that knocked it away unseen drove it over the hole too fast to fall;
         # c2h_9402 at 4.8 s: s1, resting over the hole's edge, knocked into the ditch unseen,
         # was called a 20)
+        # (and, with ``reach``, only one whose slide gets it over the hole's capture zone: one
+        # stopping short rests where its slide ends, over the hole's edge: ``short_of_hole``)
         if np.hypot(lx, ly) < b.hole_radius + 2 * tr.radius and _heading_over_hole(b, lx, ly, v) \
                 and not never_seen_away(tr) and not collided \
                 and not passes_over_hole(b, lx, ly, _slowest_velocity(tr, v), decel):
-            tr.state, tr.xy = "hole", np.zeros(2)
-            return
+            short = short_of_hole(b, tr, lx, ly, _slowest_velocity(tr, v), decel) if reach else None
+            if short is None:
+                tr.state, tr.xy = "hole", np.zeros(2)
+                return
+            if not struck_last:
+                lx, ly = float(short[0]), float(short[1])
         if not never_seen_away(tr) and slid_into_hole(b, tr, decel, resting, struck):
             tr.state, tr.xy = "hole", np.zeros(2)
             return
@@ -240,6 +251,39 @@ def passes_over_hole(b: CrokinoleBoard, x: float, y: float, v: np.ndarray, decel
     at_hole = sp * sp - 2.0 * decel * along
     fast = 2.0 * HOLE_CAPTURE * b.hole_radius / float(np.sqrt(b.disc_thickness / G_MM))  # about 620 mm/s
     return at_hole > fast * fast
+
+
+def short_of_hole(b: CrokinoleBoard, tr: Track, x: float, y: float, v: np.ndarray, decel: float
+                  ) -> np.ndarray | None:
+    """Where a disc last seen at (x, y) moving at ``v`` (mm/s, the mean over its last step
+    between sightings) stops when its slide ends short of the 20-hole's capture zone
+    (``HOLE_CAPTURE`` of its radius), where it would tip in; None when it gets there. Its speed at the last sighting (``v``
+    less the friction over half that step: a sliding disc slows all along it) carries it
+    v^2 / (2 decel) on along its line. A disc whose slide stops short rests on the surface
+    over the hole's edge (the physics of the simulator and of a real board: one centred
+    outside the zone does not tip in). Such a disc, lost as it comes to rest there, is
+    easily never found again at rest: dark over the dark hole, or of the board's colour
+    (c4h_9921 at 2.5 s and 16.2 s: blue s1 and s2 on the blue board, last seen 37 and 41 mm
+    out at about 260 mm/s, stopped 12 and 24 mm from the centre; c4h_9963 at 9.6 s: n1, last
+    seen 23 mm out at 190 mm/s, stopped 19 mm out; c2h_9944 at 7.5 s: red s2 on the red
+    board, 30 mm out: each was called a 20; kept where last seen, they lay 5-25 mm short of
+    where they stopped)."""
+    p = np.array([x, y], float)
+    cap = HOLE_CAPTURE * b.hole_radius
+    if float(np.hypot(*p)) <= cap:
+        return None
+    meas = _measured(tr, 2)
+    step = meas[-1].t - meas[0].t if len(meas) == 2 else 0.0
+    sp = float(np.hypot(*v))
+    if sp < 1e-6:
+        return p
+    u = v / sp
+    sp = max(0.0, sp - 0.5 * decel * step)
+    along = -float(p @ u)  # the way to the point of its line nearest the centre
+    off = abs(float(p[0] * u[1] - p[1] * u[0]))
+    need = along - float(np.sqrt(cap * cap - off * off)) if off < cap else along
+    run = slide_distance(sp, decel)
+    return None if run >= need else p + u * run
 
 
 def slid_into_hole(b: CrokinoleBoard, tr: Track, decel: float, resting: np.ndarray | None,

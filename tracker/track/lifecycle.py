@@ -205,9 +205,10 @@ def miss(tk: Tracker, tr: Track, t: float, dt: float) -> None:
                     and coasted_into_hole(tk.board, tr):
                 tr.state, tr.xy, tr.v = "hole", np.zeros(2), np.zeros(2)
                 return
+            on_blow = isinstance(tk.board, CrokinoleBoard) and struck_last(tk, tr, dt)
             resolve_lost(tk.board, tr, tk.cfg.decel, resting, struck, stayed_since(tk, tr),
-                         collided=cfg.struck_not_in_hole and isinstance(tk.board, CrokinoleBoard)
-                         and struck_last(tk, tr, dt))
+                         collided=cfg.struck_not_in_hole and on_blow, reach=cfg.hole_reach,
+                         struck_last=on_blow)
 
 
 def struck_last(tk: Tracker, tr: Track, dt: float) -> bool:

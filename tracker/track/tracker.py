@@ -94,6 +94,9 @@ class TrackerConfig:
     # 100%/0% -> none called), but c4h_9921 loses its 20 (100%/50% -> 0%/0%, shots P 100 -> 89%,
     # removed P 50 -> 17%); the fixtures and the other dev matches unchanged
     struck_not_in_hole: bool = False
+    # crokinole: a disc lost near the 20-hole is put in it only if its slide from the last
+    # sighting gets its centre over the hole's capture zone (``fate.reaches_hole``)
+    hole_reach: bool = True
 
 
 class Tracker:
