@@ -136,3 +136,34 @@ def test_a_mover_that_only_shifted_beside_a_rim_disc_knocked_nothing_away() -> N
     ends = {1: (float(s6.xy[0]), float(s6.xy[1])), 2: (10.0, RIM)}
     got = knocked_out_unseen(B, [s6, s7], ends, 99, before, {1, 2}, T0, NOW)
     assert got == {}
+
+
+def test_a_row_mate_struck_out_of_the_row_away_from_a_lost_disc_knocked_nothing_away() -> None:
+    """s7 leaves the north row straight into the field (off the rim, away from s6 beside it);
+    the detector loses s6 with the row meanwhile and s5 is found in place again. s7 touched s6
+    only where it started: running away, it knocked nothing (k4h_9606 at 22.6 s, e3 and e6
+    called down two pockets)."""
+    s5, s6, s7 = _disc(1, 8.0), _disc(2, 33.0), _disc(3, 58.0)
+    _struck_unseen(s6, None)
+    s7.path = [sm for sm in s7.path if sm.t <= T0]
+    s7.path += [Sample(T0 + 0.1 * k, 58.0, RIM - 60.0 * k, True) for k in range(1, 4)]
+    s7.path += [Sample(T0 + 0.1 * k, 58.0, RIM - 180.0, True) for k in range(4, 11)]
+    s7.xy = np.array([58.0, RIM - 180.0])
+    before = {1: (8.0, RIM), 2: (33.0, RIM), 3: (58.0, RIM)}
+    got = knocked_out_unseen(B, [s5, s6, s7], {3: (58.0, RIM - 180.0)}, 99, before, {3}, T0, NOW)
+    assert got == {}
+
+
+def test_a_row_mate_knocked_along_the_rim_into_a_lost_disc_sends_it_on() -> None:
+    """s7 knocked west along the north rim into s6 (lost since): s6 went on along the rim, and
+    never seen again (s5, resting off the rim beside it, is seen in place) went down the nw
+    pocket."""
+    s5, s6, s7 = _disc(1, 10.0, RIM - 40.0), _disc(2, 33.0), _disc(3, 80.0)
+    _struck_unseen(s6, None)
+    s7.path = [sm for sm in s7.path if sm.t <= T0]
+    s7.path += [Sample(T0 + 0.1 * k, 80.0 - 20.0 * k, RIM, True) for k in range(1, 3)]
+    s7.path += [Sample(T0 + 0.1 * k, 40.0, RIM, True) for k in range(3, 11)]
+    s7.xy = np.array([40.0, RIM])
+    before = {1: (10.0, RIM - 40.0), 2: (33.0, RIM), 3: (80.0, RIM)}
+    got = knocked_out_unseen(B, [s5, s6, s7], {3: (40.0, RIM)}, 99, before, {3}, T0, NOW)
+    assert got == {2: "pocket:nw"}

@@ -137,6 +137,8 @@ def knocked_out_unseen(board: CrokinoleBoard | KoronaBoard, tracks: Sequence[Tra
             continue
         if _seen_since_blows(tr, [o for o in tracks if o.id in moved and o.id != tr.id], before[tr.id]):
             continue
+        if not _approached(tr, [o for o in tracks if o.id in moved and o.id != tr.id], before[tr.id], t0):
+            continue
         x, y = before[tr.id]
         c = board.pocket_centres()
         near = min(c, key=lambda k: np.hypot(x - c[k][0], y - c[k][1]))
@@ -165,6 +167,24 @@ def _never_left(tr: Track, end: End, before: Mapping[int, tuple[float, float]], 
         return False
     return all(float(np.hypot(s.x - at[0], s.y - at[1])) <= reach
                for s in tr.path if s.measured and s.t >= t0 - LOST_AT_FLICK)
+
+
+def _approached(tr: Track, movers: Sequence[Track], at: tuple[float, float], t0: float) -> bool:
+    """Whether one of ``movers`` came within reach of ``at`` (as ``ends.reached``: the two radii
+    and one more) while running towards it: a blow. A row-mate that touched ``tr`` at rest and
+    ran off away from it (struck out of the row into the field) reaches it only where it
+    started, and knocks nothing (k4h_9606 at 22.6 s: e7 struck out of the east row; e6, beside
+    it and lost by the detector with the rest of the row, was called down the sw pocket)."""
+    q = np.asarray(at, float)
+    for o in movers:
+        reach = tr.radius + o.radius + tr.radius
+        pts = path_since(o, t0)
+        for a, b in zip(pts, pts[1:], strict=False):
+            if float(np.hypot(*(b - a))) < 1e-6 or float((q - a) @ (b - a)) <= 0.0:
+                continue  # standing, or running away from ``at``
+            if segment_distance(q, a, b) <= reach:
+                return True
+    return False
 
 
 def _run_at(tr: Track, movers: Sequence[Track], at: tuple[float, float], t0: float) -> bool:
