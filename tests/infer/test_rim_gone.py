@@ -167,3 +167,22 @@ def test_a_row_mate_knocked_along_the_rim_into_a_lost_disc_sends_it_on() -> None
     before = {1: (10.0, RIM - 40.0), 2: (33.0, RIM), 3: (80.0, RIM)}
     got = knocked_out_unseen(B, [s5, s6, s7], {3: (40.0, RIM)}, 99, before, {3}, T0, NOW)
     assert got == {2: "pocket:nw"}
+
+
+def test_a_rim_disc_driven_straight_into_the_rim_beside_a_jittering_row_mate_went_off() -> None:
+    """North's striker runs straight up at s6 (a few degrees off the rim's normal) and drives it
+    over the rim; s5, touching s6 in the row, is nudged 4 mm away and its detection jitters by a
+    millimetre. s5 was nearer s6 than the striker ever came, but never ran at it: the blow was
+    the striker's, head-on, and s6 went off, not along the rim into the nw pocket
+    (korona_2p_game at 8.0 s on the truth's detections)."""
+    s5, s6, s7 = _disc(1, -12.5), _disc(2, -37.5), _disc(3, -62.5)
+    _struck_unseen(s6, None)
+    s5.path = [sm for sm in s5.path if sm.t <= T0]
+    s5.path += [Sample(T0 + 0.1 * k, x, RIM - 1.0, True)
+                for k, x in enumerate([-8.0, -9.0, -8.0, -9.0, -8.0, -8.5, -8.0, -9.0, -8.0, -8.0], start=1)]
+    s5.xy = np.array([-8.0, RIM - 1.0])
+    s = _striker([(-51.0, 60.0), (-45.0, 180.0), (-39.0, 300.0), (-39.0, RIM - 37.5)])
+    before = {1: (-12.5, RIM), 2: (-37.5, RIM), 3: (-62.5, RIM), 9: (-51.0, 60.0)}
+    ends = {1: (-8.0, RIM - 1.0), 9: (-39.0, RIM - 37.5)}
+    got = knocked_out_unseen(B, [s5, s6, s7, s], ends, 9, before, {1, 9}, T0, NOW)
+    assert got == {2: "off"}

@@ -137,7 +137,7 @@ def knocked_out_unseen(board: CrokinoleBoard | KoronaBoard, tracks: Sequence[Tra
             continue
         if _seen_since_blows(tr, [o for o in tracks if o.id in moved and o.id != tr.id], before[tr.id]):
             continue
-        if not _approached(tr, [o for o in tracks if o.id in moved and o.id != tr.id], before[tr.id], t0):
+        if not _blows(tr, [o for o in tracks if o.id in moved and o.id != tr.id], before[tr.id], t0):
             continue
         x, y = before[tr.id]
         c = board.pocket_centres()
@@ -169,22 +169,30 @@ def _never_left(tr: Track, end: End, before: Mapping[int, tuple[float, float]], 
                for s in tr.path if s.measured and s.t >= t0 - LOST_AT_FLICK)
 
 
-def _approached(tr: Track, movers: Sequence[Track], at: tuple[float, float], t0: float) -> bool:
-    """Whether one of ``movers`` came within reach of ``at`` (as ``ends.reached``: the two radii
-    and one more) while running towards it: a blow. A row-mate that touched ``tr`` at rest and
-    ran off away from it (struck out of the row into the field) reaches it only where it
-    started, and knocks nothing (k4h_9606 at 22.6 s: e7 struck out of the east row; e6, beside
-    it and lost by the detector with the rest of the row, was called down the sw pocket)."""
+def _blows(tr: Track, movers: Sequence[Track], at: tuple[float, float], t0: float) -> list[tuple[float, np.ndarray]]:
+    """Where ``movers`` could have struck ``tr`` resting at ``at``, since ``t0``: for each step of
+    a mover's path (seen or forecast) longer than the tracker's ``move_mm`` that runs towards
+    ``at`` and passes within reach of it (as ``ends.reached``: the two radii and one more), the
+    distance and the vector from the step's nearest point to ``at``. A row-mate that touched
+    ``tr`` at rest and ran off away from it (struck out of the row into the field) reaches it
+    only where it started, and knocks nothing (k4h_9606 at 22.6 s: e7 struck out of the east
+    row; e6, beside it and lost by the detector with the rest of the row, was called down the
+    sw pocket); nor does one whose detection only jitters beside it (korona_2p_game at 8.0 s on
+    the truth's detections: n5, nudged 4 mm, was nearer n6 than north's striker, which drove n6
+    straight over the rim, and sent it along the rim into the sw pocket instead)."""
     q = np.asarray(at, float)
+    out: list[tuple[float, np.ndarray]] = []
     for o in movers:
         reach = tr.radius + o.radius + tr.radius
         pts = path_since(o, t0)
         for a, b in zip(pts, pts[1:], strict=False):
-            if float(np.hypot(*(b - a))) < 1e-6 or float((q - a) @ (b - a)) <= 0.0:
-                continue  # standing, or running away from ``at``
-            if segment_distance(q, a, b) <= reach:
-                return True
-    return False
+            if float(np.hypot(*(b - a))) <= TrackerConfig.move_mm or float((q - a) @ (b - a)) <= 0.0:
+                continue  # standing, jittering, or running away from ``at``
+            p = closest_on_segment(q, a, b)
+            d = float(np.hypot(*(q - p)))
+            if d <= reach:
+                out.append((d, q - p))
+    return out
 
 
 def _run_at(tr: Track, movers: Sequence[Track], at: tuple[float, float], t0: float) -> bool:
@@ -266,22 +274,14 @@ def _in_place(o: Track, was: tuple[float, float]) -> bool:
 def along_rim(board: KoronaBoard, tr: Track, tracks: Sequence[Track], at: tuple[float, float], moved: set[int],
               t0: float) -> str | None:
     """The corner pocket a rim disc resting at ``at`` was knocked into along its rim, when the
-    blow that reached it (from the nearest point of a mover's path since ``t0``) pushed it along
-    the rim at all (``ALONG_MIN`` of it; the rim takes the rest): it slides along the rim to the
-    corner, and is not seen again only if it went down there (stopped short, the detector's full pass finds it; k4h_8806 at
-    28.1 s, a north row disc struck from the west by its neighbour, 300 mm from the ne pocket).
+    blow that reached it (the nearest of :func:`_blows`) pushed it along the rim at all
+    (``ALONG_MIN`` of it; the rim takes the rest): it slides along the rim to the corner, and is
+    not seen again only if it went down there (stopped short, the detector's full pass finds it;
+    k4h_8806 at 28.1 s, a north row disc struck from the west by its neighbour, 300 mm from the ne pocket).
     None for a blow straight into the rim (it jumped: off the board) or no mover near."""
     q = np.asarray(at, float)
-    best: tuple[float, np.ndarray] | None = None
-    for o in tracks:
-        if o.id not in moved or o.id == tr.id:
-            continue
-        pts = path_since(o, t0)
-        for a, b in zip(pts, pts[1:] or pts, strict=False):
-            p = closest_on_segment(q, a, b)
-            d = float(np.hypot(*(q - p)))
-            if d <= tr.radius + o.radius + tr.radius and (best is None or d < best[0]):
-                best = (d, q - p)
+    blows = _blows(tr, [o for o in tracks if o.id in moved and o.id != tr.id], at, t0)
+    best = min(blows, key=lambda b: b[0], default=None)
     if best is None or best[0] < 1e-6:
         return None
     u = best[1] / best[0]
