@@ -289,7 +289,9 @@ def test_a_striker_set_on_its_line_seen_as_a_disc_is_no_unseen_shot() -> None:
 def test_a_rim_disc_seen_again_in_place_after_the_blows_then_lost_is_not_knocked_away() -> None:
     """k4h_9924 at 18.9 s: east shoots from beside the west row, which the detector loses
     while the hand is there; as the striker starts, two of the row are found again 5 mm along
-    the rim (movers of the shot, touching the middle disc), and the striker runs away east.
+    the rim (movers of the shot, touching the middle disc; one shifted towards it, the other
+    towards the disc beyond it, which a mate shifting away from it could not have knocked:
+    ``rim_gone._blows``), and the striker runs away east.
     The middle disc, unseen a while, is found in place again by the detector's full pass once
     the board settles and lost again a moment later (rows are found on full passes only); the
     shot waits for another disc of the row, unseen since before the flick, until a new motion
@@ -305,12 +307,12 @@ def test_a_rim_disc_seen_again_in_place_after_the_blows_then_lost_is_not_knocked
     records = []
     for k in range(50):
         t = k / 10
-        for i in (3, 5):  # found again 5 mm nearer the middle as the striker starts
+        for i, dy in ((3, 5.0), (5, 5.0)):  # found again 5 mm along as the striker starts
             d = row[i]
             y = float(d.path[-1].y) if d.path else float(d.xy[1])
             if abs(t - 1.6) < 1e-6:
                 d.rest_xy = (rim, y)
-                _at(d, t, rim, y - np.sign(y) * 5.0, "moving")
+                _at(d, t, rim, y + dy, "moving")
             else:
                 _at(d, t, rim, y)
         if t < 1.9 or 2.25 < t < 2.45:  # covered by the hand, seen in place at 2.3 s, lost again

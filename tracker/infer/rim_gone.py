@@ -40,6 +40,15 @@ LOST_AT_FLICK = 0.1
 # s8 moved 12 mm onto s7's place took s7's detection, and s6, s7 were called off).
 PLACE_FRAC = 0.5
 
+# The share of a blow's direction along the rim (the sine of its angle to the rim's normal)
+# above which a rim disc struck into the rim and never seen again slid along it
+# (:func:`along_rim`). The rim takes the part of the blow into it (a disc jumps a rim only when
+# struck into it hard, rarely: the rulebook's rim stands above the discs), and what is left
+# carries the disc along the rim to the corner. Below it the blow was head-on: off the board.
+# Asking for more along the rim than into it (45 degrees) sent two rim discs pocketed along
+# their rims off the board (k2e_9953 at 21.8 s, s6 struck at 25 degrees from the rim's normal; korona_2p_game at 119.2 s).
+ALONG_MIN = 0.2
+
 
 def rim_gone(board: CrokinoleBoard | KoronaBoard, tr: Track, tracks: Sequence[Track],
              before: Mapping[int, tuple[float, float]], moved: set[int], t0: float) -> bool:
@@ -113,7 +122,12 @@ def knocked_out_unseen(board: CrokinoleBoard | KoronaBoard, tracks: Sequence[Tra
         return {}
     out: dict[int, End] = {}
     for tr in tracks:
-        if tr.id in ends or tr.id == shooter:
+        if tr.id == shooter:
+            continue
+        if tr.id in ends and not (_never_left(tr, ends[tr.id], before, t0)
+                                  and not _place_taken(tr, tracks, before[tr.id], now)
+                                  and _run_at(tr, [o for o in tracks if o.id in moved and o.id != tr.id],
+                                              before[tr.id], t0)):
             continue
         if not (tr.state == "rest" and tr.occluded and now - tr.last_seen >= 0.25):
             continue
@@ -123,13 +137,113 @@ def knocked_out_unseen(board: CrokinoleBoard | KoronaBoard, tracks: Sequence[Tra
             continue
         if _seen_since_blows(tr, [o for o in tracks if o.id in moved and o.id != tr.id], before[tr.id]):
             continue
+        if not _blows(tr, [o for o in tracks if o.id in moved and o.id != tr.id], before[tr.id], t0):
+            continue
         x, y = before[tr.id]
         c = board.pocket_centres()
         near = min(c, key=lambda k: np.hypot(x - c[k][0], y - c[k][1]))
         by_pocket = np.hypot(x - c[near][0], y - c[near][1]) < board.pocket_radius + 3 * tr.radius
         along = None if by_pocket else along_rim(board, tr, tracks, (x, y), moved, t0)
+        if along is not None and _found_on_way(board, tr, tracks, before, (x, y), along, t0, now):
+            continue
         out[tr.id] = f"pocket:{near}" if by_pocket else (f"pocket:{along}" if along else "off")
     return out
+
+
+def _never_left(tr: Track, end: End, before: Mapping[int, tuple[float, float]], t0: float) -> bool:
+    """Whether ``tr``, which the tracker counted among the shot's movers, ends where it rested
+    (within a ``PLACE_FRAC`` of its radius) and was never seen away from there since the shot
+    began: a rim disc the blow sent off between frames, its track coasted a frame or two on a
+    forecast (seen once blurred in place, or knocked unseen) and, lost, was left covered where
+    it last was. Its end is then no evidence it stayed: it is judged as a disc that vanished
+    from its place (k2e_9953 at 21.8 s: s6, struck along the north rim into the ne pocket, seen
+    once in place as it started and never again, ended "at rest" where it lay and the pocket
+    was lost; korona_2p_game at 119.2 s, n2 into the se pocket)."""
+    at = before.get(tr.id)
+    if at is None or not isinstance(end, tuple):
+        return False
+    reach = PLACE_FRAC * tr.radius
+    if float(np.hypot(end[0] - at[0], end[1] - at[1])) > reach:
+        return False
+    return all(float(np.hypot(s.x - at[0], s.y - at[1])) <= reach
+               for s in tr.path if s.measured and s.t >= t0 - LOST_AT_FLICK)
+
+
+def _blows(tr: Track, movers: Sequence[Track], at: tuple[float, float], t0: float) -> list[tuple[float, np.ndarray]]:
+    """Where ``movers`` could have struck ``tr`` resting at ``at``, since ``t0``: for each step of
+    a mover's path (seen or forecast) longer than the tracker's ``move_mm`` that runs towards
+    ``at`` and passes within reach of it (as ``ends.reached``: the two radii and one more), the
+    distance and the vector from the step's nearest point to ``at``. A row-mate that touched
+    ``tr`` at rest and ran off away from it (struck out of the row into the field) reaches it
+    only where it started, and knocks nothing (k4h_9606 at 22.6 s: e7 struck out of the east
+    row; e6, beside it and lost by the detector with the rest of the row, was called down the
+    sw pocket); nor does one whose detection only jitters beside it (korona_2p_game at 8.0 s on
+    the truth's detections: n5, nudged 4 mm, was nearer n6 than north's striker, which drove n6
+    straight over the rim, and sent it along the rim into the sw pocket instead)."""
+    q = np.asarray(at, float)
+    out: list[tuple[float, np.ndarray]] = []
+    for o in movers:
+        reach = tr.radius + o.radius + tr.radius
+        pts = path_since(o, t0)
+        for a, b in zip(pts, pts[1:], strict=False):
+            if float(np.hypot(*(b - a))) <= TrackerConfig.move_mm or float((q - a) @ (b - a)) <= 0.0:
+                continue  # standing, jittering, or running away from ``at``
+            p = closest_on_segment(q, a, b)
+            d = float(np.hypot(*(q - p)))
+            if d <= reach:
+                out.append((d, q - p))
+    return out
+
+
+def _run_at(tr: Track, movers: Sequence[Track], at: tuple[float, float], t0: float) -> bool:
+    """Whether one of ``movers`` came within reach of ``at`` (``ends.reached``) on a run of its
+    own, more than a disc's width from where it started: a disc that ran into ``tr``. A row-mate
+    whose detection only shifted a few mm along the rim also "reaches" its neighbour, but knocks
+    nothing away (k4h_9966 at 7.5 s: the east row re-found 6 mm along the rim while a hand set
+    west's striker down; e2, counted among the movers as the shift was read as a knock, was
+    called down the sw pocket)."""
+    for o in movers:
+        pts = path_since(o, t0)
+        if len(pts) < 2 or not reached([o], at, tr.radius, t0, tr.radius):
+            continue
+        if max(float(np.hypot(*(p - pts[0]))) for p in pts) > 2 * tr.radius:
+            return True
+    return False
+
+
+def _place_taken(tr: Track, tracks: Sequence[Track], at: tuple[float, float], now: float) -> bool:
+    """Whether another disc is seen now at rest where ``tr`` rested (centres closer than the two
+    radii: two discs cannot lie so): the disc there is ``tr`` itself, its detection taken by a
+    neighbour's track (k2e_9941 at 21.2 s: n3, nudged 10 mm by the shot, was found by n6's track
+    as n6's own detection moved along the row; n3's, left covered in place, was called down the sw
+    pocket)."""
+    q = np.asarray(at, float)
+    return any(o.id != tr.id and o.kind == tr.kind and o.state == "rest" and not o.occluded
+               and now - o.last_seen < 1e-6 and float(np.hypot(*(o.xy - q))) < tr.radius + o.radius
+               for o in tracks)
+
+
+def _found_on_way(board: KoronaBoard, tr: Track, tracks: Sequence[Track], before: Mapping[int, tuple[float, float]],
+                  at: tuple[float, float], pocket: str, t0: float, now: float) -> bool:
+    """Whether a disc first seen since the shot began (not at rest before it) rests now against
+    the rim between ``at``, where ``tr`` lay against it, and the corner ``pocket`` it was knocked
+    towards (:func:`along_rim`): ``tr`` slid along the rim and stopped short of the pocket, and
+    the detector found it there under a new track (korona_2p_game at 70.3 s: n5, knocked 350 mm
+    along the south rim, came to rest 37 mm short of the sw pocket's circle)."""
+    cx, cy = board.pocket_centres()[pocket]  # type: ignore[index]
+    c = np.array([cx, cy])
+    q = np.asarray(at, float)
+    k = 0 if abs(q[1]) > abs(q[0]) else 1  # the axis along the rim
+    lo, hi = sorted((float(q[k]), float(c[k])))
+    for o in tracks:
+        if o.id == tr.id or o.id in before or o.kind != tr.kind or o.born < t0 - LOST_AT_FLICK:
+            continue
+        if o.state != "rest" or o.occluded or now - o.last_seen > 1e-6:
+            continue
+        on_rim = abs(float(o.xy[1 - k])) >= board.half - 3 * o.radius and np.sign(o.xy[1 - k]) == np.sign(q[1 - k])
+        if on_rim and lo - o.radius <= float(o.xy[k]) <= hi + o.radius:
+            return True
+    return False
 
 
 def _looked_at(tr: Track, tracks: Sequence[Track], before: Mapping[int, tuple[float, float]], now: float) -> bool:
@@ -160,27 +274,19 @@ def _in_place(o: Track, was: tuple[float, float]) -> bool:
 def along_rim(board: KoronaBoard, tr: Track, tracks: Sequence[Track], at: tuple[float, float], moved: set[int],
               t0: float) -> str | None:
     """The corner pocket a rim disc resting at ``at`` was knocked into along its rim, when the
-    blow that reached it (from the nearest point of a mover's path since ``t0``) pushed it more
-    along the rim than into it: it slides along the rim to the corner, and is not seen again
-    only if it went down there (stopped short, the detector's full pass finds it; k4h_8806 at
-    28.1 s, a north row disc struck from the west by its neighbour, 300 mm from the ne pocket).
-    None for a blow into the rim (it jumped: off the board) or no mover near."""
+    blow that reached it (the nearest of :func:`_blows`) pushed it along the rim at all
+    (``ALONG_MIN`` of it; the rim takes the rest): it slides along the rim to the corner, and is
+    not seen again only if it went down there (stopped short, the detector's full pass finds it;
+    k4h_8806 at 28.1 s, a north row disc struck from the west by its neighbour, 300 mm from the ne pocket).
+    None for a blow straight into the rim (it jumped: off the board) or no mover near."""
     q = np.asarray(at, float)
-    best: tuple[float, np.ndarray] | None = None
-    for o in tracks:
-        if o.id not in moved or o.id == tr.id:
-            continue
-        pts = path_since(o, t0)
-        for a, b in zip(pts, pts[1:] or pts, strict=False):
-            p = closest_on_segment(q, a, b)
-            d = float(np.hypot(*(q - p)))
-            if d <= tr.radius + o.radius + tr.radius and (best is None or d < best[0]):
-                best = (d, q - p)
+    blows = _blows(tr, [o for o in tracks if o.id in moved and o.id != tr.id], at, t0)
+    best = min(blows, key=lambda b: b[0], default=None)
     if best is None or best[0] < 1e-6:
         return None
     u = best[1] / best[0]
     k = 0 if abs(q[1]) > abs(q[0]) else 1  # the axis along the rim the disc lies against
-    if abs(float(u[k])) < abs(float(u[1 - k])):
+    if abs(float(u[k])) < ALONG_MIN:
         return None
     sx = np.sign(u[0]) if k == 0 else np.sign(q[0])
     sy = np.sign(u[1]) if k == 1 else np.sign(q[1])
