@@ -36,7 +36,7 @@ from tracker.track.fate import (
     where_verdict,
 )
 from tracker.track.hidden_blows import coast_into_disc, coasted_into_hole
-from tracker.track.rims import blow_speed, within_rims
+from tracker.track.rims import blow_speed, pressed_into_rim, within_rims
 
 if TYPE_CHECKING:
     from tracker.track.tracker import Tracker
@@ -278,10 +278,16 @@ def knocked_unseen(tk: Tracker, tr: Track, t: float, dt: float) -> None:
     if it is not seen again within ``lost_after`` its fate is decided from where it was
     heading (:func:`resolve_lost`: a pocket, off the board, or covered where it rested).
     Korona: sent into a rim slower than a disc can jump it (at most as fast as the mover was
-    seen going), it rebounds off the rim (:mod:`tracker.track.rims`)."""
+    seen going), it rebounds off the rim (:mod:`tracker.track.rims`); resting against that rim
+    already, it slides along it and comes back off it slowly (``rims.pressed_into_rim``)."""
     at, v = tk._struck[tr.id]
     sent = 0.5 * (1 + tk.cfg.restitution) * blow_speed([o for o in tk.tracks if o is not tr], tr.settled_xy,
                                                          tr.radius, tr.last_seen, dt)
+    if tk.cfg.rim_pressed:  # korona: pressed into the rim it rests against (``rims.pressed_into_rim``)
+        others = np.array([(*(o.rest_xy if o.state == "moving" and o.rest_xy is not None else o.settled_xy), o.radius)
+                           for o in tk.tracks if o is not tr and o.alive and o.kind == tr.kind], float).reshape(-1, 3)
+        at, v = pressed_into_rim(tk.board, tr.settled_xy, np.asarray(at, float), np.asarray(v, float), tr.radius,
+                                 others, sent)
     at, v = within_rims(tk.board, tr.settled_xy, np.asarray(at, float), np.asarray(v, float), tr.radius,
                         tk.cfg.restitution, sent)
     ref = tr.settled_xy
