@@ -8,7 +8,7 @@ import numpy as np
 
 from tracker.boards import CrokinoleBoard, KoronaBoard
 from tracker.detect.datatypes import DISC, STRIKER, Detections
-from tracker.track.rims import PRESSED_RESTITUTION, RIM_JUMP_SPEED, pressed_into_rim
+from tracker.track.rims import PRESSED_RESTITUTION, RIM_JUMP_SPEED, pressed_into_rim, wedged
 from tracker.track.tracker import Tracker, TrackerConfig
 
 B = KoronaBoard()
@@ -67,3 +67,40 @@ def test_the_tracker_forecasts_a_struck_rim_disc_along_the_rim() -> None:
     assert bounced[1] < -300.0  # off: back off the rim at 0.9 of its speed into it
     assert -0.4 * abs(bounced[1]) / 0.9 < slid[1] < 0.0  # on: slowly
     assert slid[0] > 100.0  # and on along the rim
+
+
+def test_a_disc_meeting_the_rim_in_a_rows_gap_is_wedged() -> None:
+    """k2e_9941 at 21.63 s: n3 driven into the south rim between n4 (12, -412) and n2 (63, -412)."""
+    row = np.array([[12.0, -412.0, R], [63.0, -412.0, R], [89.0, -412.0, R]])
+    v = np.array([16.0, -868.0])
+    assert wedged(B, np.array([38.0, -440.0]), v, R, row)
+    assert not wedged(B, np.array([38.0, -440.0]), v, R, row[1:])  # a neighbour on one side only
+    assert not wedged(B, np.array([38.0, -400.0]), v, R, row)  # short of the rim
+    assert not wedged(B, np.array([38.0, -440.0]), -v, R, row)  # going away from it
+    assert not wedged(B, np.array([38.0, 440.0]), -v, R, row)  # the far rim
+    assert not wedged(CrokinoleBoard(), np.array([38.0, -440.0]), v, R, row)
+
+
+def _coasted_into_gap(wedge: bool) -> np.ndarray:
+    """A disc seen moving south into the gap of a row against the south rim, then unseen as it
+    meets the rim: its velocity after the coast that takes it past the rim."""
+    tk = Tracker(B, TrackerConfig(rim_wedge=wedge))
+    dt = 1 / 30
+    row = [(12.0, -412.0, DISC, R), (63.0, -412.0, DISC, R)]
+    for k in range(10):
+        tk.update(_dets(row), k * dt)
+    t = 10 * dt
+    for y in (-300.0, -329.0, -358.0, -387.0):  # 870 mm/s south
+        tk.update(_dets([*row, (37.5, y, DISC, R)]), t)
+        t += dt
+    (mover,) = [tr for tr in tk.tracks if tr.state == "moving"]
+    while mover.v[1] < 0:
+        tk.update(_dets(row), t)
+        t += dt
+    return mover.v.copy()
+
+
+def test_the_tracker_forecasts_a_disc_wedged_in_a_rows_gap_back_off_slowly() -> None:
+    bounced, wedged_ = _coasted_into_gap(False), _coasted_into_gap(True)
+    assert bounced[1] > 600.0  # off: back at 0.9 of its speed
+    assert 0.0 < wedged_[1] < 0.4 * bounced[1] / 0.9

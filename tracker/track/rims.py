@@ -150,3 +150,29 @@ def _row_in_the_way(q: np.ndarray, at: np.ndarray, k: int, radius: float, others
     ahead = (others[:, j] - float(q[j])) * float(np.sign(step))
     inline = np.abs(others[:, k] - float(q[k])) <= radius
     return bool(np.any(inline & (ahead > 0) & (ahead - radius - others[:, 2] < abs(step))))
+
+
+def wedged(board: CrokinoleBoard | KoronaBoard, to: np.ndarray, v: np.ndarray, radius: float,
+           others: np.ndarray) -> bool:
+    """Korona: whether a disc of ``radius`` coasting past a rim to ``to`` (velocity ``v``) meets it
+    in a row's gap: between two discs against that rim (``others``: rows x, y, radius; centres within
+    ``RIM_TOUCH_MM`` of their limit by it), one on either side within touching distance of where it
+    meets the rim (and a radius more: the gap is at most a diameter wide). It drives its neighbours
+    apart along the rim rather than bouncing back off it (``TrackerConfig.rim_wedge``): k2e_9941 at
+    21.63 s, n3, 17 mm off the south rim between n4 and n2 and driven into it by the striker unseen,
+    came back off it at about 150 mm/s while n2 and n1 went east and n8 west; its forecast, bounced
+    back at 740 mm/s, lost its detection to n2's track (an identity switch)."""
+    if not isinstance(board, KoronaBoard) or not len(others):
+        return False
+    lim = board.half - radius
+    for k in (0, 1):
+        if abs(float(to[k])) <= lim or float(v[k]) * float(to[k]) <= 0:
+            continue
+        j = 1 - k
+        at_rim = np.abs(np.abs(others[:, k]) - (lim + radius - others[:, 2])) <= RIM_TOUCH_MM
+        same = np.sign(others[:, k]) == np.sign(to[k])
+        d = others[:, j] - float(to[j])
+        near = np.abs(d) <= radius + 2 * others[:, 2]
+        row = at_rim & same & near
+        return bool(np.any(row & (d < 0)) and np.any(row & (d > 0)))
+    return False
