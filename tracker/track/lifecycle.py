@@ -36,7 +36,13 @@ from tracker.track.fate import (
     where_verdict,
 )
 from tracker.track.hidden_blows import coast_into_disc, coasted_into_hole
-from tracker.track.rims import blow_speed, within_rims
+from tracker.track.rims import (
+    PRESSED_RESTITUTION,
+    blow_speed,
+    pressed_into_rim,
+    wedged,
+    within_rims,
+)
 
 if TYPE_CHECKING:
     from tracker.track.tracker import Tracker
@@ -195,7 +201,9 @@ def miss(tk: Tracker, tr: Track, t: float, dt: float) -> None:
             tr.xy = tr.xy + tr.v * dt
             tr.state, tr.pocket, tr.v = "pocket", down, np.zeros(2)
         else:
-            tr.xy, tr.v = within_rims(tk.board, tr.xy, tr.xy + tr.v * dt, tr.v, tr.radius, cfg.restitution)
+            e = PRESSED_RESTITUTION if cfg.rim_wedge and wedged(tk.board, tr.xy + tr.v * dt, tr.v, tr.radius,
+                                                                _others(tk, tr)) else cfg.restitution
+            tr.xy, tr.v = within_rims(tk.board, tr.xy, tr.xy + tr.v * dt, tr.v, tr.radius, e)
         tr.path.append(Sample(t, float(tr.xy[0]), float(tr.xy[1]), False))
         if tr.state == "moving" and t - tr.last_seen > cfg.lost_after:
             resting = np.array([o.position() for o in tk.tracks if o.state == "rest" and o is not tr],
@@ -279,10 +287,14 @@ def knocked_unseen(tk: Tracker, tr: Track, t: float, dt: float) -> None:
     if it is not seen again within ``lost_after`` its fate is decided from where it was
     heading (:func:`resolve_lost`: a pocket, off the board, or covered where it rested).
     Korona: sent into a rim slower than a disc can jump it (at most as fast as the mover was
-    seen going), it rebounds off the rim (:mod:`tracker.track.rims`)."""
+    seen going), it rebounds off the rim (:mod:`tracker.track.rims`); resting against that rim
+    already, it slides along it and comes back off it slowly (``rims.pressed_into_rim``)."""
     at, v = tk._struck[tr.id]
     sent = 0.5 * (1 + tk.cfg.restitution) * blow_speed([o for o in tk.tracks if o is not tr], tr.settled_xy,
                                                          tr.radius, tr.last_seen, dt)
+    if tk.cfg.rim_pressed:  # korona: pressed into the rim it rests against (``rims.pressed_into_rim``)
+        at, v = pressed_into_rim(tk.board, tr.settled_xy, np.asarray(at, float), np.asarray(v, float), tr.radius,
+                                 _others(tk, tr), sent)
     at, v = within_rims(tk.board, tr.settled_xy, np.asarray(at, float), np.asarray(v, float), tr.radius,
                         tk.cfg.restitution, sent)
     ref = tr.settled_xy
@@ -291,6 +303,13 @@ def knocked_unseen(tk: Tracker, tr: Track, t: float, dt: float) -> None:
     tr.anchor_n, tr.occluded, tr.displaced_frames = 0, False, 0
     tr.path.append(Sample(t, float(at[0]), float(at[1]), False))
     tk._ghosts.add(tr.id)
+
+
+def _others(tk: Tracker, tr: Track) -> np.ndarray:
+    """(K, 3) rows x, y, radius of the other discs of ``tr``'s kind in play: where each rests, or
+    where a moving one rested (knocked away this frame, it was there when the blow came)."""
+    return np.array([(*(o.rest_xy if o.state == "moving" and o.rest_xy is not None else o.settled_xy), o.radius)
+                     for o in tk.tracks if o is not tr and o.alive and o.kind == tr.kind], float).reshape(-1, 3)
 
 
 # ---------------------------------------------------------------------- unmatched detections

@@ -89,3 +89,90 @@ def barred_over_rim(board: KoronaBoard, at: np.ndarray, towards: np.ndarray, rad
     out = min((board.half - float(np.sign(u[k]) * a[k])) / abs(float(u[k])) for k in (0, 1) if abs(float(u[k])) > 1e-9)
     edge = a + u * max(out, 0.0)
     return any(segment_distance(np.asarray(q[:2], float), a, edge) < 0.5 * (radius + float(q[2])) for q in stayed)
+
+
+
+# mm: a disc whose centre lies this close to its limit by a rim rests against that rim (rim discs
+# are measured up to a few mm in from it)
+RIM_TOUCH_MM = 5.0
+# The part of its speed into the rim with which a disc resting against a rim and struck into it
+# comes back off it. Far below a free disc's bounce (the rendered matches' rim restitution, 0.6):
+# the disc that struck it follows it into the rim. Rendered matches: k2e_9911 at 35.77 s, s4
+# pressed into the north rim at about 670 mm/s came off it at under 100; korona_2p_game at 53.5 s,
+# s4 pressed in at about 740 came off at about 250. Replayed reviews of the 12 korona dev matches
+# and 5 korona fixtures: 0.25-0.35 the same; 0.15 loses korona_2p_game's pocket at 53.7 s, 0.45
+# and more keep k2e_9911's identity switch.
+PRESSED_RESTITUTION = 0.3
+
+
+def pressed_into_rim(board: CrokinoleBoard | KoronaBoard, q: np.ndarray, at: np.ndarray, v: np.ndarray,
+                     radius: float, others: np.ndarray, speed: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+    """Korona: where a disc resting at ``q`` against a rim (within ``RIM_TOUCH_MM`` of touching
+    it), struck into that rim (forecast at ``at`` with velocity ``v``, slower than a disc can jump
+    the rim), goes: along the rim with the blow's part along it, and back off the rim with only
+    ``PRESSED_RESTITUTION`` of its part into it. Unchanged otherwise: on a crokinole board, off the
+    rims (``within_rims`` folds back a disc that ran into a rim from further in), or when another
+    disc (``others``: rows x, y, radius; at rest, or where a moving one rested) lies on the rim in
+    its way within the frame: the blow then passes into that row, whose tracks the row stages of
+    the association follow (measured: sliding through the row, korona_4p_part's switches 10 -> 40
+    per 100 shots).
+
+    Bounced back off the rim at a free disc's restitution (0.9, ``within_rims``), such a disc's
+    forecast left the rim at most of its speed while the real one slid along it and struck the
+    next disc of its row: k2e_9911 at 35.77 s, s4 driven east into the north rim by the striker and
+    unseen, forecast 35 mm back off the rim two frames later while it slid 30 mm east into s6,
+    which passed the blow on to s7; s4's track, by its wide gate, took s7's detection (an identity
+    switch)."""
+    if not isinstance(board, KoronaBoard):
+        return at, v
+    lim = board.half - radius
+    out, w = np.array(at, float), np.array(v, float)
+    pace = max(1.0, speed / max(float(np.hypot(*w)), 1e-9))
+    for k in (0, 1):
+        side = float(np.sign(q[k]))
+        if abs(float(q[k])) < lim - RIM_TOUCH_MM or float(w[k]) * side <= 0 or pace * abs(float(w[k])) >= RIM_JUMP_SPEED:
+            continue
+        if _row_in_the_way(q, out, k, radius, others):
+            return at, v
+        out[k] = q[k] - PRESSED_RESTITUTION * float(out[k] - q[k])
+        w[k] = -PRESSED_RESTITUTION * w[k]
+    return out, w
+
+
+def _row_in_the_way(q: np.ndarray, at: np.ndarray, k: int, radius: float, others: np.ndarray) -> bool:
+    """Whether a disc of ``radius`` sliding along the rim across axis ``k`` from ``q`` to ``at``
+    meets one of ``others`` (rows x, y, radius; centres within ``radius`` of its line along the
+    rim) on the way."""
+    j = 1 - k
+    step = float(at[j] - q[j])
+    if abs(step) < 1e-9 or not len(others):
+        return False
+    ahead = (others[:, j] - float(q[j])) * float(np.sign(step))
+    inline = np.abs(others[:, k] - float(q[k])) <= radius
+    return bool(np.any(inline & (ahead > 0) & (ahead - radius - others[:, 2] < abs(step))))
+
+
+def wedged(board: CrokinoleBoard | KoronaBoard, to: np.ndarray, v: np.ndarray, radius: float,
+           others: np.ndarray) -> bool:
+    """Korona: whether a disc of ``radius`` coasting past a rim to ``to`` (velocity ``v``) meets it
+    in a row's gap: between two discs against that rim (``others``: rows x, y, radius; centres within
+    ``RIM_TOUCH_MM`` of their limit by it), one on either side within touching distance of where it
+    meets the rim (and a radius more: the gap is at most a diameter wide). It drives its neighbours
+    apart along the rim rather than bouncing back off it (``TrackerConfig.rim_wedge``): k2e_9941 at
+    21.63 s, n3, 17 mm off the south rim between n4 and n2 and driven into it by the striker unseen,
+    came back off it at about 150 mm/s while n2 and n1 went east and n8 west; its forecast, bounced
+    back at 740 mm/s, lost its detection to n2's track (an identity switch)."""
+    if not isinstance(board, KoronaBoard) or not len(others):
+        return False
+    lim = board.half - radius
+    for k in (0, 1):
+        if abs(float(to[k])) <= lim or float(v[k]) * float(to[k]) <= 0:
+            continue
+        j = 1 - k
+        at_rim = np.abs(np.abs(others[:, k]) - (lim + radius - others[:, 2])) <= RIM_TOUCH_MM
+        same = np.sign(others[:, k]) == np.sign(to[k])
+        d = others[:, j] - float(to[j])
+        near = np.abs(d) <= radius + 2 * others[:, 2]
+        row = at_rim & same & near
+        return bool(np.any(row & (d < 0)) and np.any(row & (d > 0)))
+    return False

@@ -71,6 +71,19 @@ class TrackerConfig:
     v_max: float = 6000.0  # mm/s, fastest plausible disc
     decel: float = 1500.0  # mm/s^2, friction used to coast an unseen moving disc
     restitution: float = 0.9
+    # korona: a disc resting against a rim and struck into it unseen slides along the rim and comes
+    # back off it slowly, not at ``restitution`` (``rims.pressed_into_rim``). Replayed reviews
+    # (--dets), off -> on: k2e_9911 switches 12.5 -> 0 per 100 shots, korona_2p_game 10.7 -> 7.1
+    # (position median 2.57 -> 2.54 mm); the other 10 korona dev matches, 4 korona fixtures and
+    # the 6 crokinole fixtures the same
+    rim_pressed: bool = True
+    # korona: an unseen disc meeting a rim in a gap of a row against it (``rims.wedged``) comes back
+    # off it at ``rims.PRESSED_RESTITUTION``. Off: replayed reviews (--dets), off -> on: k2e_9941
+    # switches 37.5 -> 25 per 100 shots (p95 3.16 -> 2.59 mm) but a false pocket (pockets P 100 ->
+    # 67%: n1's track, stale since its row was struck unseen at 21.7 s, took n2's detection at
+    # 31.97 s and n2 was called pocketed); korona_2p_game median 2.54 -> 2.50 mm; the other korona
+    # dev matches and fixtures the same
+    rim_wedge: bool = False
     max_path: int = 1800  # samples kept per track
     confirm_hits: int = 2
     chain_speed: float = 1500.0  # mm/s, least speed assumed for a mover that may have struck a disc
