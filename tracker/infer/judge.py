@@ -135,7 +135,8 @@ def judge(seg: ShotSegmenter, tracks: Sequence[Track], t: float, frame: int) -> 
         return None
     radius = {tr.id: tr.radius for tr in tracks}
     before = {i: xy for i, xy in seg._before.items() if i in by_id}
-    contacts = infer_contacts(paths, before, radius, shooter.id, seg.board)
+    still = {i: xy for i, xy in before.items() if i not in paths and by_id[i].state == "rest"}
+    contacts = infer_contacts(paths, before, radius, shooter.id, seg.board, still=still)
     # (a rim contact read for the run is no evidence: a dead stop reads as a bounce off
     # whatever lies ahead; one that came back off the rim is no stop, ``stopped_by_hand``)
     struck = any(shooter.id in (c.a, c.b) and not isinstance(c.b, str) for c in contacts)
