@@ -87,7 +87,7 @@ def infer_contacts(
             continue
         p = paths[b]
         k = motion_start(p, rest[b])
-        if k is None:
+        if k is None or found_still(p, rest[b], radius[b]):
             continue
         t_hi = p[k, 0]
         t_lo = p[k - 1, 0] if k > 0 else t_hi - 0.1
@@ -181,6 +181,23 @@ def infer_contacts(
 # mm beyond touching that a mover's run may pass a disc at rest and still be taken to have
 # struck it (``_still_struck``: the detections' noise and the run's straight-line forecast)
 STILL_TOL = 2.0
+
+
+# mm: the scatter of a disc's detections at rest (``found_still``)
+FOUND_STILL_MM = 2.0
+
+
+def found_still(p: Path, rest: tuple[float, float], radius: float, tol: float = FOUND_STILL_MM) -> bool:
+    """Whether a disc's samples ``p`` show no motion, only a better place for it: all of them
+    within ``tol`` of the first, which lies off its rest place ``rest`` by less than its radius.
+    A disc lost at rest is kept where it was last seen, an estimate (the last sighting of its
+    slide, a few millimetres short); found again during a shot, it was never seen at that place
+    in the shot (or its samples there would not all be still), and the jump to its true place
+    is no blow (c2h_9802 at 23.4 s: s4, lost as it stopped and kept 7 mm off, found again as
+    n4 flew past 22 mm clear, was read as struck by n4; n4's foul, hitting only its own n3, was
+    missed and the two stayed on the board)."""
+    d = np.hypot(p[:, 1] - p[0, 1], p[:, 2] - p[0, 2])
+    return bool(d.max() <= tol) and float(np.hypot(p[0, 1] - rest[0], p[0, 2] - rest[1])) < radius
 
 
 def _still_struck(p: Path, k: int, ra: float, still: Mapping[int, tuple[float, float]],
