@@ -22,6 +22,7 @@ import numpy as np
 
 from tracker.boards import CrokinoleBoard, KoronaBoard
 from tracker.infer.datatypes import Contact
+from tracker.track.association import first_contact
 from tracker.track.blows import passes_within
 
 Path = np.ndarray  # (K, 3): t, x, y — measured samples only
@@ -68,12 +69,15 @@ def infer_contacts(
     shooter: int,
     board: CrokinoleBoard | KoronaBoard,
     turn_mm_s: float = 300.0,
+    still: Mapping[int, tuple[float, float]] | None = None,
 ) -> list[Contact]:
     """Contacts during one shot.
 
     ``paths``: measured samples of every disc that moved (from just before it moved); ``rest``:
     where each disc on the surface rested before the shot (movers and the others); ``radius``
-    per disc; ``shooter``: the shot disc.
+    per disc; ``shooter``: the shot disc. ``still``: the discs that stayed at rest on the surface
+    through the shot, where they lay: a sharp turn no peg, rim or mover explains, made within
+    touching distance of one of them, was a blow on it (``_still_struck``).
     """
     found: list[Contact] = []
     movers = [k for k, p in paths.items() if len(p) >= 2]
@@ -83,7 +87,7 @@ def infer_contacts(
             continue
         p = paths[b]
         k = motion_start(p, rest[b])
-        if k is None:
+        if k is None or found_still(p, rest[b], radius[b]):
             continue
         t_hi = p[k, 0]
         t_lo = p[k - 1, 0] if k > 0 else t_hi - 0.1
@@ -161,6 +165,8 @@ def infer_contacts(
                 d = float(np.hypot(*(a1 - xy))) - ra - radius[other]
                 if d <= tol + 0.5 * sp * dt0:
                     cands.append((d, float(p[k, 0]), other))
+            if not cands and still and isinstance(board, CrokinoleBoard):
+                cands = _still_struck(p, k, ra, still, radius)
             if cands:
                 d, tt, what = min(cands, key=lambda c: c[0])
                 if isinstance(what, str) and what.startswith("rim:") and isinstance(board, KoronaBoard):
@@ -170,6 +176,63 @@ def infer_contacts(
                     tt = _after_own_hits(found, a, tt, max(dt0, dt1))
                 found.append(Contact(tt, a, what))
     return _dedupe(sorted(found, key=lambda c: c.t))
+
+
+# mm beyond touching that a mover's run may pass a disc at rest and still be taken to have
+# struck it (``_still_struck``: the detections' noise and the run's straight-line forecast)
+STILL_TOL = 2.0
+
+
+# mm: the scatter of a disc's detections at rest (``found_still``)
+FOUND_STILL_MM = 2.0
+
+
+def found_still(p: Path, rest: tuple[float, float], radius: float, tol: float = FOUND_STILL_MM) -> bool:
+    """Whether a disc's samples ``p`` show no motion, only a better place for it: all of them
+    within ``tol`` of the first, which lies off its rest place ``rest`` by less than its radius.
+    A disc lost at rest is kept where it was last seen, an estimate (the last sighting of its
+    slide, a few millimetres short); found again during a shot, it was never seen at that place
+    in the shot (or its samples there would not all be still), and the jump to its true place
+    is no blow (c2h_9802 at 23.4 s: s4, lost as it stopped and kept 7 mm off, found again as
+    n4 flew past 22 mm clear, was read as struck by n4; n4's foul, hitting only its own n3, was
+    missed and the two stayed on the board)."""
+    d = np.hypot(p[:, 1] - p[0, 1], p[:, 2] - p[0, 2])
+    return bool(d.max() <= tol) and float(np.hypot(p[0, 1] - rest[0], p[0, 2] - rest[1])) < radius
+
+
+def _still_struck(p: Path, k: int, ra: float, still: Mapping[int, tuple[float, float]],
+                  radius: Mapping[int, float], tol: float = STILL_TOL) -> list[tuple[float, float, int | str]]:
+    """The discs at rest that a mover turning sharply at sample ``k`` of its path ``p`` ran into:
+    its run into the turn (the leg before sample ``k``, or the one before ``k - 1``), carried on
+    straight over the time to the next sample, comes within touching distance (``tol`` beyond
+    it) of the disc's place, and the next sample lies farther from it than where they met (it
+    bounced off, not through). Rows (gap 0, time of contact, disc). A struck disc moves unless
+    something holds it: one lying against a peg takes a blow towards the peg and stays put
+    within the detector's noise, so it never joins the movers, and the mover's turn beside it,
+    with no peg or mover near, was taken for noise (c2h_9956 at 21.9 s: n4 struck s4, lying
+    against a peg, turned unseen beside it, and no contact was found: a foul, n4 removed).
+    Only when nothing else explains the turn, and only in crokinole: on a korona board (rims,
+    a striker four times a disc's weight) it changed korona_overshot's summary from truth
+    detections (a south pocketing counted that never was), and no korona match was measured
+    to need it."""
+    out: list[tuple[float, float, int | str]] = []
+    for j in (k, k - 1):
+        if j < 1 or j + 1 >= len(p):
+            continue
+        d_in, d_out = p[j, 0] - p[j - 1, 0], p[j + 1, 0] - p[j, 0]
+        if d_in <= 0 or d_out <= 0:
+            continue
+        v_in = (p[j, 1:] - p[j - 1, 1:]) / d_in
+        for other, q in still.items():
+            qa = np.asarray(q, float)
+            reach = ra + radius.get(other, ra)
+            s = first_contact(p[j, 1:], v_in, qa, reach + tol, d_out)
+            if s is None:
+                continue
+            meet = p[j, 1:] + v_in * s
+            if float(np.hypot(*(p[j + 1, 1:] - qa))) > float(np.hypot(*(meet - qa))):
+                out.append((0.0, float(p[j, 0] + s), other))
+    return out
 
 
 def _rim_reached(p: Path, k: int, lim: float, tol: float) -> tuple[float, float, str] | None:

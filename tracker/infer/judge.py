@@ -18,7 +18,7 @@ import numpy as np
 
 from tracker.boards import CrokinoleBoard, KoronaBoard
 from tracker.detect.datatypes import STRIKER
-from tracker.infer.contacts import grazed_rim, infer_contacts, motion_start
+from tracker.infer.contacts import found_still, grazed_rim, infer_contacts, motion_start
 from tracker.infer.datatypes import End, ShotRecord
 from tracker.infer.ends import end_of, peak_speed, rested_before, stayed_out
 from tracker.infer.rim_gone import knocked_out_unseen
@@ -135,7 +135,8 @@ def judge(seg: ShotSegmenter, tracks: Sequence[Track], t: float, frame: int) -> 
         return None
     radius = {tr.id: tr.radius for tr in tracks}
     before = {i: xy for i, xy in seg._before.items() if i in by_id}
-    contacts = infer_contacts(paths, before, radius, shooter.id, seg.board)
+    still = {i: xy for i, xy in before.items() if i not in paths and by_id[i].state == "rest"}
+    contacts = infer_contacts(paths, before, radius, shooter.id, seg.board, still=still)
     # (a rim contact read for the run is no evidence: a dead stop reads as a bounce off
     # whatever lies ahead; one that came back off the rim is no stop, ``stopped_by_hand``)
     struck = any(shooter.id in (c.a, c.b) and not isinstance(c.b, str) for c in contacts)
@@ -153,6 +154,12 @@ def judge(seg: ShotSegmenter, tracks: Sequence[Track], t: float, frame: int) -> 
                               "a hand moved it"))
         return None
     seg._shot_before.add(shooter.id)
+    # a disc lost at rest and found again during the shot a few millimetres from where it was
+    # kept, and still since, did not move: it lay at its place all along (``found_still``)
+    touched = {c.a for c in contacts} | {c.b for c in contacts}
+    for i, pi in paths.items():
+        if i != shooter.id and i not in touched and i in seg._before and found_still(pi, seg._before[i], radius[i]):
+            seg._before[i] = (float(pi[0, 1]), float(pi[0, 2]))
     ends: dict[int, End] = {}
     for tr in movers:
         if tr.id not in seg._before and tr.born < seg._t0:

@@ -143,7 +143,10 @@ def resolve_lost(board: CrokinoleBoard | KoronaBoard, tr: Track, decel: float,
         # found at rest, was called off and its removal for stopping outside the line was missed)
         out = float(np.hypot(lx, ly)) > b.surface_radius - 2 * tr.radius and float(v @ np.array([lx, ly])) > 0 \
             and reaches_edge(b, lx, ly, _recent_velocity(tr, v), decel)
-        if np.hypot(px, py) > b.surface_radius - tr.radius or out:
+        # (its coast ending past the surface's edge: a disc tips into the ditch once its centre
+        # is over the edge, not when its rim reaches it; c2h_9962 at 14.4 s: n2, lost creeping
+        # out past the shooting line and coasted to a stop 16 mm inside the edge, was called off)
+        if np.hypot(px, py) > b.surface_radius or out:
             tr.state = "off"
             return
     else:
