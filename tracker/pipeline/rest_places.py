@@ -26,8 +26,8 @@ beside it; ``bounds``: the rim):
 A refit replaces the place when the detector would accept it (``verify.accept``), it lies within
 ``REACH`` radii of the place (the same disc) and it does not push into a neighbour
 (``OVERLAP_MM``); otherwise the place stays. Only the shot log's ends (and what the rules make of
-them) change: no identity, shot or event does. ``bench_review.py --dets`` replays have no frame
-and no detector, so they show the anchors.
+them) change: no identity, shot or event does. ``bench_review.py --dets`` replays decode the
+video alongside and refit as the review does (``benchmarks/replay_frames.py``; ``--anchors``: not).
 
 Full reviews, median/p95 mm at rest, before -> after (events, rounds, switches identical on all):
 k2e_9505 1.81/6.52 -> 0.38/3.07, k2e_9605 0.90/4.52 -> 0.82/4.24, k2e_9705 0.74/5.93 -> 0.36/5.93,
