@@ -74,6 +74,17 @@ OVERLAP_MM = 0.5
 # k4h_9912 1.17/4.18 -> 0.69/4.18, k4h_9706 1.20/2.48 -> 0.71/2.48, k2e_9805 0.27/1.76 ->
 # 0.29/1.20; none worse).
 SNAP_MM = 2.0
+# The coarsest picture (mm a pixel at the disc) where a disc's place is refitted: edge fit, then
+# the region model (its outline's size held where coarser than ``chamfer.MODEL_COARSE_MM_PER_PX``).
+# The detector's own model stops at 3.6 (``chamfer.py``); here a disc seen coarser was left at its
+# anchor (snapped to a rim line), the edge fit alone being no better there. Unbounded: replayed
+# reviews (``bench_review.py --dets``), median/p95 mm at rest, 3.6 -> unbounded: korona_4p_part
+# (480x270, 3.6-4.4 mm a pixel) 1.27/3.29 -> 1.00/2.87, korona_ru_part 2.38/5.52 -> 1.35/5.52,
+# korona_2p_game 1.41/5.65 -> 1.38/5.65; the 11 korona dev matches (1280x720: no disc seen that
+# coarse) identical, as are korona_overshot and korona_pocket (640x360; their ends are strikers,
+# which never take the model). The edge fit alone there instead (no model): 1.35/3.45, 2.38/5.70,
+# 1.32/5.65: the model, not the refit, makes the gain.
+MODEL_MM_PER_PX = float("inf")
 
 
 _MODELS: weakref.WeakKeyDictionary[DiscDetector, ChamferCorrection] = weakref.WeakKeyDictionary()
@@ -85,6 +96,7 @@ def _model(det: DiscDetector) -> ChamferCorrection:
     cc = _MODELS.get(det)
     if cc is None:
         cc = _MODELS[det] = ChamferCorrection(det.refiner, det.pose, 0.0, det.settings.min_coverage, model=True)
+        cc.max_mm_per_px = MODEL_MM_PER_PX
     return cc
 
 
