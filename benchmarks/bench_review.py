@@ -15,7 +15,10 @@ events.jsonl, frames.jsonl). Without arguments: the fixtures in fixtures/videos/
   in DIR (a pickle per match); later runs replay them through tracking, events and rules only,
   in seconds instead of minutes (for work downstream of the detector: the detector and the
   stillness gate are not re-run, so a change of theirs needs the cache deleted; the board fits'
-  ``calibrated`` events are kept and replayed with them);
+  ``calibrated`` events are kept and replayed with them); a korona replay decodes the video
+  alongside, so that each shot's discs at rest are refitted on the frame it is judged on as the
+  review does (``pipeline.rest_places``, ``replay_frames.py``; ``--anchors``: the tracker's rest
+  anchors instead, what replays reported before);
 * ``--explain``: for each match not exact, the shots of the review and of the truth side by
   side in time order with their ends, and the events of other types that neither side matched;
 * ``--worst N``: for each match, its N largest errors at rest: which shot, which disc, where;
@@ -50,6 +53,8 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+from replay_frames import ReplayFrames  # noqa: E402  (beside this file)
 
 from tracker.boards import board_for  # noqa: E402
 from tracker.pipeline import Pipeline, review_video  # noqa: E402
@@ -247,7 +252,8 @@ def cached_dets_folder(folder: Path, cache: Path) -> dict[str, Any]:
 
         def record(self: Pipeline, dets: Any, t: float, index: int) -> Any:
             fits = [e for e in self.events if e.type == "calibrated"]
-            fed.append((dets, t, index, self.board, fits[fits_seen[0]:]))  # the board fits since the last frame
+            # the board fits since the last frame, and the calibration (``replay_frames``)
+            fed.append((dets, t, index, self.board, fits[fits_seen[0]:], self.calib))
             fits_seen[0] = len(fits)
             return orig(self, dets, t, index)
 
@@ -260,6 +266,9 @@ def cached_dets_folder(folder: Path, cache: Path) -> dict[str, Any]:
         path.write_bytes(pickle.dumps(fed))
     fed = pickle.loads(path.read_bytes())
     p = Pipeline(truth["game"], int(truth["players"]), rules=rules_of(truth))
+    # korona: the frames and a detector, for the shots' places at rest (``replay_frames``)
+    frames = ReplayFrames(folder / "video.mp4", truth["game"], int(truth["players"])) \
+        if REFIT and truth["game"] == "korona" else None
     board = None
     for dets, t, index, b, *rest in fed:
         fits = rest[0] if rest else []  # (caches made before the fits were kept have none)
@@ -269,7 +278,10 @@ def cached_dets_folder(folder: Path, cache: Path) -> dict[str, Any]:
             p.board = p.tracker.board = b
         board = b
         p.events.extend(fits)  # the fits' ``calibrated`` events (the missed-disc check reads them)
+        if frames is not None:
+            frames.before(p, index, b, fits, rest[1] if len(rest) > 1 else None)
         p.process_detections(dets, t, index)
+        p._frame = None
     p.finish()
     return evaluate(folder, p.summary(), [e.to_json() for e in p.sorted_events()],
                     [e for e in p.entries if isinstance(e, Shot)])
@@ -317,6 +329,7 @@ def table(rows: list[tuple[str, dict[str, Any]]], title: str) -> None:
         kinds_table(rows, "sides", sorted({k for _, r in rows for k in r["sides"]}, key=lambda k: (k == "striker", k)))
 
 
+REFIT = True  # --dets: korona's places at rest refitted on the video's frames, as a review does (``--anchors``: not)
 KINDS = False  # --kinds: the errors at rest by kind of disc (``kind_of``)
 SIDES = False  # --sides: the errors at rest by team (crokinole) or seat (korona) (``side_of``)
 
@@ -421,6 +434,8 @@ def main() -> None:
     ap.add_argument("--real", action="store_true")
     ap.add_argument("--dets", type=Path, metavar="DIR", help="replay the detections cached in DIR (made on first use)")
     ap.add_argument("--explain", action="store_true", help="print the shots and events of matches not scored exactly")
+    ap.add_argument("--anchors", action="store_true",
+                    help="--dets: report korona's discs at rest at the tracker's anchors, not refitted on the video's frames")
     ap.add_argument("--kinds", action="store_true", help="also the errors at rest by kind of disc (korona: cushion, row, ...)")
     ap.add_argument("--sides", action="store_true", help="also the errors at rest by team (crokinole) or seat (korona)")
     ap.add_argument("--worst", type=int, default=0, metavar="N", help="print each match's N largest errors at rest")
@@ -428,8 +443,8 @@ def main() -> None:
                     help="the change mask's noise hysteresis (Pipeline.change_noise; default: the detector's own)")
     args = ap.parse_args()
     Pipeline.change_noise = args.noise
-    global EXPLAIN, WORST, KINDS, SIDES
-    EXPLAIN, WORST, KINDS, SIDES = args.explain, args.worst, args.kinds, args.sides
+    global EXPLAIN, WORST, KINDS, SIDES, REFIT
+    EXPLAIN, WORST, KINDS, SIDES, REFIT = args.explain, args.worst, args.kinds, args.sides, not args.anchors
     folders = args.folders or sorted(p.parent for p in (ROOT / "fixtures" / "videos").glob("*/video.mp4"))
     if args.truth_dets:
         table([(f.name, truth_dets_folder(f)) for f in folders], "tracking + events + rules on detections from truth (no detector)")
