@@ -13,7 +13,8 @@ import numpy as np
 from tracker.boards import CrokinoleBoard
 from tracker.track import Tracker
 from tracker.track.datatypes import Sample, Track
-from tracker.track.fate import passes_over_hole, resolve_lost
+from tracker.track.fate import resolve_lost
+from tracker.track.hole_course import passes_over_hole
 from tracker.track.synthetic import World
 from tracker.track.tracker import TrackerConfig
 

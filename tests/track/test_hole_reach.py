@@ -1,5 +1,5 @@
 """A crokinole disc lost near the 20-hole goes in only if its slide from the last sighting gets
-its centre over the hole's capture zone (``fate.short_of_hole``); one whose slide ends short
+its centre over the hole's capture zone (``hole_course.short_of_hole``); one whose slide ends short
 rests over the hole's edge, where its slide ends. c4h_9921 at 2.5 s and 16.2 s: blue discs on
 the blue board, lost 37 and 41 mm out at about 260 mm/s and never found at rest 12 and 24 mm
 from the centre, were called 20s. Discs move in the known-truth physics of

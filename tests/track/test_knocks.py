@@ -159,8 +159,8 @@ def test_a_disc_lost_beside_the_hole_is_not_a_twenty() -> None:
     the centre and is not seen for 0.6 s: it did not drop in, and is found where it stopped
     (seed 7507: it was called a 20). One lost sliding straight at the hole, slowing under
     friction, is in it, but not one that reaches it too fast to drop in
-    (``fate.passes_over_hole``: at 1050 mm/s it slides on over the hole, c2h_8902 at 11.0 s),
-    nor one whose slide stops short of the hole's capture zone (``fate.short_of_hole``): last
+    (``hole_course.passes_over_hole``: at 1050 mm/s it slides on over the hole, c2h_8902 at 11.0 s),
+    nor one whose slide stops short of the hole's capture zone (``hole_course.short_of_hole``): last
     seen 31 mm out at 180 mm/s, it stops 20 mm out, over the hole's edge. (That run was seed
     7501's disc sinking into the hole unseen, taken for a 20 then; c2e_7501 rendered again at
     this commit shows no such loss: its 20 is seen. c4h_9921's blue discs, lost 37 and 41 mm

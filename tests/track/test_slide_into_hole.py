@@ -1,6 +1,6 @@
 """A crokinole disc lost on its way in, further out than the hole test of ``fate.resolve_lost``
 reaches, slid on into the 20-hole when its course runs over the hole slow enough to drop in
-(``fate.slid_into_hole``). Known-truth physics of ``tracker.track.synthetic``; a "hand" stands for
+(``hole_course.slid_into_hole``). Known-truth physics of ``tracker.track.synthetic``; a "hand" stands for
 the lamp's glare by the centre, and a dark disc down in the hole is not found (the detector cannot
 tell it from the empty hole)."""
 

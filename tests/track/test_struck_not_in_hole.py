@@ -50,7 +50,7 @@ def test_a_disc_lost_after_its_blow_is_not_called_in_the_hole() -> None:
 
 
 def test_by_default_its_slide_stops_short_of_the_hole() -> None:
-    """(``TrackerConfig.hole_reach``, ``fate.short_of_hole``: 270 mm/s 30 mm out, slowed by the
+    """(``TrackerConfig.hole_reach``, ``hole_course.short_of_hole``: 270 mm/s 30 mm out, slowed by the
     tracker's friction it stops short of the hole's capture zone.) Without either it was a 20."""
     assert _s2_state() != "hole"
     assert _s2_state(TrackerConfig(hole_reach=False)) == "hole"

@@ -12,9 +12,17 @@ from tracker.boards import CrokinoleBoard, KoronaBoard
 from tracker.boards.korona import Pocket
 from tracker.detect.datatypes import IN_DITCH, IN_HOLE, IN_POCKET
 from tracker.track.blows import segment_distance
-from tracker.track.datatypes import Sample, Track
+from tracker.track.datatypes import Track
+from tracker.track.hole_course import (
+    heading_over_hole,
+    measured_samples,
+    passes_over_hole,
+    short_of_hole,
+    slid_into_hole,
+    slide_distance,
+)
 from tracker.track.rims import barred_over_rim
-from tracker.track.slide import clear, heading, slid_to
+from tracker.track.slide import slid_to
 
 # A crokinole disc at rest seen fewer times than this in all (the pipeline names none before
 # three) and then unseen this many seconds was a false find (``fleeting``).
@@ -123,7 +131,7 @@ def resolve_lost(board: CrokinoleBoard | KoronaBoard, tr: Track, decel: float,
         # was called a 20)
         # (and, with ``reach``, only one whose slide gets it over the hole's capture zone: one
         # stopping short rests where its slide ends, over the hole's edge: ``short_of_hole``)
-        if np.hypot(lx, ly) < b.hole_radius + 2 * tr.radius and _heading_over_hole(b, lx, ly, v) \
+        if np.hypot(lx, ly) < b.hole_radius + 2 * tr.radius and heading_over_hole(b, lx, ly, v) \
                 and not never_seen_away(tr) and not collided \
                 and not passes_over_hole(b, lx, ly, _slowest_velocity(tr, v), decel):
             short = short_of_hole(b, tr, lx, ly, _slowest_velocity(tr, v), decel) if reach else None
@@ -198,15 +206,10 @@ def never_seen_away(tr: Track) -> bool:
     return last is not None and float(np.hypot(last.x - tr.rest_xy[0], last.y - tr.rest_xy[1])) <= 0.25 * tr.radius
 
 
-def _measured(tr: Track, n: int) -> list[Sample]:
-    """The last ``n`` measured samples of ``tr``'s recent path (fewer if it has fewer)."""
-    return [sm for sm in tr.path[-64:] if sm.measured][-n:]
-
-
 def _velocity_over(tr: Track, n: int, otherwise: np.ndarray) -> np.ndarray:
     """The velocity (mm/s) from the first to the last of the last ``n`` measured samples, else
     ``otherwise``."""
-    meas = _measured(tr, n)
+    meas = measured_samples(tr, n)
     if len(meas) < n or meas[-1].t <= meas[0].t:
         return otherwise
     return np.array([meas[-1].x - meas[0].x, meas[-1].y - meas[0].y]) / (meas[-1].t - meas[0].t)
@@ -218,16 +221,6 @@ def _last_velocity(tr: Track) -> np.ndarray:
     return _velocity_over(tr, 2, tr.v.copy())
 
 
-# Gravity (mm/s^2), and the part of the hole's radius a disc's centre must be over to tip in (as
-# ``_over_hole``: the simulator's ``PhysicsParams.hole_capture_fraction``).
-G_MM, HOLE_CAPTURE = 9810.0, 0.55
-
-
-def slide_distance(speed: float, decel: float) -> float:
-    """How far (mm) a disc sliding at ``speed`` (mm/s) goes before friction (``decel``) stops it."""
-    return speed * speed / (2 * decel)
-
-
 def reaches_edge(b: CrokinoleBoard, x: float, y: float, v: np.ndarray, decel: float) -> bool:
     """Whether a disc last seen at (x, y) moving at ``v`` (mm/s) slides past the playing
     surface's edge before friction (``decel``) stops it: its course's stop, v^2 / (2 decel) on
@@ -237,83 +230,6 @@ def reaches_edge(b: CrokinoleBoard, x: float, y: float, v: np.ndarray, decel: fl
         return False
     stop = np.array([x, y], float) + v / sp * slide_distance(sp, decel)
     return float(np.hypot(*stop)) > b.surface_radius
-
-
-def passes_over_hole(b: CrokinoleBoard, x: float, y: float, v: np.ndarray, decel: float) -> bool:
-    """Whether a disc last seen at (x, y) moving at ``v`` (mm/s) reaches the 20-hole too fast to
-    drop in: it tips in only when its centre stays over the hole's capture zone (``HOLE_CAPTURE``
-    of its radius) for the time gravity needs to drop it half its thickness, so a disc crossing
-    even the widest chord of that zone (its diameter) in less time slides on over the hole. Its
-    speed there is the seen speed less the friction (``decel``) over the way to the centre.
-    (c2h_8902 at 11.0 s: n2, glanced off a peg, seen twice on its way past the hole at 900 mm/s
-    and lost in a blur, was put in the hole; the shot's disc then had no track from the line.)"""
-    sp = float(np.hypot(*v))
-    if sp < 1e-6:
-        return False
-    along = max(0.0, -float(np.array([x, y], float) @ (v / sp)))  # the way left to the nearest point to the centre
-    at_hole = sp * sp - 2.0 * decel * along
-    fast = 2.0 * HOLE_CAPTURE * b.hole_radius / float(np.sqrt(b.disc_thickness / G_MM))  # about 620 mm/s
-    return at_hole > fast * fast
-
-
-def short_of_hole(b: CrokinoleBoard, tr: Track, x: float, y: float, v: np.ndarray, decel: float
-                  ) -> np.ndarray | None:
-    """Where a disc last seen at (x, y) moving at ``v`` (mm/s, the mean over its last step
-    between sightings) stops when its slide ends short of the 20-hole's capture zone
-    (``HOLE_CAPTURE`` of its radius), where it would tip in; None when it gets there. Its speed at the last sighting (``v``
-    less the friction over half that step: a sliding disc slows all along it) carries it
-    v^2 / (2 decel) on along its line. A disc whose slide stops short rests on the surface
-    over the hole's edge (the physics of the simulator and of a real board: one centred
-    outside the zone does not tip in). Such a disc, lost as it comes to rest there, is
-    easily never found again at rest: dark over the dark hole, or of the board's colour
-    (c4h_9921 at 2.5 s and 16.2 s: blue s1 and s2 on the blue board, last seen 37 and 41 mm
-    out at about 260 mm/s, stopped 12 and 24 mm from the centre; c4h_9963 at 9.6 s: n1, last
-    seen 23 mm out at 190 mm/s, stopped 19 mm out; c2h_9944 at 7.5 s: red s2 on the red
-    board, 30 mm out: each was called a 20; kept where last seen, they lay 5-25 mm short of
-    where they stopped)."""
-    p = np.array([x, y], float)
-    cap = HOLE_CAPTURE * b.hole_radius
-    if float(np.hypot(*p)) <= cap:
-        return None
-    meas = _measured(tr, 2)
-    step = meas[-1].t - meas[0].t if len(meas) == 2 else 0.0
-    sp = float(np.hypot(*v))
-    if sp < 1e-6:
-        return p
-    u = v / sp
-    sp = max(0.0, sp - 0.5 * decel * step)
-    along = -float(p @ u)  # the way to the point of its line nearest the centre
-    off = abs(float(p[0] * u[1] - p[1] * u[0]))
-    need = along - float(np.sqrt(cap * cap - off * off)) if off < cap else along
-    run = slide_distance(sp, decel)
-    return None if run >= need else p + u * run
-
-
-def slid_into_hole(b: CrokinoleBoard, tr: Track, decel: float, resting: np.ndarray | None,
-                   struck: np.ndarray | None) -> bool:
-    """Whether a crokinole disc lost while sliding further out than the hole test of
-    :func:`resolve_lost` reaches, slid on into the 20-hole: its last sightings run on one line
-    at a slide's speed (``slide.course``), the line runs over the hole, friction leaves it
-    enough way to reach the hole's capture zone and too little speed there to pass over it
-    (:func:`passes_over_hole`), and nothing stands on its way there (a peg, a disc at rest, a
-    disc that lay there when it was last seen: ``resting``, ``struck``). A dark disc down in
-    the hole is not told from the empty hole, and the lamp's glare by the centre hides a pale
-    one: lost 60 mm out on its way in, it was left "covered" where last seen, scored in the 15
-    zone and later "lifted" by hand, and the 20 was lost."""
-    c = heading(b, tr, decel)
-    if c is None:
-        return False
-    at, v, sp, u = c
-    if not _heading_over_hole(b, float(at[0]), float(at[1]), v):
-        return False
-    along = -float(at @ u)  # the way to the point of its line nearest the centre
-    if slide_distance(sp, decel) < along - HOLE_CAPTURE * b.hole_radius:
-        return False  # stops short of the hole
-    if passes_over_hole(b, float(at[0]), float(at[1]), v, decel):
-        return False
-    near = at + u * max(along, 0.0)
-    others = [np.asarray(q, float).reshape(-1, 2) for q in (resting, struck) if q is not None]
-    return clear(b, at, near, tr.radius, np.vstack(others) if others else np.zeros((0, 2)))
 
 
 def _recent_velocity(tr: Track, v: np.ndarray) -> np.ndarray:
@@ -328,32 +244,13 @@ def _slowest_velocity(tr: Track, v: np.ndarray) -> np.ndarray:
     """``v`` (the last two measured samples' velocity) slowed to the slower of the last two
     steps between measured samples: a blurred disc's centre may be found well along its streak
     (c2h_9202: 16 mm ahead), and one such sighting must not make a slow disc fast."""
-    meas = _measured(tr, 3)
+    meas = measured_samples(tr, 3)
     sp = float(np.hypot(*v))
     if len(meas) < 3 or sp < 1e-6:
         return v
     slow = min(float(np.hypot(b.x - a.x, b.y - a.y)) / (b.t - a.t) if b.t > a.t else sp
                for a, b in zip(meas, meas[1:], strict=False))
     return v * min(1.0, slow / sp)
-
-
-def _heading_over_hole(b: CrokinoleBoard, x: float, y: float, v: np.ndarray) -> bool:
-    """A disc last seen at (x, y) moving at ``v`` was over the 20-hole or heading over it: its
-    line ahead passes within a hole radius of the centre (the capture zone is 0.55 of it; the
-    rest is room for the measurement). A disc lost beside the hole while sliding past it, or
-    stopped dead against another disc and not seen at rest for a while, did not drop in
-    (rendered match, seed 7507: a shot disc stopped 35 mm from the centre by a head-on hit,
-    unseen for 0.6 s, was called a 20)."""
-    p = np.array([x, y], float)
-    if float(np.hypot(*p)) <= b.hole_radius:
-        return True
-    sp = float(np.hypot(*v))
-    if sp < 1e-6:
-        return False
-    u = v / sp
-    if float(p @ u) >= 0:  # moving away from the centre
-        return False
-    return abs(float(p[0] * u[1] - p[1] * u[0])) <= b.hole_radius
 
 
 def _near_pocket(b: KoronaBoard, x: float, y: float, radius: float, speed: float, decel: float) -> Pocket | None:

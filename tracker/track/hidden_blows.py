@@ -101,12 +101,12 @@ def split_blow(tk: Tracker, tr: Track, shooter: Track, struck: Track, t: float) 
 def coasted_into_hole(b: CrokinoleBoard, tr: Track) -> bool:
     """Whether a disc knocked away unseen (never seen away from its rest place:
     ``fate.never_seen_away``) had its coast, as the blow's forecast and the pegs' bounces made
-    it, cross the 20-hole's capture zone slowly enough to drop in (``fate.passes_over_hole``'s
+    it, cross the 20-hole's capture zone slowly enough to drop in (``hole_course.passes_over_hole``'s
     speed). ``fate.resolve_lost`` reads such a disc's fate from its last sighting, at rest, and
     leaves it covered where it lay. c4h_9945 at 8.5 s: w1, dark and never seen in motion, struck
     by n1 off a peg and back into the hole; left "covered" at its place, its 20 was missed and
     e1's next shot was lost with it."""
-    from tracker.track.fate import G_MM, HOLE_CAPTURE
+    from tracker.track.hole_course import G_MM, HOLE_CAPTURE
 
     seen = tr.last_sighting()
     if seen is None:

@@ -1,0 +1,123 @@
+"""A crokinole disc's course to the 20-hole: whether a disc lost sliding near the hole drops in,
+slides on over it, or stops short of it, from its last sightings, the board's friction and gravity.
+
+Pure functions on a :class:`Track` and the board model, used by :mod:`tracker.track.fate`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tracker.boards import CrokinoleBoard
+from tracker.track.datatypes import Sample, Track
+from tracker.track.slide import clear, heading
+
+# Gravity (mm/s^2), and the part of the hole's radius a disc's centre must be over to tip in (as
+# ``_over_hole``: the simulator's ``PhysicsParams.hole_capture_fraction``).
+G_MM, HOLE_CAPTURE = 9810.0, 0.55
+
+
+def slide_distance(speed: float, decel: float) -> float:
+    """How far (mm) a disc sliding at ``speed`` (mm/s) goes before friction (``decel``) stops it."""
+    return speed * speed / (2 * decel)
+
+
+def passes_over_hole(b: CrokinoleBoard, x: float, y: float, v: np.ndarray, decel: float) -> bool:
+    """Whether a disc last seen at (x, y) moving at ``v`` (mm/s) reaches the 20-hole too fast to
+    drop in: it tips in only when its centre stays over the hole's capture zone (``HOLE_CAPTURE``
+    of its radius) for the time gravity needs to drop it half its thickness, so a disc crossing
+    even the widest chord of that zone (its diameter) in less time slides on over the hole. Its
+    speed there is the seen speed less the friction (``decel``) over the way to the centre.
+    (c2h_8902 at 11.0 s: n2, glanced off a peg, seen twice on its way past the hole at 900 mm/s
+    and lost in a blur, was put in the hole; the shot's disc then had no track from the line.)"""
+    sp = float(np.hypot(*v))
+    if sp < 1e-6:
+        return False
+    along = max(0.0, -float(np.array([x, y], float) @ (v / sp)))  # the way left to the nearest point to the centre
+    at_hole = sp * sp - 2.0 * decel * along
+    fast = 2.0 * HOLE_CAPTURE * b.hole_radius / float(np.sqrt(b.disc_thickness / G_MM))  # about 620 mm/s
+    return at_hole > fast * fast
+
+
+def short_of_hole(b: CrokinoleBoard, tr: Track, x: float, y: float, v: np.ndarray, decel: float
+                  ) -> np.ndarray | None:
+    """Where a disc last seen at (x, y) moving at ``v`` (mm/s, the mean over its last step
+    between sightings) stops when its slide ends short of the 20-hole's capture zone
+    (``HOLE_CAPTURE`` of its radius), where it would tip in; None when it gets there. Its speed at the last sighting (``v``
+    less the friction over half that step: a sliding disc slows all along it) carries it
+    v^2 / (2 decel) on along its line. A disc whose slide stops short rests on the surface
+    over the hole's edge (the physics of the simulator and of a real board: one centred
+    outside the zone does not tip in). Such a disc, lost as it comes to rest there, is
+    easily never found again at rest: dark over the dark hole, or of the board's colour
+    (c4h_9921 at 2.5 s and 16.2 s: blue s1 and s2 on the blue board, last seen 37 and 41 mm
+    out at about 260 mm/s, stopped 12 and 24 mm from the centre; c4h_9963 at 9.6 s: n1, last
+    seen 23 mm out at 190 mm/s, stopped 19 mm out; c2h_9944 at 7.5 s: red s2 on the red
+    board, 30 mm out: each was called a 20; kept where last seen, they lay 5-25 mm short of
+    where they stopped)."""
+    p = np.array([x, y], float)
+    cap = HOLE_CAPTURE * b.hole_radius
+    if float(np.hypot(*p)) <= cap:
+        return None
+    meas = measured_samples(tr, 2)
+    step = meas[-1].t - meas[0].t if len(meas) == 2 else 0.0
+    sp = float(np.hypot(*v))
+    if sp < 1e-6:
+        return p
+    u = v / sp
+    sp = max(0.0, sp - 0.5 * decel * step)
+    along = -float(p @ u)  # the way to the point of its line nearest the centre
+    off = abs(float(p[0] * u[1] - p[1] * u[0]))
+    need = along - float(np.sqrt(cap * cap - off * off)) if off < cap else along
+    run = slide_distance(sp, decel)
+    return None if run >= need else p + u * run
+
+
+def slid_into_hole(b: CrokinoleBoard, tr: Track, decel: float, resting: np.ndarray | None,
+                   struck: np.ndarray | None) -> bool:
+    """Whether a crokinole disc lost while sliding further out than the hole test of
+    :func:`tracker.track.fate.resolve_lost` reaches, slid on into the 20-hole: its last sightings run on one line
+    at a slide's speed (``slide.course``), the line runs over the hole, friction leaves it
+    enough way to reach the hole's capture zone and too little speed there to pass over it
+    (:func:`passes_over_hole`), and nothing stands on its way there (a peg, a disc at rest, a
+    disc that lay there when it was last seen: ``resting``, ``struck``). A dark disc down in
+    the hole is not told from the empty hole, and the lamp's glare by the centre hides a pale
+    one: lost 60 mm out on its way in, it was left "covered" where last seen, scored in the 15
+    zone and later "lifted" by hand, and the 20 was lost."""
+    c = heading(b, tr, decel)
+    if c is None:
+        return False
+    at, v, sp, u = c
+    if not heading_over_hole(b, float(at[0]), float(at[1]), v):
+        return False
+    along = -float(at @ u)  # the way to the point of its line nearest the centre
+    if slide_distance(sp, decel) < along - HOLE_CAPTURE * b.hole_radius:
+        return False  # stops short of the hole
+    if passes_over_hole(b, float(at[0]), float(at[1]), v, decel):
+        return False
+    near = at + u * max(along, 0.0)
+    others = [np.asarray(q, float).reshape(-1, 2) for q in (resting, struck) if q is not None]
+    return clear(b, at, near, tr.radius, np.vstack(others) if others else np.zeros((0, 2)))
+
+
+def heading_over_hole(b: CrokinoleBoard, x: float, y: float, v: np.ndarray) -> bool:
+    """A disc last seen at (x, y) moving at ``v`` was over the 20-hole or heading over it: its
+    line ahead passes within a hole radius of the centre (the capture zone is 0.55 of it; the
+    rest is room for the measurement). A disc lost beside the hole while sliding past it, or
+    stopped dead against another disc and not seen at rest for a while, did not drop in
+    (rendered match, seed 7507: a shot disc stopped 35 mm from the centre by a head-on hit,
+    unseen for 0.6 s, was called a 20)."""
+    p = np.array([x, y], float)
+    if float(np.hypot(*p)) <= b.hole_radius:
+        return True
+    sp = float(np.hypot(*v))
+    if sp < 1e-6:
+        return False
+    u = v / sp
+    if float(p @ u) >= 0:  # moving away from the centre
+        return False
+    return abs(float(p[0] * u[1] - p[1] * u[0])) <= b.hole_radius
+
+
+def measured_samples(tr: Track, n: int) -> list[Sample]:
+    """The last ``n`` measured samples of ``tr``'s recent path (fewer if it has fewer)."""
+    return [sm for sm in tr.path[-64:] if sm.measured][-n:]
