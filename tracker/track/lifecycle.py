@@ -216,7 +216,8 @@ def miss(tk: Tracker, tr: Track, t: float, dt: float) -> None:
             on_blow = isinstance(tk.board, CrokinoleBoard) and struck_last(tk, tr, dt)
             resolve_lost(tk.board, tr, tk.cfg.decel, resting, struck, stayed_since(tk, tr),
                          collided=cfg.struck_not_in_hole and on_blow, reach=cfg.hole_reach,
-                         struck_last=on_blow)
+                         struck_last=on_blow, creep=cfg.creep_on,
+                         past_hole=cfg.slide_past_hole)
 
 
 def struck_last(tk: Tracker, tr: Track, dt: float) -> bool:

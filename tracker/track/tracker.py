@@ -110,6 +110,10 @@ class TrackerConfig:
     # crokinole: a disc lost near the 20-hole is put in it only if its slide from the last
     # sighting gets its centre over the hole's capture zone (``fate.reaches_hole``)
     hole_reach: bool = True
+    # crokinole, off (figures in slide.py): a disc lost creeping to a stop rests where its creep ends
+    creep_on: bool = False
+    # crokinole, off (``slide.by_hole``): a lost disc's course stands unless its centre crosses the hole
+    slide_past_hole: bool = False
 
 
 class Tracker:
