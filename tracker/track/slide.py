@@ -43,12 +43,13 @@ STRAIGHT_MM = 3.0
 # A last step between sightings slower than this share of the fastest step before it (friction
 # allowed for) was slowed by a blow, not by friction (``slowed``).
 SLOWED = 0.6
-# ``TrackerConfig.creep_on`` (``crept_to``), off. Replayed reviews (--dets), off -> on, position at
+# ``TrackerConfig.creep_on`` (``crept_to``), on. Replayed reviews (--dets), off -> on, position at
 # rest p95 mm: crokinole_4p_part 7.92 -> 5.21, c2h_9962 4.64 -> 2.03, c2h_9932 9.63 -> 8.65,
 # c4h_9803 3.23 -> 3.16;
 # medians c4h_9921 2.60 -> 2.05, c4h_9963 1.32 -> 0.85; but c2h_9944 0.74/5.11 -> 1.15/11.45 (its
 # s1, kept 23 mm from where it stopped, is now 15 mm off: inside the review's 15 mm match, so
-# counted). Events unchanged on the 6 crokinole fixtures and 21 crokinole dev matches.
+# counted: a better place, 23 -> 15 mm, that the benchmark's 15 mm match now sees; on for that
+# reason). Events unchanged on the 6 crokinole fixtures and 21 crokinole dev matches.
 # ``TrackerConfig.slide_past_hole`` (``by_hole``), off: c2h_9932's false removals 6 -> 1 (all-dev
 # removed P 49 -> 54%), but a false 20 there (shots P 89 -> 80%, 20s P 100 -> 0%: n2, knocked
 # unseen at 13.9 s, its forecast coast off a peg crossed the hole's capture zone at under 620 mm/s

@@ -108,10 +108,10 @@ class TrackerConfig:
     # removed P 50 -> 17%); the fixtures and the other dev matches unchanged
     struck_not_in_hole: bool = False
     # crokinole: a disc lost near the 20-hole is put in it only if its slide from the last
-    # sighting gets its centre over the hole's capture zone (``fate.reaches_hole``)
+    # sighting gets its centre over the hole's capture zone (``hole_course.short_of_hole``)
     hole_reach: bool = True
-    # crokinole, off (figures in slide.py): a disc lost creeping to a stop rests where its creep ends
-    creep_on: bool = False
+    # crokinole (figures in slide.py): a disc lost creeping to a stop rests where its creep ends
+    creep_on: bool = True
     # crokinole, off (``slide.by_hole``): a lost disc's course stands unless its centre crosses the hole
     slide_past_hole: bool = False
 
