@@ -105,3 +105,31 @@ def test_the_alignment_keeps_order_and_pairs_as_many_as_it_can() -> None:
     assert _align(a[:2], b, 75.0) == [(0, 0), (1, 1)]
     # out of reach: no pair
     assert _align(a[:1], np.array([[200.0, 0.0]]), 75.0) == []
+
+
+def test_a_false_find_in_a_row_split_does_not_take_a_disc_paired_in_order() -> None:
+    """k2e_9941 at 26.27 s: the striker split a south row; a false find appeared in the gap
+    between two discs pushed apart, 13 mm from the east one's rest place, its true find 15 mm.
+    The earlier stages had paired every disc of the row in order; the alignment's tie-break
+    (least squared displacement) must not give the false find to the disc (its true find then
+    became a new disc: two switches)."""
+    from tracker.track import row_order as ro
+
+    rest = [(-77.0, 412.0), (-45.0, 412.0), (-15.0, 412.0), (36.0, 412.0), (62.0, 412.0)]
+    tk = Tracker(KB)
+    for k in range(6):
+        tk.update(dets(rest, striker=False), 0.1 * k)
+    rows = [x for x in tk.tracks if x.state != "lifted"] + tk._tentative
+    idx = [min(range(len(rows)), key=lambda i, p=p: float(np.hypot(*(rows[i].xy - np.array(p))))) for p in rest]
+    now = dets([(-83.0, 411.0), (-53.0, 408.0), (-0.0, 409.0), (36.0, 410.0), (62.0, 411.0), (-28.0, 410.0)],
+               striker=False)
+    tk._struck = {rows[idx[0]].id: (np.array([-83.0, 411.0]), np.array([-200.0, 0.0]))}
+    for keep, want in ((True, 2), (False, 5)):
+        ro.KEEP_ORDERED = keep
+        try:
+            pairs = [(idx[k], k) for k in range(5)]
+            used_t, used_d = {i for i, _ in pairs}, {j for _, j in pairs}
+            ro.row_order(tk, rows, now, pairs, used_t, used_d, 0.1)
+        finally:
+            ro.KEEP_ORDERED = True
+        assert dict(pairs)[idx[2]] == want, keep

@@ -47,6 +47,12 @@ REACH = 6.0  # most a row disc may move in one frame, in radii
 # measured only together with ``confirm.WAY_OUT`` (full reviews: k2e_9705 switches 25 -> 0, but
 # k4h_9506 lost a pocket to a north disc, k4h_9912 gained a switch); see the commit log.
 UNSEEN_BLOWS = False
+# Keep the earlier stages' pairs of a struck row when they already keep its order and the
+# alignment pairs no more discs: the alignment's tie-break (least squared displacement) is no
+# evidence against the earlier stages' (forecasts, colours, penalties). k2e_9941 at 26.27 s: a
+# false find in the gap of a row being split lay 13 mm from s4's rest place, s4's true find 15
+# mm; the alignment gave s4 the false one and s4's find became a new disc (switches).
+KEEP_ORDERED = True
 GAP = 1.2  # most free space between neighbours on a line, in radii (2.4 changed the detector runs, no gain)
 
 
@@ -95,7 +101,18 @@ def row_order(tk: Tracker, rows: Sequence[Track], dets: Detections, pairs: list[
         new_pairs = [(ti[a], dj[b]) for a, b in new]
         if len(new_pairs) < len(old) or set(old) <= set(new_pairs):  # no better, or only pairs added
             continue
+        if (KEEP_ORDERED and len(old) >= 2 and {i for i, _ in new_pairs} == {i for i, _ in old}
+                and _in_order(rows, dets, old, u)):
+            continue  # the earlier stages kept the order: a mere tie-break on squared displacement
         repair(pairs, used_t, used_d, old, new_pairs)
+
+
+def _in_order(rows: Sequence[Track], dets: Detections, pairs: list[tuple[int, int]], u: np.ndarray) -> bool:
+    """Do ``pairs`` keep the row's order: the paired detections, taken in the order of their
+    tracks' rest places along the row's direction ``u``, lie in the same order along it?"""
+    ordered = sorted(pairs, key=lambda p: float(rest_of(rows[p[0]]) @ u))
+    s = [float(dets.xy[j] @ u) for _, j in ordered]
+    return all(a < b for a, b in zip(s, s[1:], strict=False))
 
 
 def _line(rows: Sequence[Track], resting: list[int], start: int) -> list[int]:
