@@ -51,7 +51,7 @@ from tracker.track.prediction import (
     struck_penalty,
 )
 from tracker.track.row_order import row_order
-from tracker.track.steady import sideways
+from tracker.track.steady import beyond_reach, sideways
 
 
 @dataclass(frozen=True)
@@ -98,6 +98,9 @@ class TrackerConfig:
     # flicked unseen into north's dark n1, took n1's run and name (its later 20 logged as n1's,
     # false fouls); rounds 0/1 -> 1/1, the fixtures and other dev matches as before
     colour_gate: float | None = 45.0
+    # the wide stage's reach for a moving disc counted from its last sighting, not from its coasted
+    # forecast too (``steady.beyond_reach``)
+    reach_from_sighting: bool = True
     # crokinole: a disc knocked away unseen whose forecast coast crossed the 20-hole slowly went in
     # (``hidden_blows.coasted_into_hole``; c4h_9945 at 8.5 s: 20s 0/1 -> 1/1, removals R/P
     # 40/33% -> 60/75%; the fixtures and other dev matches as before)
@@ -323,7 +326,8 @@ class Tracker:
                 for i in cand])
             cand, wide = blows.with_rows(self, rows, cand, wide, used_t)
             sub = (cost[np.ix_(cand, dcols)] + blows.backwards(self, rows, cand, dets, dcols)
-                   + sideways(self, rows, cand, dets, dcols, cost, dt))
+                   + sideways(self, rows, cand, dets, dcols, cost, dt)
+                   + (beyond_reach(self, rows, cand, dets, dcols, t, dt) if self.cfg.reach_from_sighting else 0.0))
             for a, b in assign(sub, wide):
                 pairs.append((cand[a], dcols[b]))
                 used_t.add(cand[a])
