@@ -117,8 +117,10 @@ def _peak_search(img: np.ndarray, p0: np.ndarray, nrm: np.ndarray, half: float,
     """Sub-pixel offset (px, along the normal) of the strongest response, and its strength."""
     import cv2
 
-    offs = np.arange(-half, half + step / 2, step)
-    if len(offs) < 3:  # no room for a peak inside the search (a degenerate fit: a board of the other game)
+    offs = np.arange(-half, half + step / 2, step) if np.isfinite(half) else np.zeros(0)
+    if len(offs) < 3 or half > sum(img.shape[:2]):
+        # no room for a peak inside the search, or a search wider than the image (a degenerate
+        # fit: a board of the other game): nothing found
         return np.zeros(len(p0)), np.zeros(len(p0))
     mx = (p0[:, 0, None] + offs[None, :] * nrm[:, 0, None]).astype(np.float32)
     my = (p0[:, 1, None] + offs[None, :] * nrm[:, 1, None]).astype(np.float32)
