@@ -3,16 +3,17 @@
 A dark disc on a dark board may be missed waiting on the shooting line and in flight, and first
 found at the very moment it strikes a disc at rest, already stopping against it (a frame may hold
 most of its run). ``flicked_unseen`` needs three sightings in flight to run its line back to the
-shooting line; here there is one. The struck disc, never flicked from where shots start, was then
+shooting line; here there are one or two, the last as it strikes. The struck disc, never flicked from where shots start, was then
 taken for the shot disc: its owner's shot, a foul ("no opponent disc hit"), itself and the real
 shot disc to the ditch, and the removals the true shot made (a disc knocked past the shooting
 line) never judged (c4h_9951 at 17.3 s: west's w2, black on a dark board, first seen touching
 north's n1 as n1 set off; n1 stopped outside the shooting line).
 
-The shot disc then is the disc first seen moving, touching the place where the struck disc
-rested, in the frames it set off in; the struck disc sets off away from it. It came along the
-line the struck disc took (a hit pushes along the line of centres, and a flick aims it at its
-target): back along that line, it left the shooting line there.
+The shot disc then is a disc first seen during the episode, touching the place where the
+struck disc rested in the frames it set off in, having run at it (never outside the shooting
+line); the struck disc sets off away from it. It came along its own run when it was seen before
+the blow, else along the line the struck disc took (a hit pushes along the line of centres, and a
+flick aims the disc at its target): back along that line, it left the shooting line there.
 """
 
 from __future__ import annotations
