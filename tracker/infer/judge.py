@@ -28,6 +28,7 @@ from tracker.infer.start_places import (
     put_down_and_flicked,
     set_down_by_hand,
 )
+from tracker.infer.struck_unseen import struck_by_unseen
 from tracker.infer.unseen import (
     arrived_unseen,
     flicked_unseen,
@@ -101,6 +102,11 @@ def judge(seg: ShotSegmenter, tracks: Sequence[Track], t: float, frame: int) -> 
             or (None if candidates else sank_unseen(seg, tracks, movers, paths, t, frame))
         if unseen is not None:
             return unseen
+        # ... or the shot disc was first seen as it struck one of them (``struck_unseen``)
+        hit = struck_by_unseen(seg, movers, candidates, paths, starts)
+        if hit is not None:
+            seg._before[hit[0].id], starts[hit[0].id] = hit[1], hit[2]
+            candidates = [hit[0]]
     if not candidates:
         seg.rejected.append((t, "motion with no disc that rested before it"))
         return None

@@ -31,6 +31,7 @@ from tracker.track.merge import (
     mover_robbed,
     nudged_from,
     unlike_blurred,
+    unseen_since,
     way_out_blocked,
 )
 
@@ -105,7 +106,7 @@ def confirm(tk: Tracker, tr: Track, t: float, dt: float) -> None:
         v = np.array([last.x - first.x, last.y - first.y]) / max(last.t - first.t, 1e-3)
         crok = isinstance(tk.board, CrokinoleBoard)
         donor = donor_of(tk.tracks, tr, v, first, tk.cfg.v_max, may_rest=knock_or_flick(tk, tr) if crok else None,
-                         unlike=tk.cfg.colour_gate) \
+                         unlike=tk.cfg.colour_gate, struck=crok) \
             or striker_seen_as_disc(tk, tr, v, first)
         if WAY_OUT and not crok and donor is not None and donor.state == "rest" and way_out_blocked(tk.tracks, donor, tr):
             # a disc knocked away unseen the blow's forecast lost, rather than one that could not go that way
@@ -185,7 +186,8 @@ def knock_or_flick(tk: Tracker, tr: Track) -> Callable[[Track], bool]:
         q = d.settled_xy
         return b.waits_on_shooting_line(float(q[0]), float(q[1]), d.radius)
 
-    return lambda d: on_line(d) or (left_its_place(tk.tracks, d, tr, first.t - d.last_seen, tk.cfg.decel)
+    return lambda d: on_line(d) or (left_its_place(tk.tracks, d, tr, first.t - unseen_since(tk.tracks, d, first.t),
+                                                   tk.cfg.decel)
                                     and not unlike_blurred(d, tr))
 
 

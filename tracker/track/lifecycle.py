@@ -173,6 +173,9 @@ def miss(tk: Tracker, tr: Track, t: float, dt: float) -> None:
             wait = FLEETING_S
         if tr.id not in tk._leaving and _against_rim(tk, tr):
             wait = cfg.rim_lift_after
+        if cfg.lift_after_moved > 0 and tr.id not in tk._leaving and tr.rest_xy is not None \
+                and isinstance(tk.board, CrokinoleBoard):
+            wait = cfg.lift_after_moved  # a disc in play: only the rules take it off
         if t - tr.last_seen > wait:
             tr.state = "lifted"
             tr.occluded = False

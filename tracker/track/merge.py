@@ -19,6 +19,39 @@ from tracker.track.datatypes import Sample, Track
 # Seconds a disc may go unseen and still be joined to a track born moving (``donor_of``): a
 # disc knocked away unseen is found again on its way within that (or it is lost for good).
 DONOR_WINDOW = 0.6
+# mm of slack on two radii for a disc touching another (the detector's centres are a mm or two off)
+TOUCH_MM = 3.0
+
+
+def unseen_since(tracks: Sequence[Track], d: Track, t: float) -> float:
+    """When resting disc ``d`` may have left its place unseen, as of ``t``: when it was last seen,
+    or, if the detector had lost it at rest (the tracker holding it where it lay), the latest
+    moment before ``t`` that another disc was seen coming to touch its place: a disc at rest
+    starts only when struck. c4h_9951 at 21.0 s: west's w2, black on a dark board, lost at rest
+    for seconds; north's n2 struck it, and it was found flying 210 mm on 0.27 s later, a new disc
+    (its removal past the shooting line missed, w2 scored where it had lain)."""
+    if d.state != "rest" or not d.occluded or t - d.last_seen <= DONOR_WINDOW:
+        return d.last_seen  # (lost just now: when it was last seen is when it went)
+    q = np.asarray(d.settled_xy, float)
+    hit = d.last_seen
+    for o in tracks:
+        if o is d:
+            continue
+        # back from ``t``: the latest onset of a touch (one that came to rest beside it touches on)
+        onset = None
+        for s in reversed(o.path):
+            if s.t <= hit:
+                break
+            if not s.measured or s.t >= t - 1e-6:
+                continue
+            if float(np.hypot(s.x - q[0], s.y - q[1])) > o.radius + d.radius + TOUCH_MM:
+                if onset is not None:
+                    break
+            else:
+                onset = s.t
+        if onset is not None:
+            hit = onset
+    return hit
 
 
 def nudged_from(tracks: Sequence[Track], tr: Track, first: Sample, dt: float,
@@ -40,7 +73,7 @@ def nudged_from(tracks: Sequence[Track], tr: Track, first: Sample, dt: float,
 
 def donor_of(tracks: Sequence[Track], tr: Track, v: np.ndarray, first: Sample, v_max: float,
              kind: int | None = None, may_rest: Callable[[Track], bool] | None = None,
-             unlike: float | None = None) -> Track | None:
+             unlike: float | None = None, struck: bool = False) -> Track | None:
     """The vanished disc a track born moving came from.
 
     Candidates vanished (resting and unseen, or moving) at most ``DONOR_WINDOW`` before the new track's
@@ -48,13 +81,15 @@ def donor_of(tracks: Sequence[Track], tr: Track, v: np.ndarray, first: Sample, v
     where the new track's line, run backwards, was at that moment; a missing first frame or a
     peg bounce between the first detections makes that line rough, so the gate is wide.
     Candidates are of the new track's kind, or of ``kind`` when given; a resting one must pass
-    ``may_rest`` when given.
+    ``may_rest`` when given. ``struck``: a resting disc the detector had lost vanished when
+    another last came to touch it (``unseen_since``), not when it was last seen.
     """
     best, best_cost = None, BIG
     z = np.array([first.x, first.y])
     for d in tracks:
         p = d.anchor if d.state == "rest" and d.anchor_n else d.xy
-        gap = _vanished_within_reach(d, tr.kind if kind is None else kind, first.t, z, p, v_max)
+        gap = _vanished_within_reach(d, tr.kind if kind is None else kind, first.t, z, p, v_max,
+                                     unseen_since(tracks, d, first.t) if struck else None)
         if gap is None:
             continue
         reach = float(np.hypot(*(z - p)))
@@ -78,8 +113,6 @@ def other_colour(d: Track, tr: Track, unlike: float) -> bool:
     return float(np.linalg.norm(np.asarray(d.color, float) - np.asarray(tr.color, float))) > unlike
 
 
-# mm of slack on two radii for a disc touching another (the detector's centres are a mm or two off)
-TOUCH_MM = 3.0
 # cosine: a touching disc lies across a disc's way out when within about 40 degrees of it
 ACROSS = 0.75
 
@@ -120,13 +153,14 @@ def way_out_blocked(tracks: Sequence[Track], d: Track, tr: Track) -> bool:
 
 
 def _vanished_within_reach(d: Track, kind: int, t: float, z: np.ndarray, place: np.ndarray,
-                           v_max: float) -> float | None:
-    """How long before ``t`` the track ``d`` vanished, when it may be the disc first found at ``z``
-    then: of ``kind``, vanished (resting and unseen, or moving) at most ``DONOR_WINDOW`` before,
-    and near enough its ``place`` to have got there at the top speed; else None."""
+                           v_max: float, since: float | None = None) -> float | None:
+    """How long before ``t`` the track ``d`` vanished (``since``: when, if not when it was last
+    seen), when it may be the disc first found at ``z`` then: of ``kind``, vanished (resting and
+    unseen, or moving) at most ``DONOR_WINDOW`` before, and near enough its ``place`` to have got
+    there at the top speed; else None."""
     if d.kind != kind or not ((d.state == "rest" and d.occluded) or d.state == "moving"):
         return None
-    gap = t - d.last_seen
+    gap = t - (d.last_seen if since is None else since)
     if gap <= 1e-6 or gap > DONOR_WINDOW or float(np.hypot(*(z - place))) > v_max * gap + 2 * d.radius:
         return None
     return gap

@@ -63,6 +63,9 @@ class TrackerConfig:
     # korona: a disc against a rim, longer (the detector finds rim rows only on its full passes
     # and loses them for seconds while the striker or a hand is near)
     rim_lift_after: float = 12.0
+    # crokinole: a disc that rested after it moved (in play), lost at rest, lifted after this long
+    # (0: ``lift_after``); off: measured in the commit that added it (c4h_9951 exact, but c2h_9932/9944 worse)
+    lift_after_moved: float = 0.0
     lost_after: float = 0.3  # seconds a moving disc may stay unseen before its fate is decided
     # korona: seconds in which a disc called off from its unseen course alone may be seen again
     # where it rested (``fate.off_unseen``): the detector's full pass once the board settles
