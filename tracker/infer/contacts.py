@@ -207,7 +207,8 @@ def _still_struck(p: Path, k: int, ra: float, still: Mapping[int, tuple[float, f
     straight over the time to the next sample, comes within touching distance (``tol`` beyond
     it) of the disc's place, and the next sample lies farther from it than where they met (it
     bounced off, not through). Rows (gap 0, time of contact, disc). A struck disc moves unless
-    something holds it: one lying against a peg takes a blow towards the peg and stays put
+    something holds it (or the detector never sees it at rest: ``_lost_its_push``, the blow
+    read from the mover alone): one lying against a peg takes a blow towards the peg and stays put
     within the detector's noise, so it never joins the movers, and the mover's turn beside it,
     with no peg or mover near, was taken for noise (c2h_9956 at 21.9 s: n4 struck s4, lying
     against a peg, turned unseen beside it, and no contact was found: a foul, n4 removed).
@@ -230,9 +231,42 @@ def _still_struck(p: Path, k: int, ra: float, still: Mapping[int, tuple[float, f
             if s is None:
                 continue
             meet = p[j, 1:] + v_in * s
-            if float(np.hypot(*(p[j + 1, 1:] - qa))) > float(np.hypot(*(meet - qa))):
+            if float(np.hypot(*(p[j + 1, 1:] - qa))) > float(np.hypot(*(meet - qa))) \
+                    or (STILL_PUSH and _lost_its_push(p, j, s, meet, v_in, qa)):
                 out.append((0.0, float(p[j, 0] + s), other))
     return out
+
+
+# ``_still_struck``: a run that meets a disc at rest and loses at least half its speed towards it
+# (along the line of centres) struck it, whether or not its next sample lies farther from it
+STILL_PUSH = True
+
+
+def _lost_its_push(p: Path, j: int, s: float, meet: np.ndarray, v_in: np.ndarray, q: np.ndarray) -> bool:
+    """Whether the mover whose path ``p`` met, at ``meet`` (``s`` seconds after sample ``j``,
+    running at ``v_in``), the disc resting at ``q`` gave it its push: its velocity along the line
+    of centres after the meeting (the next leg's, else the rest of this one's) is under half what
+    it was (equal masses: a blow passes on most of it, the part across the line stays). The
+    struck disc leaves, so the mover may still close on the place it left; "farther from it
+    next" misses such a blow (c2h_9944 at 10.47 s: n2, running at 680 mm/s, struck s2, red on
+    the red board and never seen at rest, at 31 mm and went on at 210 mm/s across the line of
+    centres, its next sample 0.5 mm nearer s2's place; no contact, a 'no opponent hit' foul)."""
+    x = q - meet
+    nx = float(np.hypot(*x))
+    if nx < 1e-9:
+        return False
+    n = x / nx
+    push = float(v_in @ n)
+    if push <= 0.0:
+        return False
+    if j + 2 < len(p) and p[j + 2, 0] > p[j + 1, 0]:
+        v_out = (p[j + 2, 1:] - p[j + 1, 1:]) / (p[j + 2, 0] - p[j + 1, 0])
+    else:
+        rest = p[j + 1, 0] - p[j, 0] - s
+        if rest <= 1e-6:
+            return False
+        v_out = (p[j + 1, 1:] - meet) / rest
+    return float(v_out @ n) < 0.5 * push
 
 
 def _rim_reached(p: Path, k: int, lim: float, tol: float) -> tuple[float, float, str] | None:

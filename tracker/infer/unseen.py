@@ -304,13 +304,18 @@ def arrived_unseen(seg: ShotSegmenter, tracks: Sequence[Track], movers: list[Tra
     the shooting line where that line, run back from its rest place, meets it. None when there
     is no such pair. c4h_9903 at 17.9 s: west's w2, seen once in flight, struck s1 (s1 drove s2
     onto the south shooting line) and stopped 30 mm from s1's place; the motion was judged as
-    s2's and rejected ("not where a shot starts"), and w2 was a disc nobody shot."""
+    s2's and rejected ("not where a shot starts"), and w2 was a disc nobody shot. The new disc
+    may have been born on the episode's first frame (its first find, noted as a rest place it
+    left, a blur of it and the disc it struck on the blow's frame): first seen during the
+    episode all the same (c4h_9963 at 23.37 s: east's e2 struck s2 58 mm inside east's line and
+    bounced back 31 mm inside it; the motion was judged as s2's shot, s2 a disc shot before, and
+    a false foul removed it)."""
     b = seg.board
     if not isinstance(b, CrokinoleBoard):
         return None
     knocked = [tr for tr in movers if tr.id in seg._before and tr.id in paths and tr.born < seg._t0 - 1e-6
                and float(np.hypot(*(paths[tr.id][-1, 1:] - seg._before[tr.id]))) > tr.radius]
-    fresh = [tr for tr in movers if tr.born >= seg._t0 - 1e-6 and tr.state == "rest" and tr.id not in seg._before
+    fresh = [tr for tr in movers if tr.born >= seg._t0 - 1e-6 and tr.state == "rest"
              and tr.id not in seg._shot_before and not at_start_place(seg.board, tr.position(), tr)
              and not seg.unlike_a_disc(tr) and not tr.leaving]
     pairs = sorted((float(np.hypot(*(np.array(f.position()) - seg._before[k.id]))), f.id, k.id)

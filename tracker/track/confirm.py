@@ -21,6 +21,7 @@ from tracker.boards.korona import ON_LINE_MM
 from tracker.detect.datatypes import DISC, IN_HOLE, STRIKER
 from tracker.track.datatypes import Sample, Track
 from tracker.track.hidden_blows import split_blow
+from tracker.track.hole_course import passed_over
 from tracker.track.lifecycle import HOLE_UNCOVERED_S
 from tracker.track.merge import (
     blow_split,
@@ -112,6 +113,15 @@ def confirm(tk: Tracker, tr: Track, t: float, dt: float) -> None:
             # a disc knocked away unseen the blow's forecast lost, rather than one that could not go that way
             ghost = donor_of([d for d in tk.tracks if d.id in tk._ghosts], tr, v, first, tk.cfg.v_max)
             donor = ghost or donor
+        over = passed_over(tk.board, tk.tracks, tr, tk.cfg.v_max) \
+            if donor is None and tk.cfg.hole_passed and isinstance(tk.board, CrokinoleBoard) else None
+        if over is not None:  # a disc called into the 20-hole, found sliding on beyond it
+            over.state, over.v, over.xy = "moving", v, tr.xy.copy()
+            over.last_seen, over.hits = t, over.hits + tr.hits
+            over.where_votes = dict(tr.where_votes)
+            over.path.extend(tr.path)
+            label(tk, tr, over.id)
+            return
         robbed = mover_robbed(tk.tracks, tr, t, dt, tk.cfg.v_max) if donor is None and crok else None
         if robbed is not None:
             take_back(tk, robbed, tr, t)

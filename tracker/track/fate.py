@@ -104,7 +104,8 @@ def _over_hole(b: CrokinoleBoard, x: float, y: float) -> bool:
 def resolve_lost(board: CrokinoleBoard | KoronaBoard, tr: Track, decel: float,
                  resting: np.ndarray | None = None, struck: np.ndarray | None = None,
                  stayed: np.ndarray | None = None, collided: bool = False, reach: bool = False,
-                 struck_last: bool = False, creep: bool = False, past_hole: bool = False) -> None:
+                 struck_last: bool = False, creep: bool = False, past_hole: bool = False,
+                 fast_past_hole: bool = False) -> None:
     """A moving disc vanished: into the hole, a pocket, off the board, or under a hand.
     ``decel``: the friction the tracker coasts unseen discs with (``TrackerConfig.decel``);
     ``resting``: (N, 2) places of the other discs at rest (crokinole: a disc lost sliding in
@@ -119,7 +120,8 @@ def resolve_lost(board: CrokinoleBoard | KoronaBoard, tr: Track, decel: float,
     (``lifecycle.struck_last``; it stays where last seen). ``creep``: crokinole, a disc lost in
     the open creeping to a stop (too slow for ``slide.slid_to``) rests where its creep ends
     (``slide.crept_to``), unless ``struck_last``; ``past_hole``: a course by the 20-hole stands
-    unless its centre runs over the hole (``slide.by_hole``)."""
+    unless its centre runs over the hole (``slide.by_hole``); ``fast_past_hole``: one cut short by
+    a disc it struck stands by the hole too, if it came too fast to drop in (``slide.slid_to``)."""
     last = tr.last_sighting()
     lx, ly = (last.x, last.y) if last else (float(tr.xy[0]), float(tr.xy[1]))
     px, py = float(tr.xy[0]), float(tr.xy[1])
@@ -179,7 +181,7 @@ def resolve_lost(board: CrokinoleBoard | KoronaBoard, tr: Track, decel: float,
     # Lost mid-board: treat as covered where it was last seen (or, crokinole, where it slid on
     # to in the open: ``slide.py``); the lift timer decides.
     if isinstance(b, CrokinoleBoard) and resting is not None:
-        stop = slid_to(b, tr, decel, resting, struck, past_hole)
+        stop = slid_to(b, tr, decel, resting, struck, past_hole, fast_past_hole)
         if stop is None and creep and not struck_last:
             stop = crept_to(b, tr, decel, resting, struck, past_hole)
         if stop is not None:

@@ -10,11 +10,9 @@ import numpy as np
 
 from tracker.boards import CrokinoleBoard
 from tracker.track.datatypes import Sample, Track
-from tracker.track.slide import clear, heading
+from tracker.track.slide import G_MM, HOLE_CAPTURE, clear, heading, too_fast_for_hole
 
-# Gravity (mm/s^2), and the part of the hole's radius a disc's centre must be over to tip in (as
-# ``_over_hole``: the simulator's ``PhysicsParams.hole_capture_fraction``).
-G_MM, HOLE_CAPTURE = 9810.0, 0.55
+__all__ = ["G_MM", "HOLE_CAPTURE"]
 
 
 def slide_distance(speed: float, decel: float) -> float:
@@ -24,19 +22,10 @@ def slide_distance(speed: float, decel: float) -> float:
 
 def passes_over_hole(b: CrokinoleBoard, x: float, y: float, v: np.ndarray, decel: float) -> bool:
     """Whether a disc last seen at (x, y) moving at ``v`` (mm/s) reaches the 20-hole too fast to
-    drop in: it tips in only when its centre stays over the hole's capture zone (``HOLE_CAPTURE``
-    of its radius) for the time gravity needs to drop it half its thickness, so a disc crossing
-    even the widest chord of that zone (its diameter) in less time slides on over the hole. Its
-    speed there is the seen speed less the friction (``decel``) over the way to the centre.
-    (c2h_8902 at 11.0 s: n2, glanced off a peg, seen twice on its way past the hole at 900 mm/s
-    and lost in a blur, was put in the hole; the shot's disc then had no track from the line.)"""
-    sp = float(np.hypot(*v))
-    if sp < 1e-6:
-        return False
-    along = max(0.0, -float(np.array([x, y], float) @ (v / sp)))  # the way left to the nearest point to the centre
-    at_hole = sp * sp - 2.0 * decel * along
-    fast = 2.0 * HOLE_CAPTURE * b.hole_radius / float(np.sqrt(b.disc_thickness / G_MM))  # about 620 mm/s
-    return at_hole > fast * fast
+    drop in (``slide.too_fast_for_hole``). (c2h_8902 at 11.0 s: n2, glanced off a peg, seen
+    twice on its way past the hole at 900 mm/s and lost in a blur, was put in the hole; the
+    shot's disc then had no track from the line.)"""
+    return too_fast_for_hole(b, np.array([x, y], float), v, decel)
 
 
 def short_of_hole(b: CrokinoleBoard, tr: Track, x: float, y: float, v: np.ndarray, decel: float
@@ -121,3 +110,43 @@ def heading_over_hole(b: CrokinoleBoard, x: float, y: float, v: np.ndarray) -> b
 def measured_samples(tr: Track, n: int) -> list[Sample]:
     """The last ``n`` measured samples of ``tr``'s recent path (fewer if it has fewer)."""
     return [sm for sm in tr.path[-64:] if sm.measured][-n:]
+
+
+# seconds after its last sighting over the 20-hole in which a disc called into it may still be
+# found sliding on beyond it (``passed_over``): the tracker's donor window (``merge.DONOR_WINDOW``)
+PASSED_S = 0.6
+
+
+def passed_over(b: CrokinoleBoard, tracks: list[Track], tr: Track, v_max: float) -> Track | None:
+    """The disc called into the 20-hole that the track ``tr``, born moving, is: one whose last
+    sighting lay over the hole (its centre within the hole's radius and its own of the centre),
+    at most ``PASSED_S`` before ``tr`` was first seen (or on the same frame: a blurred disc found
+    twice), within reach of ``tr``'s latest sighting at the top speed (``v_max``), with ``tr``
+    ahead on the way it came over the hole and going on that way (a disc does not turn back
+    over an empty hole). A disc in the hole does not come out of it by itself: this one crossed
+    it, and the detector, whose picture of the empty hole blends with a disc sliding over it,
+    found it in the hole twice on its way. c2h_9932 at 14.0 s: n2, struck by s3, crossed the
+    hole 10 mm from its centre at 490 mm/s; called a 20, it was found sliding on beyond as a
+    new disc (a false 20, and a phantom shot)."""
+    first, last = tr.path[0], tr.path[-1]
+    went = np.array([last.x - first.x, last.y - first.y])
+    best: tuple[float, Track] | None = None
+    for d in tracks:
+        if d is tr or d.state != "hole" or d.kind != tr.kind:
+            continue
+        seen = measured_samples(d, 2)
+        if len(seen) < 2:
+            continue
+        at = np.array([seen[-1].x, seen[-1].y])
+        u = at - np.array([seen[0].x, seen[0].y])  # its run onto the hole
+        gap = first.t - seen[-1].t
+        ahead = np.array([last.x, last.y]) - at
+        if not -1e-6 <= gap <= PASSED_S or float(np.hypot(*at)) > b.hole_radius + d.radius:
+            continue
+        if float(np.hypot(*ahead)) > v_max * (last.t - seen[-1].t) + 2 * d.radius:
+            continue
+        if float(ahead @ u) <= 0.0 or float(went @ u) <= 0.0:
+            continue
+        if best is None or gap < best[0]:
+            best = (gap, d)
+    return best[1] if best is not None else None

@@ -176,6 +176,8 @@ def miss(tk: Tracker, tr: Track, t: float, dt: float) -> None:
         if cfg.lift_after_moved > 0 and tr.id not in tk._leaving and tr.rest_xy is not None \
                 and isinstance(tk.board, CrokinoleBoard):
             wait = cfg.lift_after_moved  # a disc in play: only the rules take it off
+        if tr.id not in tk._leaving and cfg.kept_unseen_lift_after is not None and kept_unseen(tk, tr):
+            wait = max(wait, cfg.kept_unseen_lift_after)
         if t - tr.last_seen > wait:
             tr.state = "lifted"
             tr.occluded = False
@@ -220,7 +222,17 @@ def miss(tk: Tracker, tr: Track, t: float, dt: float) -> None:
             resolve_lost(tk.board, tr, tk.cfg.decel, resting, struck, stayed_since(tk, tr),
                          collided=cfg.struck_not_in_hole and on_blow, reach=cfg.hole_reach,
                          struck_last=on_blow, creep=cfg.creep_on,
-                         past_hole=cfg.slide_past_hole)
+                         past_hole=cfg.slide_past_hole, fast_past_hole=cfg.fast_past_hole)
+
+
+def kept_unseen(tk: Tracker, tr: Track) -> bool:
+    """Crokinole: whether resting disc ``tr`` was never seen at the place it is kept: it came
+    there moving (``rest_xy``: it rested elsewhere before) and was lost on its way, so its place
+    is the estimate of ``fate.resolve_lost`` (``anchor_n`` 1), not a sighting; and it is no false
+    find (``fleeting``). The detector does not see it there (a disc of the board's colour, the
+    lamp's glare by the 20-hole), which says nothing of a hand taking it away."""
+    return isinstance(tk.board, CrokinoleBoard) and tr.rest_xy is not None and tr.anchor_n <= 1 \
+        and not fleeting(tk.board, tr)
 
 
 def struck_last(tk: Tracker, tr: Track, dt: float) -> bool:

@@ -120,7 +120,20 @@ class TrackerConfig:
     creep_on: bool = True
     # crokinole, off (``slide.by_hole``): a lost disc's course stands unless its centre crosses the hole
     slide_past_hole: bool = False
-
+    # crokinole: a disc at rest never seen at the place it is kept (lost while it slid, its place
+    # an estimate: ``lifecycle.kept_unseen``) stays this long unseen before it counts as lifted
+    # (``lift_after`` for the others: nothing says a hand took it, the detector just does not see
+    # it there). None: ``lift_after``. Replayed (--dets), None -> 8 s, with ``fast_past_hole`` and
+    # ``hole_passed``: removed P c4h_9921 50 -> 100%, c4h_9963 shots P 89 -> 100%; 12 s and more
+    # gave c2h_9944 an identity switch (s2, kept unseen 9 s after a blow nobody saw moved it,
+    # took s3's run)
+    kept_unseen_lift_after: float | None = 8.0
+    # crokinole: a lost disc's course cut short by a disc it struck stands by the 20-hole too when
+    # it came too fast to drop in (``slide.slid_to``)
+    fast_past_hole: bool = True
+    # crokinole: a disc called into the 20-hole and found sliding on beyond it within
+    # ``hole_course.PASSED_S`` crossed it (``hole_course.passed_over``)
+    hole_passed: bool = True
 
 class Tracker:
     def __init__(self, board: CrokinoleBoard | KoronaBoard, config: TrackerConfig | None = None) -> None:
