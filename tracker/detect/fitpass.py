@@ -56,9 +56,12 @@ def fit_kind(det: DiscDetector, frame_bgr: np.ndarray, view: np.ndarray, lab: np
         fit = det.refiner.refine(frame_bgr, c, radius, with_colors=False,
                                  give_up_below=0.6 * det.settings.min_coverage, **fit_options(det, kind, c))
         if not det._accept(fit, radius):
-            rejected.append((c, float(q), fit))
-            det.rejects.note(c, kind, radius, fit, "outline")
-            continue
+            camo = _camouflaged(det, frame_bgr, fit, kind, radius)
+            if camo is not True:
+                rejected.append((c, float(q), fit))
+                if camo is False:  # (one turned down only for moving is fitted again once it rests)
+                    det.rejects.note(c, kind, radius, fit, "outline")
+                continue
         if not det._accept_colors(det.refiner.add_colors(frame_bgr, fit)):
             det.rejects.note(c, kind, radius, fit, "colour")
             continue
@@ -202,6 +205,25 @@ def at_rest(det: DiscDetector, c: np.ndarray, radius: float) -> bool:
             return True
     one = Detections(xy=np.asarray(c, float)[None], radius=np.array([radius]))
     return bool(untouched(one, det.moved, det.view, det.pose, det.thickness)[0])
+
+
+def _camouflaged(det: DiscDetector, frame_bgr: np.ndarray, fit: Fit, kind: int, radius: float) -> bool | None:
+    """Whether a fit the outline checks turn down is a disc at rest kept on a weaker outline
+    (``verify.camouflaged``), only where no pixel of its silhouette changed since the last call
+    (the first call's picture counts as at rest); None where it would be but the picture there
+    changed (a disc coming to rest: not remembered as turned down, ``rejects.py``, so that the
+    pass once it rests fits it again)."""
+    if kind != DISC or det.settings.camo_coverage <= 0.0 or fit.coverage < det.settings.camo_coverage:
+        return False
+    from tracker.detect import verify
+
+    if not verify.camouflaged(det, det.refiner.add_colors(frame_bgr, fit), radius):
+        return False
+    if det.moved is not None:
+        one = Detections(xy=fit.centre[None], radius=np.array([radius]))
+        if not bool(untouched(one, det.moved, det.view, det.pose, det.thickness)[0]):
+            return None
+    return True
 
 
 def _lab_for_clusters(det: DiscDetector, view: np.ndarray, region: np.ndarray | None, radius: float) -> np.ndarray:

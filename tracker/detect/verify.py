@@ -28,6 +28,9 @@ if TYPE_CHECKING:
 # An outline this open (all round, or in its worst quarter) needs a face clearly unlike the board
 # around it.
 WEAK_COVERAGE, WEAK_QUARTER = 0.75, 0.5
+# The face of a disc at rest kept on a weaker outline (``camouflaged``) differs from the board
+# around it by this much (weighted 8-bit Lab; three times ``min_color_step``)
+CAMO_STEP = 18.0
 # A face this far (weighted 8-bit Lab) from the empty 20-hole's known colour is a disc sunk in it.
 # The empty hole itself, measured frame after frame, strays up to about 20 from the one frame it
 # is known from (480x270, a blurred disc passing by tints it: 20.3 on crokinole_4p_part, where 20
@@ -131,6 +134,28 @@ def accept(det: DiscDetector, fit: Fit, radius: float, residual_scale: float = 1
     if fit.coverage < st.min_coverage or fit.quarter_coverage < st.min_quarter_coverage:
         return False
     return shape_ok(det, fit, radius, residual_scale)
+
+
+def camouflaged(det: DiscDetector, fit: Fit, radius: float) -> bool:
+    """A crokinole disc at rest that ``accept`` turns down for its outline (camouflage: a red disc on
+    a red-stained board shows no edge on that side), kept on ``DetectorSettings.camo_coverage`` of
+    it with no bar on its worst quarter, when its shape and place are a disc's (``shape_ok``) and
+    its face stands out from the board around it (``CAMO_STEP``). The caller samples the colours
+    (``Refiner.add_colors``) and checks the picture there has not changed since the last call."""
+    st = det.settings
+    b = det.board
+    if st.camo_coverage <= 0.0 or not isinstance(b, CrokinoleBoard) or fit.coverage < st.camo_coverage:
+        return False
+    # Not over the 20-hole: the empty hole is a dark disc-sized circle with an open outline
+    # (c2h_9944: a disc beside it taken for one sunk in it, a false 20).
+    if float(np.hypot(*fit.centre)) < b.hole_radius + radius:
+        return False
+    if not shape_ok(det, fit, radius):
+        return False
+    if fit.color is None or fit.surround is None:
+        return False
+    step = float(np.linalg.norm((fit.color - fit.surround) * np.array([1.0, 1.6, 1.6])))
+    return step >= CAMO_STEP
 
 
 def shape_ok(det: DiscDetector, fit: Fit, radius: float, residual_scale: float = 1.0) -> bool:
