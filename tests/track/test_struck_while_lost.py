@@ -49,3 +49,28 @@ def test_a_disc_lost_at_rest_keeps_its_name_when_struck_and_found_flying() -> No
     tr = tk.get(w2)
     assert tr is not None and tr.state == "rest"
     assert np.hypot(*(np.array(tr.position()) - (first + way * 14.0 * 7 * (1 - 7 / 16)))) < 3.0
+
+
+def test_a_disc_never_seen_where_it_is_kept_vanished_when_last_seen() -> None:
+    """A disc lost on its way (its place an estimate, never a sighting) is not taken to have left
+    it when another disc comes to touch that place: a touch there says nothing of it."""
+    from tracker.track.merge import unseen_since
+
+    tk = Tracker(BOARD)
+    k = 0
+    for _ in range(30):  # a disc at rest on the shooting line, seen
+        tk.update(dets([(0.0, -183.0)]), k / FPS)
+        k += 1
+    for j in range(1, 5):  # shot towards the centre, then lost on its way
+        tk.update(dets([(0.0, -183.0 + 30.0 * j)]), k / FPS)
+        k += 1
+    for _ in range(90):
+        tk.update(dets([]), k / FPS)
+        k += 1
+    kept = next(tr for tr in tk.tracks if tr.state == "rest")
+    assert kept.anchor_n <= 1 and kept.occluded
+    q = np.asarray(kept.settled_xy, float)
+    for j in range(6):  # another disc comes to touch its kept place
+        tk.update(dets([(q[0] + 120.0 - 18.0 * j, q[1])]), k / FPS)
+        k += 1
+    assert unseen_since(tk.tracks, kept, k / FPS) == kept.last_seen

@@ -29,9 +29,12 @@ def unseen_since(tracks: Sequence[Track], d: Track, t: float) -> float:
     moment before ``t`` that another disc was seen coming to touch its place: a disc at rest
     starts only when struck. c4h_9951 at 21.0 s: west's w2, black on a dark board, lost at rest
     for seconds; north's n2 struck it, and it was found flying 210 mm on 0.27 s later, a new disc
-    (its removal past the shooting line missed, w2 scored where it had lain)."""
-    if d.state != "rest" or not d.occluded or t - d.last_seen <= DONOR_WINDOW:
-        return d.last_seen  # (lost just now: when it was last seen is when it went)
+    (its removal past the shooting line missed, w2 scored where it had lain). Only for a disc
+    seen where it rests (``anchor_n`` > 1): the place of one lost on its way there is an estimate,
+    and a touch there says nothing of it (crokinole_4p_part, with such discs kept unseen for
+    ``kept_unseen_lift_after``: a disc found moving took the name of one kept unseen, a phantom shot)."""
+    if d.state != "rest" or not d.occluded or d.anchor_n <= 1 or t - d.last_seen <= DONOR_WINDOW:
+        return d.last_seen  # (lost just now, or never seen there: when it was last seen is when it went)
     q = np.asarray(d.settled_xy, float)
     hit = d.last_seen
     for o in tracks:
