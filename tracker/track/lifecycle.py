@@ -65,7 +65,7 @@ HOLE_UNCOVERED_S = 2.0
 # forecast. c2e_9501, c2h_9802, c2h_9932, c4h_9503, c4h_9921, c2e_9943, c2h_9956, c2h_9914, c4h_9945
 # and the 6 crokinole fixtures identical. Korona not measured (crokinole only).
 VELOCITY_OVER_GAP = False
-# The same on a korona board; meant to go with ``TrackerConfig.coasted_line`` (see its comment
+# The same on a korona board; meant to go with ``TrackerConfig.coasted_line`` (``steady.coasted_line``
 # for both, measured). Off by default.
 KORONA_VELOCITY_OVER_GAP = False
 

@@ -93,7 +93,13 @@ def coasted_line(tk: Tracker, tr: Track, dt: float) -> tuple[np.ndarray, np.ndar
     (no rim, no blow forecast on the way: every coasted sample on that line, within a millimetre)
     for more than a disc's radius, its velocity still along that line and its step this frame
     (``dt``) short of the rims; else None. Its heading is the velocity it was seen going at over
-    the last gap (``lifecycle.KORONA_VELOCITY_OVER_GAP``)."""
+    the last gap (``lifecycle.KORONA_VELOCITY_OVER_GAP``).
+
+    Off (``TrackerConfig.coasted_line``). Replays (--dets), both off -> on: k4h_9606 pockets R/P
+    0/0 -> 50/33% (n2 followed into the nw pocket), k4h_9924 P 0 -> 100%, korona_2p_game switches
+    7.1 -> 3.6, p95 5.56 -> 5.47 mm; but korona_2p_game median 1.35 -> 1.38 mm, k2e_9953 p95 1.10 ->
+    1.21 mm (a row shuffle at 8.4 s), k4h_9606 p95 4.58 -> 4.59 (S's end at 28.3 s lost); the other
+    10 korona dev matches and 4 korona fixtures the same."""
     if not isinstance(tk.board, KoronaBoard) or tr.state != "moving" or not tr.path or tr.path[-1].measured:
         return None
     k = len(tr.path) - 1

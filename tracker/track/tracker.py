@@ -84,14 +84,14 @@ class TrackerConfig:
     # 31.97 s and n2 was called pocketed); korona_2p_game median 2.54 -> 2.50 mm; the other korona
     # dev matches and fixtures the same
     rim_wedge: bool = False
-    # korona: a mover unseen since its last sighting and coasted straight on since takes no wide-stage
-    # detection far to the side of that line (``steady.coasted_line``), with its velocity over the gap
-    # (``lifecycle.KORONA_VELOCITY_OVER_GAP``). Off. Replays (--dets), both off -> on: k4h_9606 pockets
-    # 0/0 -> 50/33% (n2 followed into the nw pocket), k4h_9924 P 0 -> 100%, korona_2p_game switches
-    # 7.1 -> 3.6, p95 5.56 -> 5.47 mm; but korona_2p_game median 1.35 -> 1.38 mm, k2e_9953 p95 1.10 ->
-    # 1.21 mm (a row shuffle at 8.4 s), k4h_9606 p95 4.58 -> 4.59 (S's end at 28.3 s lost); the other 10
-    # korona dev matches and 4 korona fixtures the same
+    # korona: no wide-stage detection far off a mover's coasted line (``steady.coasted_line``, with
+    # ``lifecycle.KORONA_VELOCITY_OVER_GAP``). Off: see ``steady.coasted_line`` for what it did
     coasted_line: bool = False
+    # korona: a resting disc a mover is due to strike may take a blurred "striker" (``prediction.penalties``).
+    # Off. Replays, off -> on: korona_ru_part pockets R 50 -> 75% (n7 into se at 24.3 s) but p95 5.52 ->
+    # 6.20 mm; korona_2p_game pockets R 93 -> 87%, median 1.35 -> 1.40 (p95 5.56 -> 5.39); korona_4p_part
+    # 1.00/2.88 -> 0.99/2.63 mm; the 7 k4h and 7 k2e dev matches and korona_overshot, korona_pocket the same
+    struck_blur: bool = False
     max_path: int = 1800  # samples kept per track
     confirm_hits: int = 2
     chain_speed: float = 1500.0  # mm/s, least speed assumed for a mover that may have struck a disc
@@ -310,7 +310,8 @@ class Tracker:
         rows = live + self._tentative
         hyps, gates = predict(self, rows, dt, t)
         cost = (hypothesis_cost(hyps, dets.xy, blows.stop_penalty(self, rows, hyps, dt))
-                + penalties(rows, dets, self._striker_r, striker_rings(self, rows, dets, dt))
+                + penalties(rows, dets, self._striker_r, striker_rings(self, rows, dets, dt),
+                            self._struck if self.cfg.struck_blur else ())
                 + colour_penalty(rows, dets, self.cfg.colour_gate) + struck_penalty(self, rows, dets) + beyond_struck_penalty(self, rows, dets))
         pairs = assign(cost, gates)
         self._rescue_movers(rows, cost, gates, pairs, dt, t)
