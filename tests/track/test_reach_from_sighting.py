@@ -56,5 +56,5 @@ def test_an_unseen_mover_does_not_jump_past_its_speed_to_a_false_find() -> None:
 
 
 def test_the_old_gate_jumped() -> None:
-    n2, falsefind, _ = _run(replace(TrackerConfig(), reach_from_sighting=False))
+    n2, falsefind, _ = _run(replace(TrackerConfig(), reach_from_sighting=False, coasted_line=False))
     assert falsefind == n2

@@ -28,6 +28,13 @@ from tracker.track.slide import crept_to, slid_to
 # three) and then unseen this many seconds was a false find (``fleeting``).
 FLEETING_HITS, FLEETING_S = 3, 0.5
 
+# Korona: a disc lost beside a pocket went down it only if its slide on its heading brings its
+# centre over the pocket's circle (``_near_pocket``; a course stopping in the open, short of any
+# rim: ``_course_pocket``), not merely if it had the way left to get there in any direction.
+# Replayed reviews (--dets), off -> on: k2e_9971 rounds 0/1 -> 1/1, pockets P 75 -> 100%; the
+# other 6 k2e dev matches, the 7 k4h dev matches and the 11 fixtures the same.
+NEAR_POCKET_HEADING = True
+
 
 def where_verdict(board: CrokinoleBoard | KoronaBoard, tr: Track, where: int) -> None:
     """Debounced hole / pocket / ditch verdicts (two frames running), plus geometry at rest."""
@@ -128,6 +135,7 @@ def resolve_lost(board: CrokinoleBoard | KoronaBoard, tr: Track, decel: float,
     b = board
     v = _last_velocity(tr)
     coast = float(np.hypot(*tr.v))  # how fast it coasts now
+    tr_heading = tr.v.copy()
     tr.v = np.zeros(2)
     if isinstance(b, CrokinoleBoard):
         # (not a disc never seen away from where it rested: it lay there without dropping in,
@@ -165,7 +173,8 @@ def resolve_lost(board: CrokinoleBoard | KoronaBoard, tr: Track, decel: float,
     else:
         pocket = b.pocket_of(lx, ly) or b.pocket_of(px, py)
         if pocket is None:
-            pocket = _near_pocket(b, lx, ly, tr.radius, max(coast, float(np.hypot(*v))), decel)
+            pocket = _near_pocket(b, lx, ly, tr.radius, max(coast, float(np.hypot(*v))), decel,
+                                  v if float(np.hypot(*v)) > 0 else tr_heading)
         if pocket is None:
             pocket = _course_pocket(b, tr, np.array([lx, ly]), np.array([px, py]), coast, last.t if last else None,
                                     decel, seen_speed=float(np.hypot(*v)))
@@ -260,18 +269,29 @@ def _slowest_velocity(tr: Track, v: np.ndarray) -> np.ndarray:
     return v * min(1.0, slow / sp)
 
 
-def _near_pocket(b: KoronaBoard, x: float, y: float, radius: float, speed: float, decel: float) -> Pocket | None:
+def _near_pocket(b: KoronaBoard, x: float, y: float, radius: float, speed: float, decel: float,
+                 heading: np.ndarray | None = None) -> Pocket | None:
     """The pocket whose centre lies within its radius and a disc's diameter of (x, y), if any,
     and that a disc last seen there at ``speed`` (mm/s) could still slide into against friction
     (``decel``): a disc seen coming to a stop beside a pocket stays on the surface, unseen
     (k2e_9505 at 23.6 s: south's striker, last seen creeping to rest at 95 mm/s 26 mm from the
-    nw pocket's circle, its resting outline found as a disc, was called down the pocket)."""
+    nw pocket's circle, its resting outline found as a disc, was called down the pocket). With its
+    ``heading`` (its velocity; ``NEAR_POCKET_HEADING``), only if its slide on that line brings its
+    centre over the pocket's circle: one sliding past the mouth or away from it stops beside it
+    (k2e_9971 at 23.5 s: n2, seen last 16 mm out of the se pocket's circle at 240 mm/s heading
+    along its edge, stopped 2 mm outside it and was called pocketed)."""
     near = _nearest_pocket(b, x, y)
     q = b.pocket_centres()[near]
     d = float(np.hypot(x - q[0], y - q[1]))
     if d >= b.pocket_radius + 2 * radius:
         return None
-    return near if d - b.pocket_radius <= slide_distance(speed, decel) else None
+    run = slide_distance(speed, decel)
+    sp = float(np.hypot(*heading)) if heading is not None else 0.0
+    if NEAR_POCKET_HEADING and heading is not None and sp > 1e-6:
+        p = np.array([x, y], float)
+        stop = p + heading / sp * run
+        return near if segment_distance(np.asarray(q, float), p, stop) <= b.pocket_radius else None
+    return near if d - b.pocket_radius <= run else None
 
 
 def _course_pocket(b: KoronaBoard, tr: Track, at: np.ndarray, now: np.ndarray, coast: float, seen: float | None,
@@ -307,6 +327,14 @@ def _course_pocket(b: KoronaBoard, tr: Track, at: np.ndarray, now: np.ndarray, c
     lim = b.half - tr.radius
     c = b.pocket_centres()
     reach = b.pocket_radius + tr.radius
+    if NEAR_POCKET_HEADING:
+        # a course that stops in the open, short of any rim, goes down only over the pocket's
+        # circle (the rim of a corner may guide a disc in that its bounce, forecast, sends away;
+        # in the open nothing does: ``_near_pocket``)
+        stop = at + u * slide_distance(speed, decel)
+        if np.all(np.abs(stop) <= lim):
+            return next((name for name, q in c.items()
+                         if segment_distance(np.asarray(q, float), at, stop) <= b.pocket_radius), None)
     p, v = at.astype(float).copy(), u * speed
     while float(np.hypot(*v)) > 1.0:
         p = p + v * step

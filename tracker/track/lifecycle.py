@@ -65,6 +65,9 @@ HOLE_UNCOVERED_S = 2.0
 # forecast. c2e_9501, c2h_9802, c2h_9932, c4h_9503, c4h_9921, c2e_9943, c2h_9956, c2h_9914, c4h_9945
 # and the 6 crokinole fixtures identical. Korona not measured (crokinole only).
 VELOCITY_OVER_GAP = False
+# The same on a korona board; meant to go with ``TrackerConfig.coasted_line`` (``steady.coasted_line``
+# for both, measured). Off by default.
+KORONA_VELOCITY_OVER_GAP = False
 
 
 # ---------------------------------------------------------------------- matched tracks
@@ -97,7 +100,8 @@ def observe(tk: Tracker, tr: Track, dets: Detections, j: int, t: float) -> None:
             tr.anchor = (tr.anchor * n + z) / (n + 1) if n else z.copy()
             tr.anchor_n = n + 1
     elif tr.state == "moving":
-        start = _gap_start(tr, prev_xy, prev_t) if isinstance(tk.board, CrokinoleBoard) else prev_xy
+        over_gap = VELOCITY_OVER_GAP if isinstance(tk.board, CrokinoleBoard) else KORONA_VELOCITY_OVER_GAP
+        start = _gap_start(tr, prev_xy, prev_t, over_gap)
         tr.v = (z - start) / max(t - prev_t, 1e-3)
     tr.xy = z
     tr.path.append(Sample(t, float(z[0]), float(z[1]), True))
@@ -108,7 +112,7 @@ def observe(tk: Tracker, tr: Track, dets: Detections, j: int, t: float) -> None:
     where_verdict(tk.board, tr, int(dets.where[j]))
 
 
-def _gap_start(tr: Track, now_xy: np.ndarray, prev_t: float) -> np.ndarray:
+def _gap_start(tr: Track, now_xy: np.ndarray, prev_t: float, over_gap: bool) -> np.ndarray:
     """Where a moving disc's velocity is measured from at its next sighting: where it was last
     seen (``prev_t``), when it coasted on straight since (``now_xy``, its forecast, on the line
     of its last sighting and velocity); else (a bounce or a blow forecast while it was unseen)
@@ -116,7 +120,7 @@ def _gap_start(tr: Track, now_xy: np.ndarray, prev_t: float) -> np.ndarray:
     the whole gap: c4h_9951 at 11.33 s, e1 seen again after one frame missed was given 367
     mm/s instead of about 1000, was forecast short of n1, and took n1's finds when it struck
     it head-on (an identity switch)."""
-    if not VELOCITY_OVER_GAP:
+    if not over_gap:
         return now_xy
     seen = tr.last_sighting()
     if seen is None or seen.t < prev_t - 1e-6:

@@ -17,7 +17,7 @@ updates (:mod:`tracker.track.lifecycle`) because these only read the tracks, nev
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -151,7 +151,7 @@ def ditch_crossing(board: CrokinoleBoard, tr: Track) -> np.ndarray | None:
 
 
 def penalties(rows: Sequence[Track], dets: Detections, striker_radius: float | None = None,
-              ring: np.ndarray | None = None) -> np.ndarray:
+              ring: np.ndarray | None = None, struck: Collection[int] = ()) -> np.ndarray:
     """(T, D): BIG for a pair of unlike kinds (disc, striker), a radius for unlike colour classes.
 
     Korona (``striker_radius`` given): a moving disc blurs into a ring larger than a disc, and
@@ -161,7 +161,10 @@ def penalties(rows: Sequence[Track], dets: Detections, striker_radius: float | N
     is not lost on its way into the pocket while a new track, nameless, takes its run. So may
     the track of a resting disc that is not seen this moment (knocked away unseen, it is set
     moving only once missed: korona_2p_game at 22.7 s, a rim disc knocked along the rim and
-    seen once, blurred, on its way into the sw pocket).
+    seen once, blurred, on its way into the sw pocket). So may a resting disc a mover is due to
+    strike this frame (``struck``, the ids of ``Tracker._struck``; korona_ru_part at 24.0 s: n7,
+    struck by north's striker and seen once as a 22 mm "striker" on its way into the se pocket,
+    was left to a new track, lost, and called covered where it had lain).
 
     Korona, the other way round: a striker's track may take a "disc" where ``ring`` says so
     (:func:`striker_rings`), at a disc radius's cost."""
@@ -172,8 +175,8 @@ def penalties(rows: Sequence[Track], dets: Detections, striker_radius: float | N
     radius = np.array([tr.radius for tr in rows])
     pen = np.where(kinds[:, None] != dets.kind[None, :], BIG, 0.0)
     if striker_radius is not None:
-        moving = np.array([tr.kind == DISC and (tr.state == "moving" or (tr.state == "rest" and tr.occluded))
-                           for tr in rows])
+        moving = np.array([tr.kind == DISC and (tr.state == "moving" or (
+            tr.state == "rest" and (tr.occluded or tr.id in struck))) for tr in rows])
         blurred = (dets.kind == STRIKER) & (dets.radius < striker_radius)
         pen = np.where(moving[:, None] & blurred[None, :], radius[:, None], pen)
         if ring is not None:

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from tracker.boards import KoronaBoard
 from tracker.detect.datatypes import Detections
 from tracker.track.association import BIG
 from tracker.track.blows import segment_distance
@@ -66,6 +67,9 @@ def sideways(tk: Tracker, rows: Sequence[Track], cand: list[int], dets: Detectio
             continue
         v = steady_velocity(tr, tk._t_now, dt)
         if v is None:
+            line = coasted_line(tk, tr, dt) if tk.cfg.coasted_line else None
+            if line is not None:
+                out[a] = _off_line(tr, line[0], line[1], tr.xy, dets, dcols, cost[i], others)
             continue
         last = tr.path[-1]
         p0 = np.array([last.x, last.y])
@@ -80,6 +84,63 @@ def sideways(tk: Tracker, rows: Sequence[Track], cand: list[int], dets: Detectio
                        for r in others if r is not tr)
             if not near:
                 out[a, b] = BIG
+    return out
+
+
+def coasted_line(tk: Tracker, tr: Track, dt: float) -> tuple[np.ndarray, np.ndarray] | None:
+    """Korona: where a moving disc was last seen and the unit heading it has coasted on since,
+    when it has been unseen for a frame or more and its forecast ran straight on from the sighting
+    (no rim, no blow forecast on the way: every coasted sample on that line, within a millimetre)
+    for more than a disc's radius, its velocity still along that line and its step this frame
+    (``dt``) short of the rims; else None. Its heading is the velocity it was seen going at over
+    the last gap (``lifecycle.KORONA_VELOCITY_OVER_GAP``).
+
+    Off (``TrackerConfig.coasted_line``). Replays (--dets), both off -> on: k4h_9606 pockets R/P
+    0/0 -> 50/33% (n2 followed into the nw pocket), k4h_9924 P 0 -> 100%, korona_2p_game switches
+    7.1 -> 3.6, p95 5.56 -> 5.47 mm; but korona_2p_game median 1.35 -> 1.38 mm, k2e_9953 p95 1.10 ->
+    1.21 mm (a row shuffle at 8.4 s), k4h_9606 p95 4.58 -> 4.59 (S's end at 28.3 s lost); the other
+    10 korona dev matches and 4 korona fixtures the same."""
+    if not isinstance(tk.board, KoronaBoard) or tr.state != "moving" or not tr.path or tr.path[-1].measured:
+        return None
+    k = len(tr.path) - 1
+    while k >= 0 and not tr.path[k].measured:
+        k -= 1
+    if k < 0:
+        return None
+    p0 = np.array([tr.path[k].x, tr.path[k].y])
+    run = np.array([tr.path[-1].x, tr.path[-1].y]) - p0
+    far = float(np.hypot(*run))
+    if far <= tr.radius:
+        return None
+    u = run / far
+    normal = np.array([-u[1], u[0]])
+    sp = float(np.hypot(*tr.v))
+    if sp < 1e-6 or abs(float(tr.v @ normal)) > 0.05 * sp or float(tr.v @ u) <= 0:
+        return None  # turned since (a rim, a blow)
+    if np.any(np.abs(tr.xy + tr.v * dt) > tk.board.half - tr.radius):
+        return None  # meets a rim this frame
+    for s in tr.path[k + 1:]:
+        q = np.array([s.x, s.y]) - p0
+        if abs(float(q @ normal)) > 1.0 or float(q @ u) < -1.0:
+            return None
+    return p0, u
+
+
+def _off_line(tr: Track, p0: np.ndarray, u: np.ndarray, ahead: np.ndarray, dets: Detections, dcols: list[int],
+              cost: np.ndarray, others: Sequence[Track]) -> np.ndarray:
+    """BIG for each detection more than a diameter to the side of a mover's coasted line (from
+    ``p0`` along ``u`` to its forecast ``ahead``) that matches none of its hypotheses within a
+    diameter (``cost``), unless another disc in play lies within touching distance of that line:
+    only a disc it met on its way could have turned it (k4h_9606 at 37.43 s: n2, flying north-west
+    at 1.3 m/s and unseen for four frames, took a false find beside the east row 270 mm to the
+    side of its line, and a new track carried it down the nw pocket nameless)."""
+    out = np.zeros(len(dcols))
+    normal = np.array([-u[1], u[0]])
+    if any(segment_distance(r.xy, p0, ahead) <= tr.radius + r.radius + CONTACT_SLACK_MM for r in others if r is not tr):
+        return out
+    for b, j in enumerate(dcols):
+        if abs(float((dets.xy[j] - p0) @ normal)) > 2 * tr.radius and cost[j] > 2 * tr.radius:
+            out[b] = BIG
     return out
 
 

@@ -87,6 +87,14 @@ class TrackerConfig:
     # 31.97 s and n2 was called pocketed); korona_2p_game median 2.54 -> 2.50 mm; the other korona
     # dev matches and fixtures the same
     rim_wedge: bool = False
+    # korona: no wide-stage detection far off a mover's coasted line (``steady.coasted_line``, with
+    # ``lifecycle.KORONA_VELOCITY_OVER_GAP``). Off: see ``steady.coasted_line`` for what it did
+    coasted_line: bool = False
+    # korona: a resting disc a mover is due to strike may take a blurred "striker" (``prediction.penalties``).
+    # Off. Replays, off -> on: korona_ru_part pockets R 50 -> 75% (n7 into se at 24.3 s) but p95 5.52 ->
+    # 6.20 mm; korona_2p_game pockets R 93 -> 87%, median 1.35 -> 1.40 (p95 5.56 -> 5.39); korona_4p_part
+    # 1.00/2.88 -> 0.99/2.63 mm; the 7 k4h and 7 k2e dev matches and korona_overshot, korona_pocket the same
+    struck_blur: bool = False
     max_path: int = 1800  # samples kept per track
     confirm_hits: int = 2
     chain_speed: float = 1500.0  # mm/s, least speed assumed for a mover that may have struck a disc
@@ -318,7 +326,8 @@ class Tracker:
         rows = live + self._tentative
         hyps, gates = predict(self, rows, dt, t)
         cost = (hypothesis_cost(hyps, dets.xy, blows.stop_penalty(self, rows, hyps, dt))
-                + penalties(rows, dets, self._striker_r, striker_rings(self, rows, dets, dt))
+                + penalties(rows, dets, self._striker_r, striker_rings(self, rows, dets, dt),
+                            self._struck if self.cfg.struck_blur else ())
                 + colour_penalty(rows, dets, self.cfg.colour_gate) + struck_penalty(self, rows, dets) + beyond_struck_penalty(self, rows, dets))
         pairs = assign(cost, gates)
         self._rescue_movers(rows, cost, gates, pairs, dt, t)
