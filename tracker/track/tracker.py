@@ -39,6 +39,7 @@ from tracker.track.association import assign, hypothesis_cost
 from tracker.track.confirm import promote
 from tracker.track.datatypes import Sample, Track
 from tracker.track.lifecycle import miss, new_track, observe, revive
+from tracker.track.overlap import mover_on_rest_place
 from tracker.track.prediction import (
     beyond_struck_penalty,
     colour_penalty,
@@ -50,6 +51,7 @@ from tracker.track.prediction import (
     struck_for,
     struck_penalty,
 )
+from tracker.track.refit import rebase_korona
 from tracker.track.row_order import row_order
 from tracker.track.steady import beyond_reach, sideways
 
@@ -117,6 +119,10 @@ class TrackerConfig:
     creep_on: bool = True
     # crokinole, off (``slide.by_hole``): a lost disc's course stands unless its centre crosses the hole
     slide_past_hole: bool = False
+    # korona: movers and resting discs' places (``overlap.mover_on_rest_place``; figures there)
+    no_overlap: bool = True
+    # korona, off: a new board fit pairs all tracks jointly (``refit.rebase_korona``; figures there)
+    rebase_movers: bool = False
 
 
 class Tracker:
@@ -222,10 +228,10 @@ class Tracker:
         the pairing all the same, so the detection nearest it is its own and no resting disc's
         (c4h_9303 at 13.1 s: n1, read as moving for a frame by a fit drawn towards e1 touching
         it, was left out; e1, lost under nothing but its weak outline, took n1's detection 35 mm
-        away and lay on n1's place from then on). Crokinole only: on korona the same changed
-        k4h_8806 (its bump at 20.5 s: shots 88%/78% -> 100%/80%, pockets 80%/80% -> 60%/75%,
-        an identity switch), left for the korona tracking's owner to weigh. Returns the ids
-        moved."""
+        away and lay on n1's place from then on). Korona: ``refit.rebase_korona`` (all tracks
+        jointly, the bump's movers at their rest places). Returns the ids moved."""
+        if isinstance(self.board, KoronaBoard) and self.cfg.rebase_movers:
+            return rebase_korona(self, dets, t, reach)
         paired = ("rest", "moving") if isinstance(self.board, CrokinoleBoard) else ("rest",)
         rest = [tr for tr in self.tracks if tr.state in paired]
         if not any(tr.state == "rest" for tr in rest) or not len(dets):
@@ -303,7 +309,8 @@ class Tracker:
         hyps, gates = predict(self, rows, dt, t)
         cost = (hypothesis_cost(hyps, dets.xy, blows.stop_penalty(self, rows, hyps, dt))
                 + penalties(rows, dets, self._striker_r, striker_rings(self, rows, dets, dt))
-                + colour_penalty(rows, dets, self.cfg.colour_gate) + struck_penalty(self, rows, dets) + beyond_struck_penalty(self, rows, dets))
+                + colour_penalty(rows, dets, self.cfg.colour_gate) + struck_penalty(self, rows, dets) + beyond_struck_penalty(self, rows, dets)
+                + mover_on_rest_place(self, rows, dets, dt))
         pairs = assign(cost, gates)
         self._rescue_movers(rows, cost, gates, pairs, dt, t)
         used_t = {i for i, _ in pairs}
