@@ -123,6 +123,8 @@ class TrackerConfig:
     no_overlap: bool = True
     # korona, off: a new board fit pairs all tracks jointly (``refit.rebase_korona``; figures there)
     rebase_movers: bool = False
+    # korona, off: no unseen rim rebound onto a disc in play (``rims.rebound_blocked``; figures there)
+    rebound_blocked: bool = False
 
 
 class Tracker:
