@@ -39,7 +39,7 @@ from tracker.track.association import assign, hypothesis_cost
 from tracker.track.confirm import promote
 from tracker.track.datatypes import Sample, Track
 from tracker.track.lifecycle import miss, new_track, observe, revive
-from tracker.track.overlap import mover_on_rest_place
+from tracker.track.overlap import mover_on_rest_place, pushed_aside
 from tracker.track.prediction import (
     beyond_struck_penalty,
     colour_penalty,
@@ -119,12 +119,14 @@ class TrackerConfig:
     creep_on: bool = True
     # crokinole, off (``slide.by_hole``): a lost disc's course stands unless its centre crosses the hole
     slide_past_hole: bool = False
-    # korona: movers and resting discs' places (``overlap.mover_on_rest_place``; figures there)
+    # korona (figures in the functions' notes): movers and resting discs' places
+    # (``overlap.mover_on_rest_place``); off: a new board fit pairs all tracks jointly
+    # (``refit.rebase_korona``), no unseen rim rebound onto a disc in play (``rims.rebound_blocked``),
+    # an unseen resting disc overlapped by one seen at rest lies beside it (``overlap.pushed_aside``)
     no_overlap: bool = True
-    # korona, off: a new board fit pairs all tracks jointly (``refit.rebase_korona``; figures there)
     rebase_movers: bool = False
-    # korona, off: no unseen rim rebound onto a disc in play (``rims.rebound_blocked``; figures there)
     rebound_blocked: bool = False
+    push_aside: bool = False
 
 
 class Tracker:
@@ -364,6 +366,8 @@ class Tracker:
                 else:
                     self.det_track[j] = revived.id
         promote(self, t, dt)
+        if self.cfg.push_aside:
+            pushed_aside(self, t)
         if not any(tr.state == "moving" for tr in self.tracks):
             self._blow_start = None
         elif self._blow_start is None:
