@@ -37,3 +37,14 @@ def test_discs_touching_or_apart_stay() -> None:
     tk.tracks = [a, b]
     pushed_aside(tk, 22.0)  # 23.6 mm apart: within the detector's error of touching
     assert np.allclose(b.settled_xy, (86.0, -412.5))
+
+
+def test_pushed_into_a_rim_it_lies_along_it() -> None:
+    tk = Tracker(KoronaBoard())
+    lim = tk.board.half - 12.5
+    a, b = _rest(1, (60.0, lim - 8.0), 22.0, False), _rest(2, (64.0, lim), 21.0, True)
+    tk.tracks = [a, b]
+    pushed_aside(tk, 22.0)
+    x, y = b.position()
+    assert abs(y) <= lim + 1e-6 and x > 64.0
+    assert float(np.hypot(x - 60.0, y - (lim - 8.0))) >= 25.0 - 1e-6

@@ -75,11 +75,11 @@ def pushed_aside(tk: Tracker, t: float) -> None:
     k2e_9941 after 21.8 s: n1, knocked 30 mm east along the north rim unseen (never found
     again), stayed a resting track 10 mm from n2 seen at rest, and took n2's detection when n2
     was next struck (31.97 s). Off by default. Replays (--dets), with ``rebound_blocked``, off ->
-    on: k2e_9941 switches 12.5 -> 0 with pockets P 67 -> 100% (rest 0.37/2.43 -> 0.35/2.41 mm
-    against neither), k4h_9966 switches 12.5 -> 0 (p95 5.35 -> 3.35 mm), k4h_9972 p95 6.81 ->
-    4.83 mm; but k4h_9912 switches 0 -> 12.5 and pockets 100 -> 50%, korona_4p_part switches
-    10 -> 30, shots R 100 -> 90%, pockets R 50 -> 33% (its 10 fps blows into rows: the pushed
-    place is only the least move, and a row of such guesses misleads the next blow)."""
+    on: k2e_9941 switches 12.5 -> 0 with pockets P 100% (rest 0.37/2.43 -> 0.35/2.41 mm),
+    k4h_9966 switches 12.5 -> 0 (p95 5.35 -> 3.35 mm), k4h_9972 p95 6.81 -> 4.83 mm, k4h_9924
+    7.37 -> 7.06 mm; but k4h_9912 switches 0 -> 12.5, k2e_9911 median 0.54 -> 0.61 mm,
+    korona_4p_part switches 10 -> 30, shots R 100 -> 90%, pockets R 50 -> 33% (its 10 fps blows
+    into rows: the pushed place is only the least move, and a row of such guesses misleads the next blow)."""
     seen = [o for o in tk.tracks if o.state == "rest" and o.kind == DISC and o.last_seen >= t - 1e-9
             and not o.occluded]
     if not seen or not isinstance(tk.board, KoronaBoard):
@@ -93,6 +93,20 @@ def pushed_aside(tk: Tracker, t: float) -> None:
             d = float(np.hypot(*w))
             touch = tr.radius + o.radius
             if 1e-6 < d < touch - OVERLAP_MM:
-                z = o.settled_xy + w / d * touch
+                z = _beside(tk.board, o.settled_xy, w / d, touch, tr.radius)
                 tr.xy, tr.anchor, tr.anchor_n = z.copy(), z.copy(), 1
                 q = z
+
+
+def _beside(board: KoronaBoard, c: np.ndarray, u: np.ndarray, touch: float, radius: float) -> np.ndarray:
+    """The place in contact with a disc at ``c`` along ``u`` from it, within the rims: pushed
+    into a rim, along it instead (the side ``u`` leans to)."""
+    lim = board.half - radius
+    z = c + u * touch
+    for k in (0, 1):
+        if abs(float(z[k])) > lim:
+            z[k] = np.sign(z[k]) * lim
+            j = 1 - k
+            along = float(np.sqrt(max(touch * touch - (z[k] - c[k]) ** 2, 0.0)))
+            z[j] = c[j] + (np.sign(u[j]) if abs(float(u[j])) > 1e-9 else 1.0) * along
+    return z
