@@ -40,6 +40,7 @@ from tracker.track.rims import (
     PRESSED_RESTITUTION,
     blow_speed,
     pressed_into_rim,
+    rebound_blocked,
     wedged,
     within_rims,
 )
@@ -212,7 +213,10 @@ def miss(tk: Tracker, tr: Track, t: float, dt: float) -> None:
         else:
             e = PRESSED_RESTITUTION if cfg.rim_wedge and wedged(tk.board, tr.xy + tr.v * dt, tr.v, tr.radius,
                                                                 _others(tk, tr)) else cfg.restitution
-            tr.xy, tr.v = within_rims(tk.board, tr.xy, tr.xy + tr.v * dt, tr.v, tr.radius, e)
+            at, v = within_rims(tk.board, tr.xy, tr.xy + tr.v * dt, tr.v, tr.radius, e)
+            if cfg.rebound_blocked:
+                at, v = rebound_blocked(tk.board, tr.xy + tr.v * dt, at, v, tr.radius, _in_play(tk, tr))
+            tr.xy, tr.v = at, v
         tr.path.append(Sample(t, float(tr.xy[0]), float(tr.xy[1]), False))
         if tr.state == "moving" and t - tr.last_seen > cfg.lost_after:
             resting = np.array([o.position() for o in tk.tracks if o.state == "rest" and o is not tr],
@@ -323,6 +327,12 @@ def knocked_unseen(tk: Tracker, tr: Track, t: float, dt: float) -> None:
     tr.anchor_n, tr.occluded, tr.displaced_frames = 0, False, 0
     tr.path.append(Sample(t, float(at[0]), float(at[1]), False))
     tk._ghosts.add(tr.id)
+
+
+def _in_play(tk: Tracker, tr: Track) -> np.ndarray:
+    """(K, 3) rows x, y, radius of the other tracks in play (strikers too) where they are now."""
+    return np.array([(*o.xy, o.radius) for o in tk.tracks if o is not tr and o.state in ("rest", "moving")],
+                    float).reshape(-1, 3)
 
 
 def _others(tk: Tracker, tr: Track) -> np.ndarray:

@@ -28,7 +28,7 @@ does to the tracks); this module keeps the tracker's state and runs the stages i
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 import numpy as np
 
@@ -36,9 +36,11 @@ from tracker.boards import CrokinoleBoard, KoronaBoard
 from tracker.detect.datatypes import Detections
 from tracker.track import blows
 from tracker.track.association import assign, hypothesis_cost
+from tracker.track.config import TrackerConfig
 from tracker.track.confirm import promote
 from tracker.track.datatypes import Sample, Track
 from tracker.track.lifecycle import miss, new_track, observe, revive
+from tracker.track.overlap import mover_on_rest_place, pushed_aside
 from tracker.track.prediction import (
     beyond_struck_penalty,
     colour_penalty,
@@ -50,98 +52,10 @@ from tracker.track.prediction import (
     struck_for,
     struck_penalty,
 )
+from tracker.track.refit import rebase_korona
 from tracker.track.row_order import row_order
 from tracker.track.steady import beyond_reach, sideways
 
-
-@dataclass(frozen=True)
-class TrackerConfig:
-    move_mm: float = 2.5  # displacement from the rest anchor that counts as motion (2 frames)
-    rest_mm: float = 1.5  # spread of positions that counts as rest
-    rest_time: float = 0.15  # seconds of still positions before a disc is at rest
-    lift_after: float = 4.0  # seconds a resting disc may stay unseen before it counts as lifted
-    # korona: a disc against a rim, longer (the detector finds rim rows only on its full passes
-    # and loses them for seconds while the striker or a hand is near)
-    rim_lift_after: float = 12.0
-    # crokinole: a disc that rested after it moved (in play), lost at rest, lifted after this long
-    # (0: ``lift_after``); off: measured in the commit that added it (c4h_9951 exact, but c2h_9932/9944 worse)
-    lift_after_moved: float = 0.0
-    lost_after: float = 0.3  # seconds a moving disc may stay unseen before its fate is decided
-    # korona: seconds in which a disc called off from its unseen course alone may be seen again
-    # where it rested (``fate.off_unseen``): the detector's full pass once the board settles
-    # (``pipeline.SETTLE_S`` after the last motion) finds a rim row it lost during the shot
-    off_unseen_revive: float = 2.0
-    v_max: float = 6000.0  # mm/s, fastest plausible disc
-    decel: float = 1500.0  # mm/s^2, friction used to coast an unseen moving disc
-    restitution: float = 0.9
-    # korona: a disc resting against a rim and struck into it unseen slides along the rim and comes
-    # back off it slowly, not at ``restitution`` (``rims.pressed_into_rim``). Replayed reviews
-    # (--dets), off -> on: k2e_9911 switches 12.5 -> 0 per 100 shots, korona_2p_game 10.7 -> 7.1
-    # (position median 2.57 -> 2.54 mm); the other 10 korona dev matches, 4 korona fixtures and
-    # the 6 crokinole fixtures the same
-    rim_pressed: bool = True
-    # korona: an unseen disc meeting a rim in a gap of a row against it (``rims.wedged``) comes back
-    # off it at ``rims.PRESSED_RESTITUTION``. Off: replayed reviews (--dets), off -> on: k2e_9941
-    # switches 37.5 -> 25 per 100 shots (p95 3.16 -> 2.59 mm) but a false pocket (pockets P 100 ->
-    # 67%: n1's track, stale since its row was struck unseen at 21.7 s, took n2's detection at
-    # 31.97 s and n2 was called pocketed); korona_2p_game median 2.54 -> 2.50 mm; the other korona
-    # dev matches and fixtures the same
-    rim_wedge: bool = False
-    # korona: no wide-stage detection far off a mover's coasted line (``steady.coasted_line``, with
-    # ``lifecycle.KORONA_VELOCITY_OVER_GAP``). Off: see ``steady.coasted_line`` for what it did
-    coasted_line: bool = False
-    # korona: a resting disc a mover is due to strike may take a blurred "striker" (``prediction.penalties``).
-    # Off. Replays, off -> on: korona_ru_part pockets R 50 -> 75% (n7 into se at 24.3 s) but p95 5.52 ->
-    # 6.20 mm; korona_2p_game pockets R 93 -> 87%, median 1.35 -> 1.40 (p95 5.56 -> 5.39); korona_4p_part
-    # 1.00/2.88 -> 0.99/2.63 mm; the 7 k4h and 7 k2e dev matches and korona_overshot, korona_pocket the same
-    struck_blur: bool = False
-    max_path: int = 1800  # samples kept per track
-    confirm_hits: int = 2
-    chain_speed: float = 1500.0  # mm/s, least speed assumed for a mover that may have struck a disc
-    hole_gone: float = 1.0  # seconds a disc in the 20-hole may stay unseen before it was taken out
-    # korona: a striker all but stopped may take a disc-sized find deep inside it, the ring of its
-    # top's groove (``prediction.striker_rings``)
-    striker_rings: bool = True
-    # Lab units: a disc seen sharp this far from a track's known colour is another disc (the other
-    # side's): never its detection (``prediction.colour_penalty``), its donor (``merge.donor_of``),
-    # its knocked-on or shot disc read from rest states (``infer.unseen``) nor its name after a
-    # shot (``pipeline.identity.reconcile``). None: off. c2e_9943 at 8.0 s: south's light s2,
-    # flicked unseen into north's dark n1, took n1's run and name (its later 20 logged as n1's,
-    # false fouls); rounds 0/1 -> 1/1, the fixtures and other dev matches as before
-    colour_gate: float | None = 45.0
-    # the wide stage's reach for a moving disc counted from its last sighting, not from its coasted
-    # forecast too (``steady.beyond_reach``)
-    reach_from_sighting: bool = True
-    # crokinole: a disc knocked away unseen whose forecast coast crossed the 20-hole slowly went in
-    # (``hidden_blows.coasted_into_hole``; c4h_9945 at 8.5 s: 20s 0/1 -> 1/1, removals R/P
-    # 40/33% -> 60/75%; the fixtures and other dev matches as before)
-    unseen_into_hole: bool = True
-    # crokinole: a disc lost right after its blow on a resting disc is not put in the hole from its
-    # heading before the blow (``lifecycle.struck_last``). Off: c2h_9944's false 20 goes (20s
-    # 100%/0% -> none called), but c4h_9921 loses its 20 (100%/50% -> 0%/0%, shots P 100 -> 89%,
-    # removed P 50 -> 17%); the fixtures and the other dev matches unchanged
-    struck_not_in_hole: bool = False
-    # crokinole: a disc lost near the 20-hole is put in it only if its slide from the last
-    # sighting gets its centre over the hole's capture zone (``hole_course.short_of_hole``)
-    hole_reach: bool = True
-    # crokinole (figures in slide.py): a disc lost creeping to a stop rests where its creep ends
-    creep_on: bool = True
-    # crokinole, off (``slide.by_hole``): a lost disc's course stands unless its centre crosses the hole
-    slide_past_hole: bool = False
-    # crokinole: a disc at rest never seen at the place it is kept (lost while it slid, its place
-    # an estimate: ``lifecycle.kept_unseen``) stays this long unseen before it counts as lifted
-    # (``lift_after`` for the others: nothing says a hand took it, the detector just does not see
-    # it there). None: ``lift_after``. Replayed (--dets), None -> 8 s, with ``fast_past_hole`` and
-    # ``hole_passed``: removed P c4h_9921 50 -> 100%, c4h_9963 shots P 89 -> 100%; 12 s and more
-    # gave c2h_9944 an identity switch (s2, kept unseen 9 s after a blow nobody saw moved it,
-    # took s3's run)
-    kept_unseen_lift_after: float | None = 8.0
-    # crokinole: a lost disc's course cut short by a disc it struck stands by the 20-hole too when
-    # it came too fast to drop in (``slide.slid_to``)
-    fast_past_hole: bool = True
-    # crokinole: a disc called into the 20-hole and found sliding on beyond it within
-    # ``hole_course.PASSED_S`` crossed it (``hole_course.passed_over``)
-    hole_passed: bool = True
 
 class Tracker:
     def __init__(self, board: CrokinoleBoard | KoronaBoard, config: TrackerConfig | None = None) -> None:
@@ -246,10 +160,10 @@ class Tracker:
         the pairing all the same, so the detection nearest it is its own and no resting disc's
         (c4h_9303 at 13.1 s: n1, read as moving for a frame by a fit drawn towards e1 touching
         it, was left out; e1, lost under nothing but its weak outline, took n1's detection 35 mm
-        away and lay on n1's place from then on). Crokinole only: on korona the same changed
-        k4h_8806 (its bump at 20.5 s: shots 88%/78% -> 100%/80%, pockets 80%/80% -> 60%/75%,
-        an identity switch), left for the korona tracking's owner to weigh. Returns the ids
-        moved."""
+        away and lay on n1's place from then on). Korona: ``refit.rebase_korona`` (all tracks
+        jointly, the bump's movers at their rest places). Returns the ids moved."""
+        if isinstance(self.board, KoronaBoard) and self.cfg.rebase_movers:
+            return rebase_korona(self, dets, t, reach)
         paired = ("rest", "moving") if isinstance(self.board, CrokinoleBoard) else ("rest",)
         rest = [tr for tr in self.tracks if tr.state in paired]
         if not any(tr.state == "rest" for tr in rest) or not len(dets):
@@ -328,7 +242,8 @@ class Tracker:
         cost = (hypothesis_cost(hyps, dets.xy, blows.stop_penalty(self, rows, hyps, dt))
                 + penalties(rows, dets, self._striker_r, striker_rings(self, rows, dets, dt),
                             self._struck if self.cfg.struck_blur else ())
-                + colour_penalty(rows, dets, self.cfg.colour_gate) + struck_penalty(self, rows, dets) + beyond_struck_penalty(self, rows, dets))
+                + colour_penalty(rows, dets, self.cfg.colour_gate) + struck_penalty(self, rows, dets) + beyond_struck_penalty(self, rows, dets)
+                + mover_on_rest_place(self, rows, dets, dt))
         pairs = assign(cost, gates)
         self._rescue_movers(rows, cost, gates, pairs, dt, t)
         used_t = {i for i, _ in pairs}
@@ -380,6 +295,8 @@ class Tracker:
                 else:
                     self.det_track[j] = revived.id
         promote(self, t, dt)
+        if self.cfg.push_aside:
+            pushed_aside(self, t)
         if not any(tr.state == "moving" for tr in self.tracks):
             self._blow_start = None
         elif self._blow_start is None:
