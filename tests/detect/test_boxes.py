@@ -121,3 +121,29 @@ def test_a_region_of_half_the_view_or_more_is_searched_whole_without_looking_for
     # a small region: its parts are looked for, and its box searched alone
     middle = candidates.search(det, view, 0, det.board.disc_radius, ~region)
     assert found == [1] and near_middle(middle[0]).sum() == 1
+
+
+def test_ring_response_is_the_plain_sum_of_its_sectors() -> None:
+    """``ring_response`` works in buffers made once per call: the same numbers as the plain
+    expressions, bit for bit (score: the weakest sector's response; coherence: the weakest
+    sector's response over its total edge)."""
+    import scipy.fft as sfft
+
+    from tracker.detect.candidates import field_spectra
+    from tracker.detect.ring_filter import N_SECTORS
+
+    det, view = detector_and_view()
+    filt = det._filters[0]
+    lab = lab_of(view)
+    C, S, M = field_spectra(lab, filt.fft_shape)
+    h, w = filt.shape
+    score = coh = None
+    for k in range(N_SECTORS):
+        def inv(x: np.ndarray) -> np.ndarray:
+            return sfft.irfft2(x, s=filt.fft_shape, workers=1)[filt.half:filt.half + h, filt.half:filt.half + w]
+        r = inv(C * filt.cos_k[k] + S * filt.sin_k[k])
+        q = r / np.maximum(inv(M * filt.mag_k[k]), 1e-3)
+        score = r if score is None else np.minimum(score, r)
+        coh = q if coh is None else np.minimum(coh, q)
+    got = ring_response(lab, filt)
+    assert np.array_equal(got.score, score) and np.array_equal(got.coherence, coh)
