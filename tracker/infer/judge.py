@@ -24,6 +24,7 @@ from tracker.infer.ends import end_of, peak_speed, rested_before, stayed_out
 from tracker.infer.rim_gone import knocked_out_unseen
 from tracker.infer.start_places import (
     at_start_place,
+    came_from,
     may_start,
     put_down_and_flicked,
     set_down_by_hand,
@@ -121,6 +122,11 @@ def judge(seg: ShotSegmenter, tracks: Sequence[Track], t: float, frame: int) -> 
     links = striker_put_down(seg, tracks, shooter, start, t)
     if links:
         start = seg._before[links[0][1]]
+    elif isinstance(seg.board, KoronaBoard) and shooter.kind == STRIKER and may_start(seg.board, start, shooter):
+        # (its track took over a false striker waiting to be shot: it came along its line from
+        # another striking line; a run from no striking place stays one, judged below)
+        came = came_from(seg.board, shooter, start, seg._t0, TrackerConfig.decel, TrackerConfig.restitution)
+        start = came if came is not None and may_start(seg.board, came, shooter) else start
     if peak < seg.shot_speed:
         seg.rejected.append((t, f"slow motion ({peak:.0f} mm/s): a hand, not a shot"))
         return None

@@ -125,3 +125,46 @@ def runs_back(board: KoronaBoard, striker: Track, start: tuple[float, float], re
     if max(abs(float(a[0])), abs(float(a[1]))) > board.half - 3 * striker.radius:
         return False  # by a rim: it may have come back off it
     return float(np.dot(a - np.asarray(start), b - a)) < 0.0
+
+
+def came_from(board: KoronaBoard, striker: Track, start: tuple[float, float], t0: float,
+              decel: float, restitution: float) -> tuple[float, float] | None:
+    """Korona: where ``striker``, taken for one that rested at ``start`` and first seen on its way
+    running back towards it (:func:`runs_back`), was flicked from instead, or None. Its track
+    took over a false striker find at rest (a row of discs read as a striker: k4h_9942 at
+    2.9 s, found twice by the north row, while south's striker, set on its line, was found only
+    once every half second and never became a track of its own), and the shot was logged as
+    north's. Flicked from ``start``, it would have had to reach a rim behind its first sighting
+    and come back off it in the time since it was last seen at ``start``: more than its speed
+    then allows (at most its first speed plus what friction, ``decel`` mm/s², took since, before a
+    bounce that kept ``restitution`` of it). Then it came straight along its line: from where that
+    line, run back from its first sighting, reaches a striking line (a rim zone)."""
+    far = 2 * striker.radius
+    seen = [s for s in striker.path if s.measured]
+    q0 = np.asarray(start, float)
+    run = [s for s in seen if s.t >= t0 - 1e-6 and np.hypot(s.x - q0[0], s.y - q0[1]) > far]
+    if len(run) < 2 or not runs_back(board, striker, start, start, t0):
+        return None
+    rested = [s for s in seen if s.t < run[0].t and np.hypot(s.x - q0[0], s.y - q0[1]) <= striker.radius]
+    if not rested:
+        return None
+    a, b = np.array([run[0].x, run[0].y]), np.array([run[1].x, run[1].y])
+    gap, step = run[0].t - rested[-1].t, run[1].t - run[0].t
+    if gap <= 0.0 or step <= 0.0 or float(np.hypot(*(b - a))) < 1e-6:
+        return None
+    v = (b - a) / step
+    speed = float(np.hypot(*v))
+    u = v / speed
+    edge = board.half - striker.radius  # where its centre meets a rim
+    # back along the line to the rim behind its first sighting
+    s_rim = min((float((np.sign(-u[k]) * edge - a[k]) / -u[k]) for k in (0, 1) if abs(float(u[k])) > 1e-6),
+                default=0.0)
+    rim = a - u * s_rim
+    bounce = float(np.hypot(*(rim - q0))) + s_rim
+    if bounce <= gap * (speed + decel * gap) / restitution:
+        return None  # it may have gone there and come back off the rim
+    for s in np.arange(0.0, s_rim, 2.0):
+        q = a - u * s
+        if board.rim_zone_of(float(q[0]), float(q[1])) is not None:
+            return float(q[0]), float(q[1])
+    return None

@@ -1,0 +1,48 @@
+"""Korona: a striker's track that took over a false striker find at rest on another striking line
+(``infer.start_places.came_from``): the shot came along the striker's line from where that line,
+run back, meets a striking line, unless a bounce off a rim could have brought it back in time.
+Hand-made tracks at 30 fps, board mm (k4h_9942 at 3.2 s)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tracker.boards import KoronaBoard
+from tracker.detect.datatypes import STRIKER
+from tracker.infer.start_places import came_from
+from tracker.track.datatypes import Sample, Track
+from tracker.track.tracker import TrackerConfig
+
+B = KoronaBoard()
+FALSE = (4.0, 358.0)  # a striker "found" twice by the north row, where north's striker would wait
+T0 = 3.23
+
+
+def _striker(speed: float) -> Track:
+    """Seen at rest at ``FALSE`` at 2.83 s and 2.87 s, then first seen on its way at (19, -114) at
+    ``T0``, running north at ``speed`` mm/s (south's striker, flicked from its line unseen)."""
+    tr = Track(id=11, kind=STRIKER, radius=B.striker_radius, xy=np.array(FALSE), born=2.83)
+    tr.path = [Sample(2.83, *FALSE, True), Sample(2.87, *FALSE, True)]
+    tr.path += [Sample(T0 + k / 30, 19.0 - 0.03 * k, -114.0 + speed / 30 * k, True) for k in range(8)]
+    return tr
+
+
+def _came(tr: Track) -> tuple[float, float] | None:
+    return came_from(B, tr, FALSE, T0, TrackerConfig.decel, TrackerConfig.restitution)
+
+
+def test_a_striker_first_seen_running_back_at_its_false_rest_place_came_from_the_striking_line_behind_it() -> None:
+    at = _came(_striker(1270.0))
+    assert at is not None and B.rim_zone_of(*at) == "south"
+    assert abs(at[0] - 19.0) < 5.0 and abs(at[1] + (B.half - B.striking_line_offset)) < 5.0
+
+
+def test_a_run_back_fast_enough_to_have_come_off_the_far_rim_keeps_its_start() -> None:
+    """Flicked north-to-south at 3 m/s, off the south rim and back: it may well have been."""
+    assert _came(_striker(3200.0)) is None
+
+
+def test_a_striker_running_away_from_its_rest_place_keeps_its_start() -> None:
+    tr = _striker(1270.0)
+    tr.path = tr.path[:2] + [Sample(T0 + k / 30, 4.0, 300.0 - 42.0 * k, True) for k in range(8)]
+    assert _came(tr) is None
