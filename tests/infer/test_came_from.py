@@ -46,3 +46,20 @@ def test_a_striker_running_away_from_its_rest_place_keeps_its_start() -> None:
     tr = _striker(1270.0)
     tr.path = tr.path[:2] + [Sample(T0 + k / 30, 4.0, 300.0 - 42.0 * k, True) for k in range(8)]
     assert _came(tr) is None
+
+
+def test_a_striker_first_seen_far_off_the_line_from_its_rest_place_sooner_than_it_could_get_there_came_along_its_line() -> None:
+    """South's striker, first seen mid-board running north-east, was joined to a false striker in
+    the west rim zone 444 mm off, seen there a frame before (k4h_9966 at 31.7 s): no striker
+    gets there so soon, and its line run back meets south's striking line."""
+    west = (-354.0, -69.0)
+    tr = Track(id=22, kind=STRIKER, radius=B.striker_radius, xy=np.array(west), born=20.0)
+    tr.path = [Sample(20.0 + k / 30, *west, True) for k in range(353)]  # at rest until 31.73 s
+    first = tr.path[-1].t + 1 / 30
+    tr.path += [Sample(first + k / 30, -6.0 + 27.0 * k, 207.0 + 49.5 * k, True) for k in range(6)]
+    at = came_from(B, tr, west, first, TrackerConfig.decel, TrackerConfig.restitution)
+    assert at is not None and B.rim_zone_of(*at) == "south", at
+    # seen at rest there half a second before instead: a striker flicked from there, turned on the
+    # way (by a disc it struck unseen), may have got there: its start stands
+    tr.path = [s for s in tr.path if s.t < first - 0.5 or s.t >= first]
+    assert came_from(B, tr, west, first, TrackerConfig.decel, TrackerConfig.restitution) is None

@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from tracker.boards import CrokinoleBoard, KoronaBoard
+from tracker.boards.korona import ON_LINE_MM
 from tracker.detect.datatypes import STRIKER
 from tracker.infer.ends import stopped_by_hand
 from tracker.track.datatypes import Track
@@ -43,7 +44,10 @@ def put_down_and_flicked(board: CrokinoleBoard | KoronaBoard, p: np.ndarray, tr:
     first seen where shots start just as it is flicked (its wait hidden by the hand; the
     detector's lone sighting joined to the track when it was next found, in flight): c2h_9702
     at 13.6 s, s3 seen once on the south line, then on its way in; the shot was judged from
-    the disc it struck ("not where a shot starts") and lost."""
+    the disc it struck ("not where a shot starts") and lost. Korona: a striker set on its line
+    is measured up to ``ON_LINE_MM`` past it (k4h_9942 at 22.5 s: south's striker, put down while
+    the board still moved after a camera bump and read 5 mm past its line, flicked 1 s later;
+    a false striker by the north row was taken for the shot disc and the shot lost)."""
     if len(p) < 3:
         return None
     dt = np.diff(p[:, 0])
@@ -55,7 +59,7 @@ def put_down_and_flicked(board: CrokinoleBoard | KoronaBoard, p: np.ndarray, tr:
         return None
     k = int(fast[0])  # the flick leaves sample k
     at = (float(p[k, 1]), float(p[k, 2]))
-    if (k and v[k - 1] > 0.25 * shot_speed) or not at_start_place(board, at, tr):
+    if (k and v[k - 1] > 0.25 * shot_speed) or not at_start_place(board, at, tr, on_line=ON_LINE_MM):
         return None
     away = float(np.hypot(p[k:, 1] - at[0], p[k:, 2] - at[1]).max())
     if away < 3 * tr.radius:
@@ -129,24 +133,32 @@ def runs_back(board: KoronaBoard, striker: Track, start: tuple[float, float], re
 
 def came_from(board: KoronaBoard, striker: Track, start: tuple[float, float], t0: float,
               decel: float, restitution: float) -> tuple[float, float] | None:
-    """Korona: where ``striker``, taken for one that rested at ``start`` and first seen on its way
-    running back towards it (:func:`runs_back`), was flicked from instead, or None. Its track
-    took over a false striker find at rest (a row of discs read as a striker: k4h_9942 at
-    2.9 s, found twice by the north row, while south's striker, set on its line, was found only
-    once every half second and never became a track of its own), and the shot was logged as
-    north's. Flicked from ``start``, it would have had to reach a rim behind its first sighting
-    and come back off it in the time since it was last seen at ``start``: more than its speed
-    then allows (at most its first speed plus what friction, ``decel`` mm/s², took since, before a
-    bounce that kept ``restitution`` of it). Then it came straight along its line: from where that
-    line, run back from its first sighting, reaches a striking line (a rim zone)."""
+    """Korona: where ``striker``, taken for one that rested at ``start``, was flicked from instead,
+    or None: its track took over a striker "found" at rest where none was (a row of discs, or a
+    disc by a striking line, read as a striker), while the real one, set on its line, was found
+    too seldom to become a track of its own. Its first two sightings on its way, in the open
+    (out of the rim zones), give its line; a striker runs straight until it meets something,
+    and it cannot have come from ``start`` when
+
+    * ``start`` lies ahead on that line (it runs back towards it): only a bounce off the rim
+      behind its first sighting brings it back (a striker, four times a disc's weight, is not
+      turned back by one), and that way is longer than its speed allows since it was last seen
+      at ``start`` (at most its first speed plus what friction, ``decel`` mm/s², took meanwhile,
+      before a bounce that kept ``restitution`` of it): k4h_9942 at 3.2 s, south's striker
+      joined to a false one by the north row, the shot logged as north's;
+    * or ``start`` lies off that line by more than a striker's diameter (something turned it
+      on the way) farther from its first sighting than that speed goes in the time: k4h_9966
+      at 31.7 s, south's striker joined to a false one in the west rim zone 444 mm away,
+      last seen there 0.07 s before, the shot logged as west's.
+
+    Then it came straight along its line: from where that line, run back from its first
+    sighting, reaches a striking line (a rim zone)."""
     far = 2 * striker.radius
     seen = [s for s in striker.path if s.measured]
     q0 = np.asarray(start, float)
     run = [s for s in seen if s.t >= t0 - 1e-6 and np.hypot(s.x - q0[0], s.y - q0[1]) > far]
-    if len(run) < 2 or not runs_back(board, striker, start, start, t0):
-        return None
-    rested = [s for s in seen if s.t < run[0].t and np.hypot(s.x - q0[0], s.y - q0[1]) <= striker.radius]
-    if not rested:
+    rested = [s for s in seen if run and s.t < run[0].t and np.hypot(s.x - q0[0], s.y - q0[1]) <= striker.radius]
+    if len(run) < 2 or not rested or board.rim_zone_of(run[0].x, run[0].y) is not None:
         return None
     a, b = np.array([run[0].x, run[0].y]), np.array([run[1].x, run[1].y])
     gap, step = run[0].t - rested[-1].t, run[1].t - run[0].t
@@ -155,14 +167,21 @@ def came_from(board: KoronaBoard, striker: Track, start: tuple[float, float], t0
     v = (b - a) / step
     speed = float(np.hypot(*v))
     u = v / speed
+    reach = gap * (speed + decel * gap) / restitution  # the farthest it can have come since
     edge = board.half - striker.radius  # where its centre meets a rim
     # back along the line to the rim behind its first sighting
     s_rim = min((float((np.sign(-u[k]) * edge - a[k]) / -u[k]) for k in (0, 1) if abs(float(u[k])) > 1e-6),
                 default=0.0)
-    rim = a - u * s_rim
-    bounce = float(np.hypot(*(rim - q0))) + s_rim
-    if bounce <= gap * (speed + decel * gap) / restitution:
-        return None  # it may have gone there and come back off the rim
+    along = float((q0 - a) @ -u)  # how far back along its line ``start`` lies (< 0: ahead)
+    off = float(np.hypot(*(q0 - (a - u * max(along, 0.0)))))  # and how far off it
+    if along < 0.0:  # it runs back towards ``start``: only off the rim behind it
+        way = float(np.hypot(*(a - u * s_rim - q0))) + s_rim
+    elif off > far:  # off its line: turned on the way, at the least the straight distance
+        way = float(np.hypot(*(a - q0)))
+    else:
+        return None  # straight from ``start``
+    if way <= reach:
+        return None
     for s in np.arange(0.0, s_rim, 2.0):
         q = a - u * s
         if board.rim_zone_of(float(q[0]), float(q[1])) is not None:
