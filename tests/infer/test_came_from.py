@@ -63,3 +63,17 @@ def test_a_striker_first_seen_far_off_the_line_from_its_rest_place_sooner_than_i
     # way (by a disc it struck unseen), may have got there: its start stands
     tr.path = [s for s in tr.path if s.t < first - 0.5 or s.t >= first]
     assert came_from(B, tr, west, first, TrackerConfig.decel, TrackerConfig.restitution) is None
+
+
+def test_a_striker_whose_first_sightings_make_no_line_keeps_its_start() -> None:
+    """Its first sighting off its rest place is a false find by a disc it passes (k4h_9924 at
+    33.4 s: north's striker, flicked from its line, "seen" 60 mm off its way at a south disc);
+    the next step does not carry on along the line of the first two, so there is no line to run
+    back along: the start it was seen flicked from stands."""
+    north = (225.0, 318.0)
+    tr = Track(id=50, kind=STRIKER, radius=B.striker_radius, xy=np.array(north), born=32.33)
+    tr.path = [Sample(32.33 + k / 30, *north, True) for k in range(30)]
+    first = tr.path[-1].t + 1 / 30
+    tr.path += [Sample(first, 208.0, 296.0, True), Sample(first + 1 / 30, 266.0, 257.0, True)]
+    tr.path += [Sample(first + (k + 2) / 30, 149.0 - 28.0 * k, 219.0 - 30.0 * k, True) for k in range(6)]
+    assert came_from(B, tr, north, first, TrackerConfig.decel, TrackerConfig.restitution) is None

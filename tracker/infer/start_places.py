@@ -20,6 +20,9 @@ from tracker.track.datatypes import Track
 # A shot disc that stopped within this much (mm) of touching a struck disc's place struck it;
 # korona, a striker this near touching the rim has no room for a finger behind it.
 TOUCH_MM = 3.0
+# degrees a striker's next step may turn from the line of its first two sightings and still be
+# on that line (detections of a fast striker wander a few mm across its way)
+LINE_DEG = 30.0
 
 
 def at_start_place(board: CrokinoleBoard | KoronaBoard, at: tuple[float, float], tr: Track | None,
@@ -137,8 +140,8 @@ def came_from(board: KoronaBoard, striker: Track, start: tuple[float, float], t0
     or None: its track took over a striker "found" at rest where none was (a row of discs, or a
     disc by a striking line, read as a striker), while the real one, set on its line, was found
     too seldom to become a track of its own. Its first two sightings on its way, in the open
-    (out of the rim zones), give its line; a striker runs straight until it meets something,
-    and it cannot have come from ``start`` when
+    (out of the rim zones), give its line when the third carries on along it (``_carries_on``);
+    a striker runs straight until it meets something, and it cannot have come from ``start`` when
 
     * ``start`` lies ahead on that line (it runs back towards it): only a bounce off the rim
       behind its first sighting brings it back (a striker, four times a disc's weight, is not
@@ -158,13 +161,15 @@ def came_from(board: KoronaBoard, striker: Track, start: tuple[float, float], t0
     q0 = np.asarray(start, float)
     run = [s for s in seen if s.t >= t0 - 1e-6 and np.hypot(s.x - q0[0], s.y - q0[1]) > far]
     rested = [s for s in seen if run and s.t < run[0].t and np.hypot(s.x - q0[0], s.y - q0[1]) <= striker.radius]
-    if len(run) < 2 or not rested or board.rim_zone_of(run[0].x, run[0].y) is not None:
+    if len(run) < 3 or not rested or board.rim_zone_of(run[0].x, run[0].y) is not None:
         return None
-    a, b = np.array([run[0].x, run[0].y]), np.array([run[1].x, run[1].y])
+    a, b, c = (np.array([s.x, s.y]) for s in run[:3])
     gap, step = run[0].t - rested[-1].t, run[1].t - run[0].t
-    if gap <= 0.0 or step <= 0.0 or float(np.hypot(*(b - a))) < 1e-6:
+    if gap <= 0.0 or step <= 0.0 or run[2].t <= run[1].t or float(np.hypot(*(b - a))) < 1e-6:
         return None
     v = (b - a) / step
+    if not _carries_on(v, (c - b) / (run[2].t - run[1].t)):
+        return None  # no line to run back along (a false find taken on its way: k4h_9924 at 33.4 s)
     speed = float(np.hypot(*v))
     u = v / speed
     reach = gap * (speed + decel * gap) / restitution  # the farthest it can have come since
@@ -187,3 +192,12 @@ def came_from(board: KoronaBoard, striker: Track, start: tuple[float, float], t0
         if board.rim_zone_of(float(q[0]), float(q[1])) is not None:
             return float(q[0]), float(q[1])
     return None
+
+
+def _carries_on(v: np.ndarray, w: np.ndarray) -> bool:
+    """Whether velocity ``w`` (mm/s, the next step) carries on along ``v``: within ``LINE_DEG``
+    of its heading, at between half and twice its speed (a striker slides straight, slowing)."""
+    sv, sw = float(np.hypot(*v)), float(np.hypot(*w))
+    if sv < 1e-6 or sw < 1e-6 or not 0.5 <= sw / sv <= 2.0:
+        return False
+    return float(v @ w) / (sv * sw) >= float(np.cos(np.radians(LINE_DEG)))
