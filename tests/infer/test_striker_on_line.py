@@ -66,3 +66,27 @@ def test_a_striker_put_down_a_few_mm_past_its_line_and_flicked_during_the_episod
     p = np.array(rows)
     got = put_down_and_flicked(KB, p, tr, 350.0)
     assert got is not None and got[0] == at
+
+
+def test_a_false_striker_against_a_rim_that_vanished_made_no_shot_read_from_the_rest_states() -> None:
+    """A "striker" found in south's row against the north rim (no shot starts there: no finger
+    gets behind it) is gone, and a row disc beside it turns up a disc's width on as a new track
+    (the row shuffled by a hand, or re-found): no shot was played (k4h_9924 at 32.0 s, a north
+    shot logged)."""
+    ghost = _resting(3, STRIKER, (42.0, KB.half - KB.striker_radius), T0 - 0.3)
+    ghost.occluded = True
+    disc = _resting(2, DISC, (67.5, KB.half - KB.disc_radius), T0)
+    disc.occluded = True
+    found = _resting(4, DISC, (95.0, KB.half - KB.disc_radius), NOW)
+    found.born = T0 + 0.2
+    found.path = [sm for sm in found.path if sm.t >= found.born]
+    seg = ShotSegmenter(KB)
+    seg.in_shot, seg._t0, seg.t = True, T0, NOW
+    seg._moved = {4}
+    seg._before = {2: (67.5, KB.half - KB.disc_radius), 3: (42.0, KB.half - KB.striker_radius)}
+    seg._before_state = {2: "rest", 3: "rest"}
+    assert judge(seg, [disc, ghost, found], NOW, 60) is None
+    # the same with the "striker" read as a disc (a disc-sized ring) where no striker waits
+    ghost.kind, ghost.radius = DISC, KB.disc_radius
+    seg._t0, seg._shot_before = T0, set()
+    assert judge(seg, [disc, ghost, found], NOW, 60) is None
