@@ -186,3 +186,30 @@ def test_a_rim_disc_driven_straight_into_the_rim_beside_a_jittering_row_mate_wen
     ends = {1: (-8.0, RIM - 1.0), 9: (-39.0, RIM - 37.5)}
     got = knocked_out_unseen(B, [s5, s6, s7, s], ends, 9, before, {1, 9}, T0, NOW)
     assert got == {2: "off"}
+
+
+def test_a_lost_rim_disc_with_a_row_mate_between_it_and_the_corner_was_only_squeezed_along() -> None:
+    """s5 knocked east along the north rim into s6 (lost since with its row); s7, between s6 and
+    the ne pocket before the shot, is seen again against the rim there after it, 4 mm on. s6
+    cannot have slid past it along the rim into the pocket: it was squeezed along its row, where
+    the detector lost it (k4h_9972 at 8.4 s: w5, called down the se pocket, and the rules refused
+    the next shot, which moved it)."""
+    s4, s5, s6, s7 = _disc(4, -16.0), _disc(1, 5.0), _disc(2, 33.0), _disc(3, 62.0)
+    _struck_unseen(s6, None)
+    s5.path = [sm for sm in s5.path if sm.t <= T0]
+    s5.path += [Sample(T0 + 0.1 * k, 5.0 + 7.5 * k, RIM, True) for k in range(1, 3)]
+    s5.path += [Sample(T0 + 0.1 * k, 20.0, RIM, True) for k in range(3, 11)]
+    s5.xy = np.array([20.0, RIM])
+    s7.path.append(Sample(NOW, 66.0, RIM, True))
+    s7.xy = np.array([66.0, RIM])
+    before = {1: (5.0, RIM), 2: (33.0, RIM), 3: (62.0, RIM), 4: (-16.0, RIM)}
+    got = knocked_out_unseen(B, [s4, s5, s6, s7], {1: (20.0, RIM), 3: (66.0, RIM)}, 99, before, {1, 3}, T0, NOW)
+    assert got == {}
+    # with s7 gone from the rim between (struck into the field first), s6 may have gone on
+    s4.path.append(Sample(NOW + 1e-3, -16.0, RIM, True))
+    s4.last_seen = NOW + 1e-3
+    s7.path.append(Sample(NOW + 1e-3, 66.0, RIM - 150.0, True))
+    s7.xy = np.array([66.0, RIM - 150.0])
+    got = knocked_out_unseen(B, [s4, s5, s6, s7], {1: (20.0, RIM), 3: (66.0, RIM - 150.0)}, 99, before, {1, 3}, T0,
+                             NOW + 1e-3)
+    assert got == {2: "pocket:ne"}

@@ -2,7 +2,7 @@
 and the call is withdrawn in the shot log (hand-made detections, board mm).
 
 South's striker runs up to the north rim and stops beside the end disc of south's row, reaching
-it from along the rim. The detector drops that disc the frame the striker starts and finds it
+it from the row's side at an angle (along the rim towards the nw pocket). The detector drops that disc the frame the striker starts and finds it
 again in place 2.5 s later (k4h_9206 at 32 s: two east rim discs lost at the flick, called
 pocketed, found in place 2.7 s later). The shot is judged while it is unseen and calls it
 pocketed; once it is seen again the log line must say where it rests, the rules replay that
@@ -24,8 +24,11 @@ from tracker.shotlog import Shot
 KB = KoronaBoard()
 FPS = 30.0
 LAB = {"south": (59.0, 10.0, 28.0), "north": (77.0, 4.0, 8.0), "striker": (40.0, 0.0, 0.0)}
-REST, STOP = (0.0, -320.0), (-130.0, 390.0)  # the striker's rest place and where it stops
-LOST = (-87.5, 412.5)  # the row's end disc, reached from along the rim by the striker's stop
+# the striker's rest place and where it stops: below the row's end disc on its row's side, so
+# that its blow pushes that disc along the rim towards the nw pocket, with no disc in the way
+# (``rim_gone._way_blocked``)
+REST, STOP = (0.0, -320.0), (-75.0, 376.0)
+LOST = (-87.5, 412.5)  # the row's end disc, reached by the striker's stop
 
 
 def _frame(rows: list[tuple[tuple[float, float], str]]) -> Detections:
@@ -81,3 +84,27 @@ def test_standing_drops_only_the_withdrawn_call() -> None:
            {"type": "off_board", "t": 4.1, "disc": "s2"},
            {"type": "corrected", "t": 6.0, "disc": "s1", "t_call": 4.1, "line": 1}]
     assert standing(evs) == evs[1:]
+
+
+def test_a_disc_called_pocketed_that_the_next_shot_moves_is_withdrawn_before_that_shot_is_scored() -> None:
+    """The next shot strikes the disc called pocketed (the detector had lost it in its row, and
+    finds it as it moves): the rules would refuse that shot ("not on the table") and the turns go
+    wrong from there (k4h_9972 at 13.4 s). Seen during that shot, the call is withdrawn first, with
+    where it rested before that shot; a disc the shot "moved" unseen throughout withdraws nothing."""
+    from tracker.infer import ShotRecord
+    from tracker.pipeline.withdraw import seen_moving
+    from tracker.shotlog import Setup
+    from tracker.track.datatypes import Sample, Track
+
+    setup = Setup(discs={"w5": ("west", (412.5, -12.5)), "w6": ("west", (412.5, -37.5))}, strikers={"west": "W"})
+    called = Shot(seat="west", disc="W", start=(-320.0, 0.0), contacts=(), end={"w5": "pocket:se"})
+    entries = [setup, called]
+    lost = Track(id=15, kind=DISC, radius=KB.disc_radius, xy=np.array([410.0, 14.0]), born=0.0)
+    lost.path = [Sample(k / 10, 408.0, -11.0, True) for k in range(80)]  # at rest, then lost at 8.0 s
+    lost.path += [Sample(12.5, 409.0, 0.0, True), Sample(12.6, 410.0, 14.0, True)]  # seen moving at 12.5 s
+    rec = ShotRecord(disc=9, start=(-320.0, -250.0), t_start=12.1, t_end=13.4, frame_start=363, frame_end=402,
+                     ends={15: (410.0, 14.0)}, before={15: (408.0, -11.0)})
+    got = seen_moving(entries, rec, {"w5": 1}, {15: "w5"}, {15: lost}, KB, set())
+    assert [(w.line, w.disc, w.was, w.at) for w in got] == [(1, "w5", "pocket:se", (408.0, -11.0))]
+    lost.path = lost.path[:80]  # never seen during the shot: no evidence it was there
+    assert seen_moving(entries, rec, {"w5": 1}, {15: "w5"}, {15: lost}, KB, set()) == []

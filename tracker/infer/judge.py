@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from tracker.boards import CrokinoleBoard, KoronaBoard
+from tracker.boards.korona import ON_LINE_MM
 from tracker.detect.datatypes import STRIKER
 from tracker.infer.contacts import found_still, grazed_rim, infer_contacts, motion_start
 from tracker.infer.datatypes import End, ShotRecord
@@ -24,6 +25,7 @@ from tracker.infer.ends import end_of, peak_speed, rested_before, stayed_out
 from tracker.infer.rim_gone import knocked_out_unseen
 from tracker.infer.start_places import (
     at_start_place,
+    came_from,
     may_start,
     put_down_and_flicked,
     set_down_by_hand,
@@ -95,7 +97,10 @@ def judge(seg: ShotSegmenter, tracks: Sequence[Track], t: float, frame: int) -> 
             tr for tr in candidates if b.striker_waits(*seg._before[tr.id])]
     else:  # a crokinole disc is shot once: the shot disc is one never shot before
         candidates = [tr for tr in candidates if tr.id not in seg._shot_before] or candidates
-    seen_flick = [tr for tr in candidates if at_start_place(seg.board, seg._before[tr.id], tr)]
+    # (korona: a striker set on its striking line is measured up to ``ON_LINE_MM`` past it: k4h_9966
+    # at 17.4 s, east's striker read 1.1 mm past its line, seen flicked; the shot was read from the
+    # rest states instead, by a false striker find gone from the north-east corner, as north's)
+    seen_flick = [tr for tr in candidates if at_start_place(seg.board, seg._before[tr.id], tr, on_line=ON_LINE_MM)]
     if not seen_flick:
         unseen = unseen_shot(seg, tracks, movers, paths, t, frame) \
             or arrived_unseen(seg, tracks, movers, paths, t, frame) \
@@ -127,6 +132,11 @@ def judge(seg: ShotSegmenter, tracks: Sequence[Track], t: float, frame: int) -> 
     links = striker_put_down(seg, tracks, shooter, start, t)
     if links:
         start = seg._before[links[0][1]]
+    elif isinstance(seg.board, KoronaBoard) and shooter.kind == STRIKER and may_start(seg.board, start, shooter):
+        # (its track took over a false striker waiting to be shot: it came along its line from
+        # another striking line; a run from no striking place stays one, judged below)
+        came = came_from(seg.board, shooter, start, seg._t0, TrackerConfig.decel, TrackerConfig.restitution)
+        start = came if came is not None and may_start(seg.board, came, shooter) else start
     if peak < seg.shot_speed:
         seg.rejected.append((t, f"slow motion ({peak:.0f} mm/s): a hand, not a shot"))
         return None

@@ -144,7 +144,8 @@ def knocked_out_unseen(board: CrokinoleBoard | KoronaBoard, tracks: Sequence[Tra
         near = min(c, key=lambda k: np.hypot(x - c[k][0], y - c[k][1]))
         by_pocket = np.hypot(x - c[near][0], y - c[near][1]) < board.pocket_radius + 3 * tr.radius
         along = None if by_pocket else along_rim(board, tr, tracks, (x, y), moved, t0)
-        if along is not None and _found_on_way(board, tr, tracks, before, (x, y), along, t0, now):
+        if along is not None and (_found_on_way(board, tr, tracks, before, (x, y), along, t0, now)
+                                  or _way_blocked(board, tr, tracks, before, (x, y), along, now)):
             continue
         out[tr.id] = f"pocket:{near}" if by_pocket else (f"pocket:{along}" if along else "off")
     return out
@@ -244,6 +245,30 @@ def _found_on_way(board: KoronaBoard, tr: Track, tracks: Sequence[Track], before
         if on_rim and lo - o.radius <= float(o.xy[k]) <= hi + o.radius:
             return True
     return False
+
+
+def _way_blocked(board: KoronaBoard, tr: Track, tracks: Sequence[Track], before: Mapping[int, tuple[float, float]],
+                 at: tuple[float, float], pocket: str, now: float) -> bool:
+    """Whether a disc that rested against the rim between ``at``, where ``tr`` lay against it,
+    and the corner ``pocket`` before the shot is seen there now, still against that rim between
+    the two: ``tr`` cannot have slid along the rim into that pocket (a disc against a rim does
+    not pass another against it; the one in its way would have gone first), so the blow only
+    squeezed it along its row, where the detector has lost it (k4h_9972 at 8.4 s: west's
+    striker shifted the whole east row south along the rim; w5, unseen in the row 7 mm from
+    its place between w4 and w6, was called down the se pocket, and the rules refused the next
+    shot, which moved it)."""
+    cx, cy = board.pocket_centres()[pocket]  # type: ignore[index]
+    q = np.asarray(at, float)
+    k = 0 if abs(q[1]) > abs(q[0]) else 1  # the axis along the rim
+    lo, hi = sorted((float(q[k]), float((cx, cy)[k])))
+
+    def between(xy: np.ndarray | tuple[float, float], r: float) -> bool:
+        on_rim = abs(float(xy[1 - k])) >= board.half - 3 * r and np.sign(xy[1 - k]) == np.sign(q[1 - k])
+        return bool(on_rim and lo < float(xy[k]) < hi and abs(float(xy[k]) - float(q[k])) > r)
+
+    return any(o.id != tr.id and o.kind == tr.kind and o.id in before and between(before[o.id], o.radius)
+               and o.state == "rest" and not o.occluded and now - o.last_seen < 1e-6 and between(o.xy, o.radius)
+               for o in tracks)
 
 
 def _looked_at(tr: Track, tracks: Sequence[Track], before: Mapping[int, tuple[float, float]], now: float) -> bool:

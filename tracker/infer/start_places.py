@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from tracker.boards import CrokinoleBoard, KoronaBoard
+from tracker.boards.korona import ON_LINE_MM
 from tracker.detect.datatypes import STRIKER
 from tracker.infer.ends import stopped_by_hand
 from tracker.track.datatypes import Track
@@ -19,6 +20,9 @@ from tracker.track.datatypes import Track
 # A shot disc that stopped within this much (mm) of touching a struck disc's place struck it;
 # korona, a striker this near touching the rim has no room for a finger behind it.
 TOUCH_MM = 3.0
+# degrees a striker's next step may turn from the line of its first two sightings and still be
+# on that line (detections of a fast striker wander a few mm across its way)
+LINE_DEG = 30.0
 
 
 def at_start_place(board: CrokinoleBoard | KoronaBoard, at: tuple[float, float], tr: Track | None,
@@ -43,7 +47,10 @@ def put_down_and_flicked(board: CrokinoleBoard | KoronaBoard, p: np.ndarray, tr:
     first seen where shots start just as it is flicked (its wait hidden by the hand; the
     detector's lone sighting joined to the track when it was next found, in flight): c2h_9702
     at 13.6 s, s3 seen once on the south line, then on its way in; the shot was judged from
-    the disc it struck ("not where a shot starts") and lost."""
+    the disc it struck ("not where a shot starts") and lost. Korona: a striker set on its line
+    is measured up to ``ON_LINE_MM`` past it (k4h_9942 at 22.5 s: south's striker, put down while
+    the board still moved after a camera bump and read 5 mm past its line, flicked 1 s later;
+    a false striker by the north row was taken for the shot disc and the shot lost)."""
     if len(p) < 3:
         return None
     dt = np.diff(p[:, 0])
@@ -55,7 +62,7 @@ def put_down_and_flicked(board: CrokinoleBoard | KoronaBoard, p: np.ndarray, tr:
         return None
     k = int(fast[0])  # the flick leaves sample k
     at = (float(p[k, 1]), float(p[k, 2]))
-    if (k and v[k - 1] > 0.25 * shot_speed) or not at_start_place(board, at, tr):
+    if (k and v[k - 1] > 0.25 * shot_speed) or not at_start_place(board, at, tr, on_line=ON_LINE_MM):
         return None
     away = float(np.hypot(p[k:, 1] - at[0], p[k:, 2] - at[1]).max())
     if away < 3 * tr.radius:
@@ -125,3 +132,72 @@ def runs_back(board: KoronaBoard, striker: Track, start: tuple[float, float], re
     if max(abs(float(a[0])), abs(float(a[1]))) > board.half - 3 * striker.radius:
         return False  # by a rim: it may have come back off it
     return float(np.dot(a - np.asarray(start), b - a)) < 0.0
+
+
+def came_from(board: KoronaBoard, striker: Track, start: tuple[float, float], t0: float,
+              decel: float, restitution: float) -> tuple[float, float] | None:
+    """Korona: where ``striker``, taken for one that rested at ``start``, was flicked from instead,
+    or None: its track took over a striker "found" at rest where none was (a row of discs, or a
+    disc by a striking line, read as a striker), while the real one, set on its line, was found
+    too seldom to become a track of its own. Its first two sightings on its way, in the open
+    (out of the rim zones), give its line when the third carries on along it (``_carries_on``);
+    a striker runs straight until it meets something, and it cannot have come from ``start`` when
+
+    * ``start`` lies ahead on that line (it runs back towards it): only a bounce off the rim
+      behind its first sighting brings it back (a striker, four times a disc's weight, is not
+      turned back by one), and that way is longer than its speed allows since it was last seen
+      at ``start`` (at most its first speed plus what friction, ``decel`` mm/s², took meanwhile,
+      before a bounce that kept ``restitution`` of it): k4h_9942 at 3.2 s, south's striker
+      joined to a false one by the north row, the shot logged as north's;
+    * or ``start`` lies off that line by more than a striker's diameter (something turned it
+      on the way) farther from its first sighting than that speed goes in the time: k4h_9966
+      at 31.7 s, south's striker joined to a false one in the west rim zone 444 mm away,
+      last seen there 0.07 s before, the shot logged as west's.
+
+    Then it came straight along its line: from where that line, run back from its first
+    sighting, reaches a striking line (a rim zone)."""
+    far = 2 * striker.radius
+    seen = [s for s in striker.path if s.measured]
+    q0 = np.asarray(start, float)
+    run = [s for s in seen if s.t >= t0 - 1e-6 and np.hypot(s.x - q0[0], s.y - q0[1]) > far]
+    rested = [s for s in seen if run and s.t < run[0].t and np.hypot(s.x - q0[0], s.y - q0[1]) <= striker.radius]
+    if len(run) < 3 or not rested or board.rim_zone_of(run[0].x, run[0].y) is not None:
+        return None
+    a, b, c = (np.array([s.x, s.y]) for s in run[:3])
+    gap, step = run[0].t - rested[-1].t, run[1].t - run[0].t
+    if gap <= 0.0 or step <= 0.0 or run[2].t <= run[1].t or float(np.hypot(*(b - a))) < 1e-6:
+        return None
+    v = (b - a) / step
+    if not _carries_on(v, (c - b) / (run[2].t - run[1].t)):
+        return None  # no line to run back along (a false find taken on its way: k4h_9924 at 33.4 s)
+    speed = float(np.hypot(*v))
+    u = v / speed
+    reach = gap * (speed + decel * gap) / restitution  # the farthest it can have come since
+    edge = board.half - striker.radius  # where its centre meets a rim
+    # back along the line to the rim behind its first sighting
+    s_rim = min((float((np.sign(-u[k]) * edge - a[k]) / -u[k]) for k in (0, 1) if abs(float(u[k])) > 1e-6),
+                default=0.0)
+    along = float((q0 - a) @ -u)  # how far back along its line ``start`` lies (< 0: ahead)
+    off = float(np.hypot(*(q0 - (a - u * max(along, 0.0)))))  # and how far off it
+    if along < 0.0:  # it runs back towards ``start``: only off the rim behind it
+        way = float(np.hypot(*(a - u * s_rim - q0))) + s_rim
+    elif off > far:  # off its line: turned on the way, at the least the straight distance
+        way = float(np.hypot(*(a - q0)))
+    else:
+        return None  # straight from ``start``
+    if way <= reach:
+        return None
+    for s in np.arange(0.0, s_rim, 2.0):
+        q = a - u * s
+        if board.rim_zone_of(float(q[0]), float(q[1])) is not None:
+            return float(q[0]), float(q[1])
+    return None
+
+
+def _carries_on(v: np.ndarray, w: np.ndarray) -> bool:
+    """Whether velocity ``w`` (mm/s, the next step) carries on along ``v``: within ``LINE_DEG``
+    of its heading, at between half and twice its speed (a striker slides straight, slowing)."""
+    sv, sw = float(np.hypot(*v)), float(np.hypot(*w))
+    if sv < 1e-6 or sw < 1e-6 or not 0.5 <= sw / sv <= 2.0:
+        return False
+    return float(v @ w) / (sv * sw) >= float(np.cos(np.radians(LINE_DEG)))

@@ -26,7 +26,7 @@ from tracker.detect.datatypes import STRIKER
 from tracker.infer.contacts import infer_contacts
 from tracker.infer.datatypes import Contact, End, ShotRecord
 from tracker.infer.ends import end_of, peak_speed, stayed_out, stopped_by_hand
-from tracker.infer.start_places import TOUCH_MM, at_start_place, runs_back
+from tracker.infer.start_places import TOUCH_MM, at_start_place, may_start, runs_back
 from tracker.track.association import leaves_circle
 from tracker.track.datatypes import Track
 from tracker.track.merge import other_colour
@@ -78,6 +78,11 @@ def unseen_shot(seg: ShotSegmenter, tracks: Sequence[Track], movers: list[Track]
         return None
     shooter = max(gone, key=lambda tr: tr.last_seen)
     start = seg._before[shooter.id]
+    if isinstance(seg.board, KoronaBoard) and not (may_start(seg.board, start, shooter) if shooter.kind == STRIKER
+                                                   else seg.board.striker_waits(*start, ON_LINE_MM)):
+        # korona: no shot starts against a rim (``judge``): k4h_9924 at 32.0 s, a row disc read as
+        # a striker (moved since by a hand) made a north shot "from" (42, 412) nobody played
+        return None
     seg._shot_before.add(shooter.id)
     links: list[tuple[int, int]] = []
     ends: dict[int, End] = {}

@@ -26,6 +26,7 @@ from tracker.pipeline.colours import crokinole_owners, korona_owners
 from tracker.pipeline.identity import reconcile
 from tracker.pipeline.korona_rows import colour_classes, late_row_discs
 from tracker.pipeline.players_ruling import doubtful_foul, left_on, take_players_ruling
+from tracker.pipeline.withdraw import moved_again
 from tracker.rules import outcome_events, shot_flags
 from tracker.shotlog import Shot
 from tracker.track import Track
@@ -86,6 +87,7 @@ def judge(p: Pipeline, rec: ShotRecord, res: FrameResult) -> None:
             continue
         p._emit(ev.collision(c.t, p._frame_of(c.t), a, b), res)
     _link(p, rec, tracks)
+    moved_again(p, rec, res)  # a disc called gone that this shot moved was on the board after all
     out = p._apply(shot, res, rec.t_end, rec.frame_end)
     if out is None:
         return

@@ -22,13 +22,14 @@ wants the calls as they stand).
 from __future__ import annotations
 
 import math
-from collections.abc import Container, Iterable, Sequence
+from collections.abc import Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from tracker import events as ev
 from tracker.boards import KoronaBoard
 from tracker.errors import TrackerError
+from tracker.infer import ShotRecord
 from tracker.pipeline.resume import known_positions
 from tracker.rules import engine_for
 from tracker.shotlog import Entry, Setup, Shot
@@ -113,6 +114,51 @@ def withdraw(p: Pipeline, res: FrameResult, t: float, frame: int) -> None:
         return
     found = seen_again(p.entries, p.entry_t, gone, p.namer.names, p.tracker.tracks, p.board,
                        known_positions(p.engine), t)
+    _correct(p, found, res, t, frame)
+
+
+def moved_again(p: Pipeline, rec: ShotRecord, res: FrameResult) -> None:
+    """Withdraw the pocket/off calls of discs the shot about to be logged (``rec``) was seen
+    moving (:func:`seen_moving`), before the rules are given it: they would refuse the whole
+    shot ("not on the table") and the turn order would go wrong from there (k4h_9972 at 13.4 s:
+    w5, called down the se pocket by the shot before while the detector had lost it in its row,
+    was struck again, seen, and west's shot was lost; the call was withdrawn only as the board
+    settled after it)."""
+    if not isinstance(p.board, KoronaBoard) or not hasattr(p, "tracker"):
+        return
+    gone = calls_gone(p.entries)
+    if not gone:
+        return
+    found = seen_moving(p.entries, rec, gone, p.namer.names, {tr.id: tr for tr in p.tracker.tracks}, p.board,
+                        known_positions(p.engine))
+    _correct(p, found, res, rec.t_start, rec.frame_start)
+
+
+def seen_moving(entries: Sequence[Entry], rec: ShotRecord, gone: dict[str, int], names: dict[int, str],
+                tracks: Mapping[int, Track], board: KoronaBoard, on_table: Container[str]) -> list[Withdrawal]:
+    """The pocket/off calls ``gone`` (:func:`calls_gone`) whose disc (a named track, not
+    ``on_table`` for the rules) the shot ``rec`` moved and that was seen (a detection of its own)
+    during it, having rested on the playing surface, out of the pockets, before it (where it
+    rested goes into the line that called it gone)."""
+    out: list[Withdrawal] = []
+    for tid in rec.ends:
+        name = names.get(tid)
+        tr = tracks.get(tid)
+        if name is None or name not in gone or name in on_table or tr is None or tid not in rec.before:
+            continue
+        if not any(s.measured and s.t >= rec.t_start - 1e-6 for s in tr.path):
+            continue
+        x, y = rec.before[tid]
+        if not board.on_surface(x, y) or board.pocket_of(x, y) is not None:
+            continue
+        i = gone[name]
+        end = entries[i].end[name]  # type: ignore[union-attr]
+        out.append(Withdrawal(i, name, str(end), (round(x, 2), round(y, 2))))
+    return out
+
+
+def _correct(p: Pipeline, found: list[Withdrawal], res: FrameResult, t: float, frame: int) -> None:
+    """Correct the log lines of the withdrawn calls ``found`` and replay them (``withdraw``)."""
     if not found:
         return
     entries = list(p.entries)
