@@ -27,7 +27,7 @@ import numpy as np
 
 from tracker.detect.datatypes import Detections
 from tracker.track.association import assign
-from tracker.track.datatypes import Sample
+from tracker.track.datatypes import Sample, Track
 
 if TYPE_CHECKING:
     from tracker.track.tracker import Tracker
@@ -53,9 +53,14 @@ def rebase_korona(tk: Tracker, dets: Detections, t: float, reach: float) -> list
         z = dets.xy[j].astype(float)
         if tr.state != "rest":
             tr.state, tr.rest_xy, tr.rest_since, tr.occluded = "rest", None, t, False
-        tr.xy, tr.anchor, tr.anchor_n = z.copy(), z.copy(), 1
-        tr.v = np.zeros(2)
-        tr.displaced_frames = 0
-        tr.path = [Sample(t, float(z[0]), float(z[1]), True)]
+        rest_at(tr, z, t)
         moved.append(tr.id)
     return moved
+
+
+def rest_at(tr: Track, z: np.ndarray, t: float) -> None:
+    """Rest ``tr`` at detection ``z`` from ``t`` on, its place anchored there anew (a new board fit)."""
+    tr.xy, tr.anchor, tr.anchor_n = z.copy(), z.copy(), 1
+    tr.v = np.zeros(2)
+    tr.displaced_frames = 0
+    tr.path = [Sample(t, float(z[0]), float(z[1]), True)]

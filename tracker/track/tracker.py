@@ -52,7 +52,7 @@ from tracker.track.prediction import (
     struck_for,
     struck_penalty,
 )
-from tracker.track.refit import rebase_korona
+from tracker.track.refit import rebase_korona, rest_at
 from tracker.track.row_order import row_order
 from tracker.track.steady import beyond_reach, sideways
 
@@ -183,11 +183,7 @@ class Tracker:
             tr = rest[i]
             if tr.state != "rest":
                 continue
-            z = dets.xy[j].astype(float)
-            tr.xy, tr.anchor, tr.anchor_n = z.copy(), z.copy(), 1
-            tr.v = np.zeros(2)
-            tr.displaced_frames = 0
-            tr.path = [Sample(t, float(z[0]), float(z[1]), True)]
+            rest_at(tr, dets.xy[j].astype(float), t)
             moved.append(tr.id)
         return moved
 
