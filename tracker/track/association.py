@@ -163,3 +163,70 @@ def hypothesis_cost(hyps: list[list[np.ndarray]], det_xy: np.ndarray,
             d = d + np.asarray(penalty[i], float).reshape(-1, 1)
         cost[i] = d.min(axis=0)
     return cost
+
+
+# A later contact within this many mm of the mover's travel after its first is a simultaneous hit
+# (a mover into the gap between two touching discs strikes both at once).
+SIMULTANEOUS_MM = 2.0
+# A struck disc passes the blow on to a disc it meets in the rest of the frame only when it heads
+# into it (the cosine between its way and the line to that disc's centre at least this): a disc
+# sent past a touching row-mate, not into it, leaves it where it lies.
+INTO = 0.3
+# ... or when it has touching row-mates (within this fraction of the touching distance) on both
+# sides: hemmed in, it has no way out but through them (a disc struck head-on into the middle of
+# a rim row passes the blow along the row both ways; one at the row's end escapes to its free
+# side and leaves its row-mate where it lies).
+TOUCH = 0.12
+
+
+def reached(p: np.ndarray, v: np.ndarray, radius: float, qs: list[np.ndarray], radii: list[float], dt: float,
+            e: float = 0.9) -> list[bool]:
+    """Which of the resting discs at ``qs`` (of ``radii``) a mover at p, velocity v, of
+    ``radius``, strikes within ``dt`` when it bounces off the first it meets: that one, any met
+    at the same moment (within ``SIMULTANEOUS_MM`` of travel), any within its reach after the
+    bounce in the rest of the frame (its speed then times the time left, whatever way: it may
+    bounce again off a rim or a disc), and any a disc so struck heads into (``INTO``) or is
+    hemmed in by (``TOUCH``): the blow run on through a row. One met later along the mover's
+    straight line only is shielded (a striker head-on into the end disc of a row against the
+    rim stops on it, and the disc, sent into the rim, escapes to its free side and never
+    reaches its row-mate, however near the straight line's end lies to it)."""
+    s = [first_contact(p, v, q, radius + r, dt) for q, r in zip(qs, radii, strict=True)]
+    met = {k: sk for k, sk in enumerate(s) if sk is not None}
+    out = [False] * len(qs)
+    if not met:
+        return out
+    k0 = min(met, key=lambda k: met[k])
+    s0 = met[k0]
+    hit = collision(p, v, qs[k0], radius + radii[k0], dt, e)
+    speed = float(np.hypot(v[0], v[1]))
+    struck: list[tuple[int, np.ndarray, float]] = []  # (disc, its velocity, time left)
+    for k, sk in met.items():
+        if k == k0 or speed * (sk - s0) <= SIMULTANEOUS_MM:
+            out[k] = True
+        elif hit is not None:  # within its reach after the bounce off the first, by any way (rims)
+            gap = float(np.hypot(*(qs[k] - p - v * s0))) - radius - radii[k]
+            out[k] = gap <= float(np.hypot(*hit[1])) * (dt - s0)
+        if out[k] and (h := collision(p, v, qs[k], radius + radii[k], dt, e)) is not None:
+            struck.append((k, h[3], dt - sk))
+    while struck:  # the blow run on by the discs struck
+        j, u, left = struck.pop()
+        us = float(np.hypot(u[0], u[1]))
+        mates = [k for k in range(len(qs)) if k != j
+                 and float(np.hypot(*(qs[k] - qs[j]))) <= (1 + TOUCH) * (radii[j] + radii[k])]
+        hemmed = any(float((qs[a] - qs[j]) @ (qs[b] - qs[j])) < 0 for a in mates for b in mates)
+        for k in met:
+            d = qs[k] - qs[j]
+            dn = float(np.hypot(d[0], d[1]))
+            if out[k] or us < 1e-9 or dn < 1e-9:
+                continue
+            if hemmed and k in mates:  # no way out between its row-mates: it pushes them
+                out[k] = True
+                struck.append((k, 0.5 * (1 + e) * max(float(u @ d) / dn, 0.0) * d / dn, left))
+                continue
+            if float(d @ u) < INTO * dn * us:
+                continue
+            sj = first_contact(qs[j], u, qs[k], radii[j] + radii[k], left)
+            if sj is not None:
+                out[k] = True
+                struck.append((k, 0.5 * (1 + e) * float(u @ d) / dn * d / dn, left - sj))
+    return out

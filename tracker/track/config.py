@@ -32,6 +32,17 @@ class TrackerConfig:
     # (position median 2.57 -> 2.54 mm); the other 10 korona dev matches, 4 korona fixtures and
     # the 6 crokinole fixtures the same
     rim_pressed: bool = True
+    # a mover strikes (``Tracker._struck``: knocked away unseen if lost now) only the resting discs
+    # it meets before or as it bounces off the first (``association.reached``), not every disc its
+    # straight line would touch within the frame (k4h_9972 at 3.63 s: the striker head-on into s8
+    # at the end of south's rim row; its line's end lay within touch of s7 too, s7 was sent west
+    # unseen, took s8's next find, and s8's track, left in place, was called off). Replays (--dets),
+    # off -> on: k4h_9972 false off_board gone (median/p95 0.61/5.69 -> 0.53/5.46 mm), k2e_9941
+    # switches 12.5 -> 0 (p95 2.43 -> 2.05; median 0.37 -> 0.58: n4 no longer listed as moved),
+    # k2e_9971 p95 1.73 -> 1.61, k2e_9935 median 0.24 -> 0.22, korona_4p_part median/p95
+    # 1.00/2.88 -> 1.03/2.75; the other korona dev matches and fixtures, the 23 crokinole dev
+    # matches and the 6 crokinole fixtures the same
+    shielded_blows: bool = True
     # korona: an unseen disc meeting a rim in a gap of a row against it (``rims.wedged``) comes back
     # off it at ``rims.PRESSED_RESTITUTION``. Off: replayed reviews (--dets), off -> on: k2e_9941
     # switches 37.5 -> 25 per 100 shots (p95 3.16 -> 2.59 mm) but a false pocket (pockets P 100 ->

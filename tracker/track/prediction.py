@@ -31,6 +31,7 @@ from tracker.track.association import (
     collision_hypotheses,
     first_contact,
     leaves_circle,
+    reached,
 )
 from tracker.track.blows import reach_v, segment_distance
 from tracker.track.datatypes import Track
@@ -105,14 +106,14 @@ def predict(tk: Tracker, rows: Sequence[Track], dt: float, t: float) -> tuple[li
     for a in movers:
         A = rows[a]
         first: tuple[float, np.ndarray, np.ndarray] | None = None  # (contact time, struck place, normal)
-        for b in resting:
+        near = [b for b in resting if rows[b] is not A
+                and np.hypot(*(A.xy - rows[b].settled_xy)) <= A.speed * dt + A.radius + rows[b].radius]
+        met = reached(A.xy, A.v, A.radius, [rows[b].settled_xy for b in near], [rows[b].radius for b in near],
+                      dt, cfg.restitution) if cfg.shielded_blows else [True] * len(near)
+        for b, meets in zip(near, met, strict=True):
             B = rows[b]
-            if B is A:
-                continue
             reach = A.radius + B.radius
             q = B.settled_xy
-            if np.hypot(*(A.xy - q)) > A.speed * dt + reach:
-                continue
             hit = collision_hypotheses(A.xy, A.v, q, reach, dt, cfg.restitution)
             if hit is not None:
                 hyps[a].append(hit[0])
@@ -120,7 +121,7 @@ def predict(tk: Tracker, rows: Sequence[Track], dt: float, t: float) -> tuple[li
                 gates[b] = max(gates[b], 2 * B.radius)
                 push = hit[1] - q
                 norm = float(np.hypot(*push))
-                if norm > 1e-9:  # the struck disc's velocity: the mover's along the normal
+                if norm > 1e-9 and meets:  # the struck disc's velocity: the mover's along the normal
                     n = push / norm
                     vb = 0.5 * (1 + cfg.restitution) * float(A.v @ n) * n
                     tk._struck[B.id] = (hit[1], vb)
