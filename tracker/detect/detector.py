@@ -61,7 +61,7 @@ from tracker.detect import strikers, verify
 from tracker.detect.background import BackgroundModel
 from tracker.detect.candidates import Spectra, search
 from tracker.detect.chamfer import GAME_BEVEL_MM, ChamferCorrection
-from tracker.detect.change_noise import ChangeNoise
+from tracker.detect.change_noise import ChangeNoise, held_through_noise
 from tracker.detect.datatypes import (
     DISC,
     IN_DITCH,
@@ -391,6 +391,8 @@ class DiscDetector:
         if full and self.priors is not None:
             dets = Detections.merge([dets, confirm(self, frame_bgr, self.priors, dets)])
             self.priors = None
+        if self.noise.hold_discs and self.noise.real is not None and moved is not None:
+            dets = held_through_noise(self, dets, moved)
         if self.settings.reuse and self.settings.restore_lost and self._last is not None and self._ref_grey is not None:
             self.lost.note(self._last, dets, self._ref_grey)
         self._ref_grey = held_reference(grey, self._ref_grey, unrefitted, self.view, self.pose, self.thickness) \

@@ -98,6 +98,9 @@ BLOCK_GATE = {"crokinole": False, "korona": False}
 # that a full pass missed was no longer found by chance before the flick; shots 100% -> 62%).
 # A second look at each settled motion does not bring it back (``change_noise.py``).
 CHANGE_NOISE = {"crokinole": 6.0, "korona": 0.0}
+# With it on, a disc found before that only the noise touched is kept when its refit fails
+# (``change_noise.held_through_noise``).
+NOISE_HOLDS = {"crokinole": False, "korona": True}
 # Whether the stillness gate looks at the board alone (``board_gate.py``, where the figures
 # are), per game. Off for both: little faster, and the reviews move (k4h_9506 lost shots).
 BOARD_GATE = {"crokinole": False, "korona": False}
@@ -218,6 +221,7 @@ class Pipeline:
         # not calls (``stillness.FullPasses``); else the detector's own count
         self.detector.periodic = not self.frame_passes
         self.detector.noise.sigmas = CHANGE_NOISE[self.game] if self.change_noise is None else self.change_noise
+        self.detector.noise.hold_discs = NOISE_HOLDS[self.game]
         self.passes.frames = self.detector.settings.refresh_frames if self.frame_passes else 0
         if old is not None:  # a new fit of the same board (the camera moved)
             self.detector.carry_over(old, resting(self.tracker.tracks, calib.board))
