@@ -10,7 +10,7 @@ from tracker.detect.datatypes import DISC, STRIKER, Detections
 from tracker.track.association import BIG
 from tracker.track.datatypes import Sample, Track
 from tracker.track.fate import resolve_lost
-from tracker.track.prediction import penalties
+from tracker.track.pair_costs import penalties
 from tracker.track.tracker import Tracker, TrackerConfig
 
 B = KoronaBoard()

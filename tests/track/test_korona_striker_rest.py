@@ -7,7 +7,7 @@ detector's own detections of the south half). Two ways the row's names went wron
   (``prediction.struck_for``); it then slid on, "moving", and was called pocketed;
 * the striker, come to rest, is found as the ring of its top's groove, a disc-sized "disc" 5 mm
   from its last sighting; the disc it had struck, moving beside it, took it, and the striker's
-  place kept that disc's name (``prediction.striker_rings``, on by default:
+  place kept that disc's name (``pair_costs.striker_rings``, on by default:
   ``TrackerConfig.striker_rings``).
 
 The detector also reports a regular row of false finds 25 mm apart along the south rim (y = 412.5),

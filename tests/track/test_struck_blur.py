@@ -1,6 +1,6 @@
 """Korona: a resting disc a mover is due to strike this frame may take a blurred find the
 detector named a striker (smaller than a striker): struck, it flies off blurred (``TrackerConfig.
-struck_blur``, ``prediction.penalties``).
+struck_blur``, ``pair_costs.penalties``).
 
 korona_ru_part at 23.8-24.4 s (10 fps, the detector's finds as replayed, the north-east quarter):
 north's striker, flicked from the south-west, strikes n7 resting at (222, -212); n7 flies off

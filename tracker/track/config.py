@@ -53,7 +53,7 @@ class TrackerConfig:
     # korona: no wide-stage detection far off a mover's coasted line (``steady.coasted_line``, with
     # ``lifecycle.KORONA_VELOCITY_OVER_GAP``). Off: see ``steady.coasted_line`` for what it did
     coasted_line: bool = False
-    # korona: a resting disc a mover is due to strike may take a blurred "striker" (``prediction.penalties``).
+    # korona: a resting disc a mover is due to strike may take a blurred "striker" (``pair_costs.penalties``).
     # Off. Replays, off -> on: korona_ru_part pockets R 50 -> 75% (n7 into se at 24.3 s) but p95 5.52 ->
     # 6.20 mm; korona_2p_game pockets R 93 -> 87%, median 1.35 -> 1.40 (p95 5.56 -> 5.39); korona_4p_part
     # 1.00/2.88 -> 0.99/2.63 mm; the 7 k4h and 7 k2e dev matches and korona_overshot, korona_pocket the same
@@ -63,10 +63,10 @@ class TrackerConfig:
     chain_speed: float = 1500.0  # mm/s, least speed assumed for a mover that may have struck a disc
     hole_gone: float = 1.0  # seconds a disc in the 20-hole may stay unseen before it was taken out
     # korona: a striker all but stopped may take a disc-sized find deep inside it, the ring of its
-    # top's groove (``prediction.striker_rings``)
+    # top's groove (``pair_costs.striker_rings``)
     striker_rings: bool = True
     # Lab units: a disc seen sharp this far from a track's known colour is another disc (the other
-    # side's): never its detection (``prediction.colour_penalty``), its donor (``merge.donor_of``),
+    # side's): never its detection (``pair_costs.colour_penalty``), its donor (``merge.donor_of``),
     # its knocked-on or shot disc read from rest states (``infer.unseen``) nor its name after a
     # shot (``pipeline.identity.reconcile``). None: off. c2e_9943 at 8.0 s: south's light s2,
     # flicked unseen into north's dark n1, took n1's run and name (its later 20 logged as n1's,

@@ -19,8 +19,8 @@ Design decisions:
   of positions lie within ``rest_mm``. The hole / pocket / ditch verdict of the detector needs two
   frames running. So detector jitter makes no motion and no events.
 
-The work is split by concern: :mod:`tracker.track.prediction` (hypotheses, gates and pair
-costs), :mod:`tracker.track.blows` (extra association stages for blows too fast for the frame
+The work is split by concern: :mod:`tracker.track.prediction` (hypotheses and gates),
+:mod:`tracker.track.pair_costs` (what a pair costs beyond its distance), :mod:`tracker.track.blows` (extra association stages for blows too fast for the frame
 rate), :mod:`tracker.track.row_order` (the last stage: a struck row keeps its order),
 :mod:`tracker.track.lifecycle` and :mod:`tracker.track.confirm` (what a matched or missed track, a new detection or a confirmed tentative track
 does to the tracks); this module keeps the tracker's state and runs the stages in order.
@@ -41,17 +41,14 @@ from tracker.track.confirm import promote
 from tracker.track.datatypes import Sample, Track
 from tracker.track.lifecycle import miss, new_track, observe, revive
 from tracker.track.overlap import mover_on_rest_place, pushed_aside
-from tracker.track.prediction import (
+from tracker.track.pair_costs import (
     beyond_struck_penalty,
     colour_penalty,
-    jump_speed,
-    may_jump,
     penalties,
-    predict,
     striker_rings,
-    struck_for,
     struck_penalty,
 )
+from tracker.track.prediction import jump_speed, may_jump, predict, struck_for
 from tracker.track.refit import rebase_korona, rest_at
 from tracker.track.row_order import row_order
 from tracker.track.steady import beyond_reach, sideways
