@@ -424,9 +424,9 @@ def rim_radius(board: CrokinoleBoard | KoronaBoard, tr: Track) -> float:
     resting against the rim (its place there measured by the board's own radius) lay past its own
     limit and was taken to have jumped the rim already, so a blow into the rim sent it on through
     it unfolded (korona_4p_part at 18.1 s: e4, radius 15.3 mm against 12.5, struck into the west
-    rim and forecast 57 mm beyond it; its detections went to its neighbours' tracks, e2's track
-    was put back at rest on e3's place, and the two tracks lay 4 mm apart for the rest of the
-    match)."""
+    rim and forecast 57 mm beyond it). (That blow's sightings still go to the wrong row tracks:
+    e5's track takes e4's, e4's takes e2's, and e2's, unseen, is put back at rest on the place
+    e3 was knocked into, two tracks 4 mm apart; that association is another problem.)"""
     return min(tr.radius, default_radius(board, tr.kind)) if isinstance(board, KoronaBoard) else tr.radius
 
 
