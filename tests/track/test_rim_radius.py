@@ -1,6 +1,6 @@
 """Korona: a disc resting against a rim whose track's radius is too large (its first find
 blurred or shadowed) is still held on the board by that rim when struck into it unseen
-(``lifecycle.rim_radius``): korona_4p_part at 18.1 s, e4 (track radius 15.3 mm, a disc's 12.5)
+(``disc_traits.rim_radius``): korona_4p_part at 18.1 s, e4 (track radius 15.3 mm, a disc's 12.5)
 forecast 57 mm beyond the west rim."""
 
 from __future__ import annotations
