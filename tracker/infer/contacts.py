@@ -22,6 +22,7 @@ import numpy as np
 
 from tracker.boards import CrokinoleBoard, KoronaBoard
 from tracker.infer.datatypes import Contact
+from tracker.infer.rim_reach import obstacles_at, rim_reached, rim_side
 from tracker.track.association import first_contact
 from tracker.track.blows import passes_within
 
@@ -155,7 +156,7 @@ def infer_contacts(
                         cands.append((board.half - ra - max(abs(c[0]), abs(c[1])), tc, rim_side(c)))
                         break
                 else:
-                    rim = _rim_reached(p, k, board.half - ra, tol)
+                    rim = rim_reached(p, k, board.half - ra, tol, obstacles_at(paths, radius, a, float(p[k, 0])))
                     if rim is not None:
                         cands.append(rim)
             for other, pc in paths.items():
@@ -267,49 +268,6 @@ def _lost_its_push(p: Path, j: int, s: float, meet: np.ndarray, v_in: np.ndarray
             return False
         v_out = (p[j + 1, 1:] - meet) / rest
     return float(v_out @ n) < 0.5 * push
-
-
-def _rim_reached(p: Path, k: int, lim: float, tol: float) -> tuple[float, float, str] | None:
-    """A rim bounce between samples k-1 and k+1 that the corner estimate misses: the velocity
-    across one rim turned back, and the straight run on either side of sample k reaches that
-    rim (``lim``: the centre's farthest reach) within the frame. The corner estimate assumes
-    constant speed on both legs; a disc slowed by the bounce (restitution, friction) makes it
-    fall short of the rim by more than the tolerance at 10 fps, and the bounce is then lost
-    (an indirect shot read as direct). Returns (distance, time, ``rim:side``); the distance
-    carries a 1 mm handicap so that a disc within contact distance is still preferred."""
-    dt0 = p[k, 0] - p[k - 1, 0]
-    dt1 = p[k + 1, 0] - p[k, 0]
-    v0 = (p[k, 1:] - p[k - 1, 1:]) / dt0
-    v1 = (p[k + 1, 1:] - p[k, 1:]) / dt1
-    best: tuple[float, float, str] | None = None
-    for axis in (0, 1):
-        for sign in (1.0, -1.0):
-            if v0[axis] * sign <= 0 or v1[axis] * sign >= 0:
-                continue  # not towards this rim and back
-            side = np.zeros(2)
-            side[axis] = sign
-            # the bounce after sample k (forward run) or before it (the return run, backwards)
-            fwd = float(p[k, 1 + axis] * sign + v0[axis] * sign * dt1)
-            back = float(p[k, 1 + axis] * sign - v1[axis] * sign * dt0)
-            reach = max(fwd, back)
-            if reach < lim - tol:
-                continue
-            if fwd >= back:
-                tt = float(p[k, 0] + min(max((lim - p[k, 1 + axis] * sign) / (v0[axis] * sign), 0.0), dt1))
-            else:
-                tt = float(p[k, 0] - min(max((lim - p[k, 1 + axis] * sign) / (-v1[axis] * sign), 0.0), dt0))
-            d = max(lim - reach, 0.0) + 1.0
-            if best is None or d < best[0]:
-                best = (d, tt, rim_side(side * (lim + 1.0)))
-    return best
-
-
-def rim_side(c: np.ndarray) -> str:
-    """``"rim:north"`` etc.: the straight rim nearest a bounce point (SPEC 4b; +y is north)."""
-    x, y = float(c[0]), float(c[1])
-    if abs(y) >= abs(x):
-        return "rim:north" if y > 0 else "rim:south"
-    return "rim:east" if x > 0 else "rim:west"
 
 
 def _clearly_moved(p: Path, rest: np.ndarray, radius: float) -> bool:
