@@ -5,14 +5,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-import numpy as np
-
-from tracker.boards import KoronaBoard
-from tracker.detect.datatypes import DISC, STRIKER, Detections
-from tracker.track import Tracker
+from tests.track.korona_frames import names_through
+from tracker.detect.datatypes import DISC, STRIKER
 from tracker.track.tracker import TrackerConfig
 
-KB = KoronaBoard()
 D, S = DISC, STRIKER
 
 # k2e_9971 at 37.07-37.87 s (30 fps), the detector's finds near the north-east corner: south's
@@ -43,22 +39,7 @@ FRAMES: list[list[tuple[float, float, int]]] = [
 
 def _names(cfg: TrackerConfig) -> tuple[tuple[int, int], tuple[int, int]]:
     """(s7, s8) track ids before the blow and at rest after it (-1: no track there)."""
-    tk = Tracker(KB, cfg)
-    before = (-1, -1)
-    for k, pts in enumerate(FRAMES):
-        a = np.array([(x, y) for x, y, _ in pts], float)
-        tk.update(Detections(xy=a, kind=np.array([c for *_, c in pts]), where=np.zeros(len(a), int)), 37.0667 + k / 30)
-        if k == 7:
-            before = (_id_near(tk, (235.2, 407.5)), _id_near(tk, (188.5, 326.3)))
-    return before, (_id_near(tk, (237.0, 398.0)), _id_near(tk, (346.0, 339.0)))
-
-
-def _id_near(tk: Tracker, at: tuple[float, float], within: float = 4.0) -> int:
-    live = [tr for tr in tk.tracks if tr.state in ("rest", "moving") and tr.kind == DISC]
-    if not live:
-        return -1
-    best = min(live, key=lambda tr: float(np.hypot(*(tr.xy - np.array(at)))))
-    return best.id if float(np.hypot(*(best.xy - np.array(at)))) < within else -1
+    return names_through(cfg, FRAMES, 37.0667, 7, ((235.2, 407.5), (188.5, 326.3)), ((237.0, 398.0), (346.0, 339.0)))
 
 
 def test_a_glancing_mover_does_not_take_the_nudged_disc_find() -> None:

@@ -5,14 +5,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-import numpy as np
-
-from tracker.boards import KoronaBoard
-from tracker.detect.datatypes import DISC, STRIKER, Detections
-from tracker.track import Tracker
+from tests.track.korona_frames import names_through
+from tracker.detect.datatypes import DISC, STRIKER
 from tracker.track.tracker import TrackerConfig
 
-KB = KoronaBoard()
 D, S = DISC, STRIKER
 ROW = [(37.1, -394.5, D), (12.4, -412.5, D), (62.4, -412.5, D), (87.4, -412.5, D)]
 
@@ -37,22 +33,9 @@ FRAMES: list[list[tuple[float, float, int]]] = [
 ]
 
 
-def _id_near(tk: Tracker, at: tuple[float, float], within: float = 4.0) -> int:
-    live = [tr for tr in tk.tracks if tr.state in ("rest", "moving") and tr.kind == DISC]
-    best = min(live, key=lambda tr: float(np.hypot(*(tr.xy - np.array(at)))))
-    return best.id if float(np.hypot(*(best.xy - np.array(at)))) < within else -1
-
-
 def _names(cfg: TrackerConfig) -> tuple[tuple[int, int], tuple[int, int]]:
     """(n3, n2) track ids before the blow and at rest after it."""
-    tk = Tracker(KB, cfg)
-    before = (-1, -1)
-    for k, pts in enumerate(FRAMES):
-        a = np.array([(x, y) for x, y, _ in pts], float)
-        tk.update(Detections(xy=a, kind=np.array([c for *_, c in pts]), where=np.zeros(len(a), int)), 21.1 + k / 30)
-        if k == 6:
-            before = (_id_near(tk, (37.1, -394.5)), _id_near(tk, (62.4, -412.5)))
-    return before, (_id_near(tk, (46.3, -393.5)), _id_near(tk, (76.9, -409.6)))
+    return names_through(cfg, FRAMES, 21.1, 6, ((37.1, -394.5), (62.4, -412.5)), ((46.3, -393.5), (76.9, -409.6)))
 
 
 def test_a_disc_pressed_into_the_rim_by_the_striker_stays_there() -> None:
