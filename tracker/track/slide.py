@@ -151,6 +151,31 @@ def course(board: CrokinoleBoard, tr: Track, decel: float) -> tuple[np.ndarray, 
     recent = [s for s in meas if s.t >= last.t - FIT_S - 1e-6]
     if len(recent) < 3:
         return None
+    fit = _line_fit(recent)
+    if fit is None:
+        return None
+    t_mid, mean, v, across = fit
+    seen = float(np.hypot(*v))
+    if seen < SLIDE_SPEED:
+        return None
+    u = v / seen
+    if across > STRAIGHT_MM:
+        return None
+    if slowed(recent, decel):
+        return None
+    at = mean + v * (last.t - t_mid)  # on the fitted line, at the last sighting
+    if float(np.hypot(*at)) > board.shooting_line_radius - 2 * tr.radius:
+        return None
+    speed = seen - decel * (last.t - t_mid)  # slowed since the fit's middle
+    if speed <= 0.0:
+        return None
+    return at, u * speed
+
+
+def _line_fit(recent: list[Sample]) -> tuple[float, np.ndarray, np.ndarray, float] | None:
+    """The least-squares line through the sightings ``recent``: (their mean time, mean place,
+    velocity, rms distance of the places across the line), or None when they share one time.
+    (The distance across is 0 for a still fit, whose line has no direction.)"""
     t = np.array([s.t for s in recent])
     xy = np.array([(s.x, s.y) for s in recent])
     dt = t - t.mean()
@@ -158,22 +183,12 @@ def course(board: CrokinoleBoard, tr: Track, decel: float) -> tuple[np.ndarray, 
         return None
     mean = xy.mean(axis=0)
     v = (dt[:, None] * (xy - mean)).sum(axis=0) / float(dt @ dt)
-    seen = float(np.hypot(*v))
-    if seen < SLIDE_SPEED:
-        return None
-    u = v / seen
-    off = (xy - mean) @ np.array([-u[1], u[0]])
-    if float(np.sqrt(np.mean(off ** 2))) > STRAIGHT_MM:
-        return None
-    if slowed(recent, decel):
-        return None
-    at = mean + v * (last.t - t.mean())  # on the fitted line, at the last sighting
-    if float(np.hypot(*at)) > board.shooting_line_radius - 2 * tr.radius:
-        return None
-    speed = seen - decel * (last.t - t.mean())  # slowed since the fit's middle
-    if speed <= 0.0:
-        return None
-    return at, u * speed
+    speed = float(np.hypot(*v))
+    if speed < 1e-9:
+        return float(t.mean()), mean, v, 0.0
+    u = v / speed
+    across = float(np.sqrt(np.mean(((xy - mean) @ np.array([-u[1], u[0]])) ** 2)))
+    return float(t.mean()), mean, v, across
 
 
 def slowed(seen: list[Sample], decel: float) -> bool:
@@ -226,22 +241,19 @@ def crept_to(board: CrokinoleBoard, tr: Track, decel: float, resting: np.ndarray
         recent = meas[-3:]
         if last.t - recent[0].t > 2 * FIT_S:
             return None
-    t = np.array([s.t for s in recent])
-    xy = np.array([(s.x, s.y) for s in recent])
-    dt = t - t.mean()
-    if float(dt @ dt) < 1e-9:
+    fit = _line_fit(recent)
+    if fit is None:
         return None
-    mean = xy.mean(axis=0)
-    v = (dt[:, None] * (xy - mean)).sum(axis=0) / float(dt @ dt)
+    t_mid, _, v, across = fit
     seen = float(np.hypot(*v))
     if seen < 1e-6 or seen >= SLIDE_SPEED:
         return None
     u = v / seen
-    if float(np.sqrt(np.mean(((xy - mean) @ np.array([-u[1], u[0]])) ** 2))) > STRAIGHT_MM:
+    if across > STRAIGHT_MM:
         return None
     if slowed(recent, decel):
         return None
-    speed = seen - decel * (last.t - t.mean())
+    speed = seen - decel * (last.t - t_mid)
     if speed <= 0.0:
         return None
     at = np.array([last.x, last.y], float)
