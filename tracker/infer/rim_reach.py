@@ -67,19 +67,17 @@ def rim_reached(p: Path, k: int, lim: float, tol: float,
             # the bounce after sample k (forward run) or before it (the return run, backwards)
             fwd = float(p[k, 1 + axis] * sign + v0[axis] * sign * dt1)
             back = float(p[k, 1 + axis] * sign - v1[axis] * sign * dt0)
-            if fwd >= lim - tol and _blocked(p[k, 1:], v0, min(max((lim - p[k, 1 + axis] * sign) / (v0[axis] * sign),
-                                                                   0.0), dt1), obstacles):
+            gap = lim - p[k, 1 + axis] * sign  # to the rim from sample k
+            t_fwd = min(max(gap / (v0[axis] * sign), 0.0), dt1)  # the forward run's time to it
+            t_back = min(max(gap / (-v1[axis] * sign), 0.0), dt0)  # the return run's, backwards
+            if fwd >= lim - tol and _blocked(p[k, 1:], v0, t_fwd, obstacles):
                 fwd = -np.inf
-            if back >= lim - tol and _blocked(p[k, 1:], -v1, min(max((lim - p[k, 1 + axis] * sign) / (-v1[axis] * sign),
-                                                                     0.0), dt0), obstacles):
+            if back >= lim - tol and _blocked(p[k, 1:], -v1, t_back, obstacles):
                 back = -np.inf
             reach = max(fwd, back)
             if reach < lim - tol:
                 continue
-            if fwd >= back:
-                tt = float(p[k, 0] + min(max((lim - p[k, 1 + axis] * sign) / (v0[axis] * sign), 0.0), dt1))
-            else:
-                tt = float(p[k, 0] - min(max((lim - p[k, 1 + axis] * sign) / (-v1[axis] * sign), 0.0), dt0))
+            tt = float(p[k, 0] + t_fwd) if fwd >= back else float(p[k, 0] - t_back)
             d = max(lim - reach, 0.0) + 1.0
             if best is None or d < best[0]:
                 best = (d, tt, rim_side(side * (lim + 1.0)))
