@@ -144,13 +144,10 @@ def course(board: CrokinoleBoard, tr: Track, decel: float) -> tuple[np.ndarray, 
     line (``STRAIGHT_MM``) at a slide's speed (``SLIDE_SPEED``), not slowed by a blow at the
     last one (``slowed``), well inside the shooting line.
     None otherwise."""
-    meas = [s for s in tr.path[-32:] if s.measured]
-    if len(meas) < 3:
+    recent = _last_sightings(tr, widen=False)
+    if recent is None:
         return None
-    last = meas[-1]
-    recent = [s for s in meas if s.t >= last.t - FIT_S - 1e-6]
-    if len(recent) < 3:
-        return None
+    last = recent[-1]
     fit = _line_fit(recent)
     if fit is None:
         return None
@@ -170,6 +167,21 @@ def course(board: CrokinoleBoard, tr: Track, decel: float) -> tuple[np.ndarray, 
     if speed <= 0.0:
         return None
     return at, u * speed
+
+
+def _last_sightings(tr: Track, widen: bool) -> list[Sample] | None:
+    """``tr``'s sightings within ``FIT_S`` of its last one (of its last 32 samples), when three or
+    more; ``widen``: else its last three, if within twice that. None when too few."""
+    meas = [s for s in tr.path[-32:] if s.measured]
+    if len(meas) < 3:
+        return None
+    last = meas[-1]
+    recent = [s for s in meas if s.t >= last.t - FIT_S - 1e-6]
+    if len(recent) >= 3:
+        return recent
+    if not widen or last.t - meas[-3].t > 2 * FIT_S:
+        return None
+    return meas[-3:]
 
 
 def _line_fit(recent: list[Sample]) -> tuple[float, np.ndarray, np.ndarray, float] | None:
@@ -232,15 +244,10 @@ def crept_to(board: CrokinoleBoard, tr: Track, decel: float, resting: np.ndarray
     c2h_9932 at 8.27 s: n1, last seen (-33, 208) creeping out at 250 mm/s, stopped 12 mm on, by
     the shooting line, and stayed unseen there for 14 s; kept at its last sighting, the shots
     that struck it were read as missing it (false 'no opponent hit' removals)."""
-    meas = [s for s in tr.path[-32:] if s.measured]
-    if len(meas) < 3:
+    recent = _last_sightings(tr, widen=True)
+    if recent is None:
         return None
-    last = meas[-1]
-    recent = [s for s in meas if s.t >= last.t - FIT_S - 1e-6]
-    if len(recent) < 3:
-        recent = meas[-3:]
-        if last.t - recent[0].t > 2 * FIT_S:
-            return None
+    last = recent[-1]
     fit = _line_fit(recent)
     if fit is None:
         return None
