@@ -5,7 +5,7 @@ contact resolution (several discs touching at once, a disc pressed between a peg
 disc, a striker in a corner against two rims). pymunk's impulse solver handles those robustly
 and conserves momentum exactly in disc-disc impacts (equal and opposite impulses), and its
 collision callbacks give us every contact with its time. What pymunk does not model we add
-around its step, in plain Python:
+around its step, in plain Python (the openings and the ditch in :mod:`tracker.sim.openings`):
 
 * **Sliding friction** is Coulomb friction against the board: a constant deceleration
   ``a = mu * g`` opposite to the velocity, applied before each step, clamped so a disc stops
@@ -44,17 +44,14 @@ import pymunk
 
 from tracker.boards import CrokinoleBoard, KoronaBoard
 from tracker.sim.datatypes import Contact, Flight, ShotResult, SimDisc, Transition
+from tracker.sim.openings import G_MM, drop_time, fall, keep_in_ditch
 from tracker.sim.rim_jump import RIM_NORMAL, jump
-
-G_MM = 9810.0  # gravity, mm/s^2
 
 # Collision layers (pymunk ShapeFilter categories).
 _SURFACE = 0b01
 _DITCH = 0b10
 # Collision types, used to tell discs, pegs and rims apart in the contact callback.
 _T_DISC, _T_PEG, _T_RIM = 1, 2, 3
-# Speed (mm/s) at which a disc tipping over the surface's edge slides down into the ditch.
-_SLIDE_IN = 150.0
 
 
 @dataclass(frozen=True)
@@ -122,11 +119,6 @@ class Table:
         for did, d in result.final.items():
             self.discs[did] = d
         return result
-
-
-def _drop_time(thickness: float) -> float:
-    """Time for a disc to drop by half its thickness in free fall."""
-    return math.sqrt(thickness / G_MM)
 
 
 # The korona rims in the order ``_static_shapes`` builds them: each is named by the seat whose
@@ -300,7 +292,7 @@ def simulate(
                 continue
             if d.state == "ditch":
                 assert isinstance(board, CrokinoleBoard)
-                _keep_in_ditch(body, d, board, p)
+                keep_in_ditch(body, d, board, p.restitution_rim)
             x, y = body.position
             d.x, d.y = float(x), float(y)
             cur[index[did]] = (d.x, d.y)
@@ -311,8 +303,8 @@ def simulate(
                 if math.hypot(x, y) <= r_hole:
                     if did not in over_since:
                         over_since[did] = t
-                    if t - over_since[did] >= _drop_time(d.thickness) or body.velocity.length == 0:
-                        _fall(space, body, shapes[did], d, "hole", None, board, t, transitions)
+                    if t - over_since[did] >= drop_time(d.thickness) or body.velocity.length == 0:
+                        fall(space, body, shapes[did], d, "hole", None, board, t, transitions)
                         cur[index[did]] = (d.x, d.y)
                         continue
                 else:
@@ -327,8 +319,8 @@ def simulate(
                 if pocket is not None:
                     if did not in over_since:
                         over_since[did] = t
-                    if t - over_since[did] >= _drop_time(d.thickness) or body.velocity.length == 0:
-                        _fall(space, body, shapes[did], d, "pocket", pocket, board, t, transitions)
+                    if t - over_since[did] >= drop_time(d.thickness) or body.velocity.length == 0:
+                        fall(space, body, shapes[did], d, "pocket", pocket, board, t, transitions)
                         cur[index[did]] = (d.x, d.y)
                 else:
                     over_since.pop(did, None)
@@ -347,59 +339,3 @@ def simulate(
         final=final,
         flights=flights,
     )
-
-
-def _keep_in_ditch(body: pymunk.Body, d: SimDisc, board: CrokinoleBoard, p: PhysicsParams) -> None:
-    """A disc in the ditch stays between the surface's edge wall and the outer rail.
-
-    The ditch is lower than the surface, so a disc that dropped in cannot come back: its edge
-    slides down off the surface's edge (outward at ``_SLIDE_IN`` mm/s at least, until its centre
-    is at ``surface_radius + r``) and the rail (centre at ``ditch_outer_radius - r``) reflects
-    its radial velocity with the rim restitution.
-    """
-    x, y = body.position
-    dist = math.hypot(x, y)
-    if dist == 0.0:
-        return
-    ux, uy = x / dist, y / dist
-    lo = board.surface_radius + d.radius
-    hi = board.ditch_outer_radius - d.radius
-    vx, vy = body.velocity
-    vr = vx * ux + vy * uy
-    if dist < lo and vr < _SLIDE_IN:
-        # Still tipping over the edge: it slides down and out, never back up.
-        body.velocity = (vx + (_SLIDE_IN - vr) * ux, vy + (_SLIDE_IN - vr) * uy)
-    elif dist > hi:
-        body.position = (ux * hi, uy * hi)
-        if vr > 0:
-            k = (1.0 + p.restitution_rim) * vr
-            body.velocity = (vx - k * ux, vy - k * uy)
-
-
-def _fall(
-    space: pymunk.Space,
-    body: pymunk.Body,
-    shape: pymunk.Circle,
-    d: SimDisc,
-    where: str,
-    pocket: str | None,
-    board: CrokinoleBoard | KoronaBoard,
-    t: float,
-    transitions: list[Transition],
-) -> None:
-    """Take a disc off the surface into the hole or a pocket, where it settles."""
-    space.remove(body, shape)
-    if where == "hole":
-        assert isinstance(board, CrokinoleBoard)
-        # It comes to rest on the bottom of the hole, its edge against the wall at most.
-        room = max(0.0, board.hole_radius - d.radius)
-        dist = math.hypot(d.x, d.y)
-        if dist > room and dist > 0:
-            d.x, d.y = d.x * room / dist, d.y * room / dist
-        d.state = "hole"
-    else:
-        assert isinstance(board, KoronaBoard) and pocket is not None
-        d.x, d.y = board.pocket_centres()[pocket]  # type: ignore[index]
-        d.state = "pocket"
-        d.pocket = pocket
-    transitions.append(Transition(round(t, 4), d.id, d.state, pocket))  # type: ignore[arg-type]
