@@ -106,13 +106,14 @@ def coasted_into_hole(b: CrokinoleBoard, tr: Track) -> bool:
     leaves it covered where it lay. c4h_9945 at 8.5 s: w1, dark and never seen in motion, struck
     by n1 off a peg and back into the hole; left "covered" at its place, its 20 was missed and
     e1's next shot was lost with it."""
-    from tracker.track.hole_course import G_MM, HOLE_CAPTURE
+    from tracker.track.hole_course import HOLE_CAPTURE
+    from tracker.track.slide import hole_drop_speed
 
     seen = tr.last_sighting()
     if seen is None:
         return False
     run = [sm for sm in tr.path[-64:] if sm.t >= seen.t - 1e-9]
-    fast = 2.0 * HOLE_CAPTURE * b.hole_radius / float(np.sqrt(b.disc_thickness / G_MM))
+    fast = hole_drop_speed(b)
     for a, c in zip(run, run[1:], strict=False):
         p, q = np.array([a.x, a.y]), np.array([c.x, c.y])
         speed = float(np.hypot(*(q - p))) / max(c.t - a.t, 1e-3)

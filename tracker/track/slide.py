@@ -99,6 +99,13 @@ def slid_to(board: CrokinoleBoard, tr: Track, decel: float, resting: np.ndarray,
 G_MM, HOLE_CAPTURE = 9810.0, 0.55
 
 
+def hole_drop_speed(b: CrokinoleBoard) -> float:
+    """The fastest (mm/s) a disc can cross the 20-hole's capture zone (``HOLE_CAPTURE`` of its
+    radius) along its widest chord and still drop in: it must stay over it for the time gravity
+    needs to drop it half its thickness. About 620 mm/s on the standard board."""
+    return 2.0 * HOLE_CAPTURE * b.hole_radius / float(np.sqrt(b.disc_thickness / G_MM))
+
+
 def too_fast_for_hole(b: CrokinoleBoard, at: np.ndarray, v: np.ndarray, decel: float) -> bool:
     """Whether a disc at ``at`` moving at ``v`` (mm/s) reaches the 20-hole too fast to drop in:
     it tips in only when its centre stays over the hole's capture zone (``HOLE_CAPTURE`` of its
@@ -111,7 +118,7 @@ def too_fast_for_hole(b: CrokinoleBoard, at: np.ndarray, v: np.ndarray, decel: f
         return False
     along = max(0.0, -float(np.asarray(at, float) @ (v / sp)))
     at_hole = sp * sp - 2.0 * decel * along
-    fast = 2.0 * HOLE_CAPTURE * b.hole_radius / float(np.sqrt(b.disc_thickness / G_MM))  # about 620 mm/s
+    fast = hole_drop_speed(b)
     return at_hole > fast * fast
 
 
