@@ -7,6 +7,10 @@ per-frame code there stays about frames, detections and the referee.
 * ``try_calibrate``: the board is fitted on the median of the buffered first frames (hands move,
   the board does not), or on the last of them; the detector's empty-board model starts from
   that frame.
+* ``refuse_other_game``: when the first frames' fit fails and the other game's board fits them,
+  the review stops there ("it looks like a korona board: try --game korona"). It used to slide
+  the fit through every frame of the video (minutes on a long match) before it refused; a view
+  that shows no board at first (the camera being set up) fits neither game and is still waited for.
 * ``check_drift``: every ``drift_every`` seconds between shots (``drift_in_shot`` during one),
   at once when most of the picture changed, and on the first frame of every motion episode,
   the board is checked; once it moved, tracking holds still and the board is fitted again on
@@ -47,7 +51,7 @@ import numpy as np
 
 from tracker.calibration import DriftMonitor
 from tracker.calibration.io import median_frame
-from tracker.errors import TrackerError
+from tracker.errors import CalibrationError, TrackerError
 
 if TYPE_CHECKING:
     from tracker.calibration.datatypes import Calibration
@@ -81,6 +85,21 @@ def try_calibrate(p: Pipeline) -> bool:
         p.detector.set_background(img, p.detector.detect(img))
         return True
     return False
+
+
+def refuse_other_game(p: Pipeline, frames: list[np.ndarray]) -> None:
+    """CalibrationError when no ``p.game`` board was found in the first calibration window but
+    the other game's standard board fits its median: the user named the wrong game. Checked
+    once, on the first failed window only."""
+    if p.other_game_checked:
+        return
+    p.other_game_checked = True
+    from tracker.calibration.api import board_fits
+
+    other = "korona" if p.game == "crokinole" else "crokinole"
+    if board_fits(median_frame(frames[:: max(1, len(frames) // 5)]), other):
+        why = p.calibration_error or f"no {p.game} board found"
+        raise CalibrationError(f"{why}; it looks like a {other} board: try --game {other}")
 
 
 def set_drift(p: Pipeline, img: np.ndarray) -> None:

@@ -177,6 +177,7 @@ class Pipeline:
         self.warnings: list[str] = []
         self.calib: Calibration | None = None
         self.calibration_error: str | None = None
+        self.other_game_checked = False  # camera.refuse_other_game: once, on the first failed window
         self._buffer: list[tuple[int, float, np.ndarray]] = []
         self._pending_lift: dict[int, str] = {}  # track id -> reason the rules gave
         self._lift_pending: dict[int, HandEvent] = {}  # unexpected lifts, said at the next shot
@@ -308,7 +309,9 @@ class Pipeline:
             if len(self._buffer) < self.calib_frames:
                 return []
             if not self._try_calibrate():
+                window = [f for _, _, f in self._buffer]
                 self._buffer = self._buffer[len(self._buffer) // 2:]  # slide on: try later frames
+                camera.refuse_other_game(self, window)
                 return []
             held, self._buffer = self._buffer, []
             return [self._step(f, tt, i) for i, tt, f in held]

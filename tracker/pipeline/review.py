@@ -65,7 +65,10 @@ def review_video(
     n = 0
     try:
         for index, t, frame in src:
-            pipeline.process(frame, t, index)
+            try:
+                pipeline.process(frame, t, index)
+            except CalibrationError as e:  # camera.refuse_other_game: the board of the other game
+                raise CalibrationError(f"{info.path}: {e}") from None
             n += 1
             if progress is not None:
                 progress(n, info.frames)
