@@ -165,3 +165,30 @@ def test_a_disc_found_again_where_it_rested_is_that_disc_though_its_track_went_o
     away = dict(tracks)
     away[8] = _track(8, (-60.0, -120.0), 18.07, last_seen=18.6)  # seen at once, far from both places
     assert reconcile(rec, away, names) == []
+
+
+def test_a_crokinole_disc_covered_since_before_the_shot_found_beside_its_place_is_that_disc() -> None:
+    """c2h_9802 at 18.1 s: s1 lay unseen against s3 by the 20-hole since 14.9 s; n3 struck it, and
+    it was found 23 mm from its place as a new track. s3, struck on by s1 and lost at rest in the
+    same shot, was also nameless-track material: nearest first, the new track took s3's name and s3
+    was named anew. The covered disc the shot reached, found beside its place, is that disc.
+    Found far from it (c2h_9944 at 10.7 s: 113 mm off), the find tells nothing of which covered
+    disc it is, and is left to the discs lost in the shot."""
+    r = 15.875
+    n3 = _track(7, (30.0, 3.0), 16.8, last_seen=18.6)
+    n3.radius = r
+    n3.path = [Sample(17.7, 75.0, 119.0), Sample(17.8, 42.0, 23.0), Sample(17.87, 31.0, 1.0), Sample(18.6, 30.0, 3.0)]
+    s1 = _track(1, (34.0, -35.0), 1.4, occluded=True, last_seen=14.9)  # covered since before the shot
+    s3 = _track(6, (-108.0, 6.0), 14.7, occluded=True, last_seen=18.1)  # lost at rest in the shot
+    new = _track(8, (12.0, -39.0), 18.07, last_seen=18.6)  # found beside s1's place
+    for tr in (s1, s3, new):
+        tr.radius = r
+    rec = ShotRecord(disc=7, start=(75.0, 290.0), t_start=17.56, t_end=18.6, frame_start=527, frame_end=558,
+                     ends={7: (30.0, 3.0), 6: (-108.0, 6.0), 8: (12.0, -39.0)}, before={7: (75.0, 290.0), 6: (4.0, -17.0)})
+    tracks = {7: n3, 1: s1, 6: s3, 8: new}
+    names = {7: "n3", 1: "s1", 6: "s3"}
+    assert reconcile(rec, tracks, names) == [(8, 1)]
+    far = dict(tracks)
+    far[8] = _track(8, (-60.0, -120.0), 18.07, last_seen=18.6)
+    far[8].radius = r
+    assert reconcile(rec, far, names) == []  # not s1 (far from its place), nor s3 (seen elsewhere then)

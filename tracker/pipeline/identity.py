@@ -33,9 +33,10 @@ def reconcile(rec: ShotRecord, tracks: dict[int, Track], names: dict[int, str],
     """(new track, vanished named track) pairs that are the same disc, for the shot ``rec``.
 
     New: a nameless track in the shot's ends, born during the shot. Vanished: a named track last
-    seen during the shot and unseen since (lifted, or resting and covered); in ``korona``, also one
-    covered since before the shot whose place a mover's path reached (the detector loses rim
-    rows for seconds: korona_ru_part's north row from 4.8 s to 9.8 s). Pairs are taken
+    seen during the shot and unseen since (lifted, or resting and covered); also one covered since
+    before the shot whose place a mover's path reached: in ``korona`` wherever the new track was
+    first seen (the detector loses rim rows for seconds: korona_ru_part's north row from 4.8 s to
+    9.8 s), in crokinole only beside its place (``_beside``). Pairs are taken
     nearest first (the new track's first sample against the old one's last place), same kind
     and colour class only (korona classes: ``pipeline.korona_rows.colour_classes``), within
     ``REACH_MM``; crokinole: only where the disc could have got to in the time between
@@ -48,17 +49,30 @@ def reconcile(rec: ShotRecord, tracks: dict[int, Track], names: dict[int, str],
         lost = [tr for tr in tracks.values() if tr.id in names and tr.id != rec.disc
                 and rec.t_start - 0.05 <= tr.last_seen < rec.t_end
                 and (tr.state == "lifted" or (tr.state == "rest" and tr.occluded))]
-        if korona:
-            movers = [tracks[k] for k in rec.ends if k in tracks]
-            lost += [tr for tr in tracks.values() if tr.id in names and tr.id != rec.disc and tr not in lost
-                     and tr.state == "rest" and tr.occluded and tr.last_seen < rec.t_start - 0.05
-                     and reached([m for m in movers if m.id != tr.id], tr.position(), tr.radius, rec.t_start,
-                                 tr.radius)]
+        movers = [tracks[k] for k in rec.ends if k in tracks]
+        covered = {tr.id for tr in tracks.values() if tr.id in names and tr.id != rec.disc and tr not in lost
+                   and tr.state == "rest" and tr.occluded and tr.last_seen < rec.t_start - 0.05
+                   and reached([m for m in movers if m.id != tr.id], tr.position(), tr.radius, rec.t_start,
+                               tr.radius)}
+        lost += [tracks[k] for k in covered]
         out = _nearest_first(found, lost, lambda n, o: _same_class(n, o) and (korona or _reachable(rec, n, o))
+                             and (korona or o.id not in covered or _beside(n, o))
                              and (unlike is None or not other_colour(o, n, unlike)), used, REACH_MM)
     if korona:
         out += _pocketed_by_class(rec, tracks, names, used)
     return out
+
+
+def _beside(new: Track, old: Track) -> bool:
+    """Crokinole: whether ``new`` was first seen within the two discs' radii of where ``old`` lies
+    covered since before the shot: the covered disc, struck unseen and found again where it
+    stopped. c2h_9802 at 18.1 s: s1, unseen since 14.9 s against s3 by the 20-hole, knocked
+    23 mm by n3 and found as a new track, which took the name of s3 (lost at rest under a peg's
+    shadow in the same shot); s3 was named anew s4. Further off a new track is no sign of which
+    covered disc it is (c2h_9944 at 10.7 s: s1 and s2, both unseen red on red, a new track
+    knocked off 113 mm from s1 would take s2's name, the disc the mover reached)."""
+    at = old.position()
+    return float(np.hypot(new.path[0].x - at[0], new.path[0].y - at[1])) <= new.radius + old.radius
 
 
 def _pocketed_by_class(rec: ShotRecord, tracks: dict[int, Track], names: dict[int, str],

@@ -26,49 +26,6 @@ if TYPE_CHECKING:
     from tracker.track.tracker import Tracker
 
 
-def backwards(tk: Tracker, rows: Sequence[Track], cand: list[int], dets: Detections, dcols: list[int]) -> np.ndarray:
-    """BIG for a moving disc and a far detection behind where it was last seen: a sliding
-    disc does not turn back unless it bounced, and in the middle of a crokinole board only
-    a peg can turn it back (a disc it hits takes its forward motion, equal masses). Without
-    this, a disc lost in blur for a few frames took a stray detection far behind it (in the
-    ditch by the shooter) and was declared off the board while it slid into the hole.
-
-    Also BIG, while nothing moves, for a disc waiting on the shooting line (a flick unseen,
-    ``prediction.flicked_unseen``) and a detection outward of its place or more than three
-    radii from it: a shot goes in, and a short flick stops near (a hand's find by the line, or
-    the disc's own flight further in, is not its stopping place; crokinole_2p_round at 55.9 s)."""
-    out = np.zeros((len(cand), len(dcols)))
-    if not isinstance(tk.board, CrokinoleBoard) or not len(dcols):
-        return out
-    board = tk.board
-    still = not any(r.state == "moving" for r in rows)
-    for a, i in enumerate(cand):
-        tr = rows[i]
-        if tr.state == "rest" and still:  # a short flick unseen (``prediction.flicked_unseen``)
-            q = tr.settled_xy
-            if board.waits_on_shooting_line(float(q[0]), float(q[1]), tr.radius):
-                p = dets.xy[dcols]
-                out_ = np.hypot(*p.T) > float(np.hypot(*q)) - tr.radius  # shots go in
-                far = np.hypot(*(p - q).T) > 3 * tr.radius
-                out[a, out_ | far] = BIG
-            continue
-        if tr.state != "moving" or tr.speed < 1e-6:
-            continue
-        last = tr.last_sighting()
-        if last is None:
-            continue
-        p0 = np.array([last.x, last.y])
-        u = tr.v / tr.speed
-        along = (dets.xy[dcols] - p0) @ u
-        if not np.any(along < -2 * tr.radius):
-            continue
-        reach = p0 + tr.v * max(tk._t_now - last.t, 1e-3) if tk._t_now else tr.xy
-        if len(tk._pegs) and min(segment_distance(q, p0, reach) for q in tk._pegs) < tr.radius + tk._peg_r + 5.0:
-            continue  # a peg in its way may have sent it back
-        out[a, along < -2 * tr.radius] = BIG
-    return out
-
-
 def with_rows(tk: Tracker, rows: Sequence[Track], cand: list[int], wide: np.ndarray,
               used_t: set[int]) -> tuple[list[int], np.ndarray]:
     """Stage 2's candidates, plus the unmatched resting discs touching a resting candidate

@@ -33,9 +33,11 @@ def coast_into_disc(tk: Tracker, tr: Track, t: float, dt: float) -> tuple[np.nda
         return None
     best: tuple[float, tuple[np.ndarray, np.ndarray], int, tuple[np.ndarray, np.ndarray]] | None = None
     for o in tk.tracks:
-        if o is tr or o.state != "rest" or o.kind != DISC:
+        if o is tr or o.kind != DISC:
             continue
-        q = o.settled_xy
+        q = o.settled_xy if o.state == "rest" else struck_now(o, t)
+        if q is None:
+            continue
         reach = tr.radius + o.radius
         if float(np.hypot(*(tr.xy - q))) > tr.speed * dt + reach:
             continue
@@ -48,8 +50,26 @@ def coast_into_disc(tk: Tracker, tr: Track, t: float, dt: float) -> tuple[np.nda
     peg = first_peg_contact(tk, tr, dt)
     if peg is not None and peg < best[0]:
         return None
-    tk._blown[best[2]] = (best[3][0], best[3][1], t)
+    struck = tk.get(best[2])
+    if struck is not None and struck.state == "rest":
+        tk._blown[best[2]] = (best[3][0], best[3][1], t)
     return best[1]
+
+
+def struck_now(o: Track, t: float) -> np.ndarray | None:
+    """Where ``o`` rested, when it was seen leaving that place at ``t`` (set moving by this
+    frame's sighting, the one before it still within a radius of its rest place), else None:
+    a disc struck now, whose blow an unseen mover's coast may have dealt (``coast_into_disc``).
+    c4h_9951 at 24.9 s: e2, unseen as it struck s2 head-on, was forecast to reach s2 a hair
+    after the frame; s2 was seen moving the next frame, and e2 coasted on through its place and
+    took e1's detection beyond it (e2 then lay on e1's place and e1 was lost)."""
+    if o.state != "moving" or o.rest_xy is None or len(o.path) < 2 or abs(o.path[-1].t - t) > 1e-6:
+        return None
+    q = np.asarray(o.rest_xy, float)
+    before = o.path[-2]
+    if float(np.hypot(before.x - q[0], before.y - q[1])) > o.radius:
+        return None
+    return q
 
 
 def first_peg_contact(tk: Tracker, tr: Track, dt: float) -> float | None:

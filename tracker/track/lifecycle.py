@@ -260,6 +260,9 @@ def struck_last(tk: Tracker, tr: Track, dt: float) -> bool:
         if o is tr or o.rest_xy is None or o.state not in ("moving", "hole", "off"):
             continue
         q = np.asarray(o.rest_xy, float)
+        there = [sm.t for sm in o.path if sm.measured and float(np.hypot(sm.x - q[0], sm.y - q[1])) <= tk.cfg.move_mm]
+        if not there or there[-1] < seen[0].t - 1.5 * dt:
+            continue  # it had left long before (c4h_9921 at 15.9 s: s1, in the ditch since 5 s)
         left = [sm.t for sm in o.path if not (sm.t < seen[0].t - 1e-6)
                 and float(np.hypot(sm.x - q[0], sm.y - q[1])) > tk.cfg.move_mm]
         reach = o.radius + tr.radius + float(np.hypot(*(c - a)))  # touching, anywhere along the run

@@ -52,6 +52,7 @@ from tracker.track.prediction import jump_speed, may_jump, predict, struck_for
 from tracker.track.refit import rebase_korona, rest_at
 from tracker.track.row_order import row_order
 from tracker.track.steady import beyond_reach, sideways
+from tracker.track.turn_back import backwards
 
 
 class Tracker:
@@ -258,7 +259,7 @@ class Tracker:
                                       * jump_speed(self, rows[i], movers))
                 for i in cand])
             cand, wide = blows.with_rows(self, rows, cand, wide, used_t)
-            sub = (cost[np.ix_(cand, dcols)] + blows.backwards(self, rows, cand, dets, dcols)
+            sub = (cost[np.ix_(cand, dcols)] + backwards(self, rows, cand, dets, dcols)
                    + sideways(self, rows, cand, dets, dcols, cost, dt)
                    + (beyond_reach(self, rows, cand, dets, dcols, t, dt) if self.cfg.reach_from_sighting else 0.0))
             for a, b in assign(sub, wide):
