@@ -237,3 +237,36 @@ def test_a_striker_set_down_while_a_shot_waits_for_a_rim_disc_is_shot_once() -> 
         return (-100.0, -LINE + v0 * dt - 0.5 * a * dt * dt, "moving" if t - 2.0 < v0 / a + 0.2 else "rest")
 
     assert _run_all({1: (r, rim_disc), 2: (mate, row_mate), 3: (s, striker)}, fps=30.0, seconds=4.0) == [3]
+
+
+def test_a_disc_put_down_while_a_hand_carried_the_striker_is_told_as_placed() -> None:
+    """korona_ru_part at 35.3 s: the rules asked south for a penalty pawn on its rim zone; it was
+    put down while a hand carried south's striker to its line (an episode judged no shot). The
+    pawn, first found at rest during that episode, must still be told as put down (it takes the
+    name the rules gave it); it was taken in silently, and the shot that struck it next was
+    called a foul."""
+    s = Track(id=2, kind=STRIKER, radius=B.striker_radius, xy=np.array([300.0, -340.0]), born=0.0)
+    pawn = Track(id=7, kind=0, radius=B.disc_radius, xy=np.array([0.0, LINE]), born=1.3)
+    seg = ShotSegmenter(B)
+    placed: list[tuple[int, bool]] = []
+    shots = []
+    for k in range(60):
+        t = k / 10
+        if t < 1.0:
+            _at(s, t, 300.0, -340.0)
+        elif t < 1.25:  # carried west at 1750 mm/s
+            j = round(10 * t) - 9
+            _at(s, t, 300.0 - 170.0 * j, -340.0 + 40.0 * j, "moving")
+        elif t < 1.45:
+            s.occluded = True  # under the hand as it sets the striker down
+        else:
+            _at(s, t, -LINE, -175.0, "moving" if t < 1.55 else "rest")
+        tracks = [s]
+        if t >= 1.3:  # the pawn, put down meanwhile, found at rest
+            _at(pawn, t, 0.0, LINE)
+            tracks.append(pawn)
+        got, hands = seg.update(tracks, t, k)
+        shots += got
+        placed += [(h.track, h.fresh) for h in hands if h.kind == "placed"]
+    assert shots == []
+    assert (7, True) in placed

@@ -213,3 +213,42 @@ def test_a_lost_rim_disc_with_a_row_mate_between_it_and_the_corner_was_only_sque
     got = knocked_out_unseen(B, [s4, s5, s6, s7], {1: (20.0, RIM), 3: (66.0, RIM - 150.0)}, 99, before, {1, 3}, T0,
                              NOW + 1e-3)
     assert got == {2: "pocket:ne"}
+
+
+def test_a_rim_disc_knocked_off_while_its_row_mates_were_shuffled_along_the_rim_is_judged() -> None:
+    """South's striker runs straight up at s6 in the north row and drives it over the rim; the
+    blow shuffles s7 and s5, its row-mates either side, along the rim, where the detector finds
+    them again at rest 36 and 40 mm from s6's place (clear of it: neither stands on its
+    detection). No mate is seen in its own place, yet the detector has looked at the row again:
+    s6, never seen since, went off (korona_ru_part at 3.6 s: s3 over the north rim, its mates
+    pushed along the row; unjudged, the rules never sent it to the centre)."""
+    s5, s6, s7 = _disc(1, 58.0), _disc(2, 33.0), _disc(3, 8.0)
+    _struck_unseen(s6, None)
+    for mate, x in ((s5, 73.0), (s7, -3.0)):
+        mate.path = [sm for sm in mate.path if sm.t <= T0]
+        x0 = mate.path[-1].x
+        mate.path += [Sample(T0 + 0.1 * k, x0 + (x - x0) * min(k, 3) / 3, RIM, True) for k in range(1, 11)]
+        mate.xy = np.array([x, RIM])
+    s = _striker([(33.0, 80.0), (33.0, 230.0), (33.0, 376.0), (33.0, 300.0)])
+    before = {1: (58.0, RIM), 2: (33.0, RIM), 3: (8.0, RIM), 9: (33.0, 80.0)}
+    ends = {1: (73.0, RIM), 3: (-3.0, RIM), 9: (33.0, 300.0)}
+    got = knocked_out_unseen(B, [s5, s6, s7, s], ends, 9, before, {1, 3, 9}, T0, NOW)
+    assert got == {2: "off"}
+
+
+def test_a_row_mate_shuffled_onto_a_lost_discs_place_is_no_sign_the_row_was_looked_at() -> None:
+    """As above, but s7 was shuffled 10 mm, onto s6's place: it may stand on s6's detection (the
+    detector found one disc there), so nothing shows the row was looked at again and s6 is not
+    judged gone (korona_4p_part at 4.8 s)."""
+    s5, s6, s7 = _disc(1, 58.0), _disc(2, 33.0), _disc(3, 8.0)
+    _struck_unseen(s6, None)
+    s5.path = [sm for sm in s5.path if sm.t <= T0]
+    s5.xy, s5.state, s5.occluded, s5.last_seen = np.array([58.0, RIM]), "rest", True, T0
+    s7.path = [sm for sm in s7.path if sm.t <= T0]
+    s7.path += [Sample(T0 + 0.1 * k, 8.0 + 10.0 * min(k, 3) / 3 + 5.0, RIM, True) for k in range(1, 11)]
+    s7.xy = np.array([23.0, RIM])
+    s = _striker([(33.0, 80.0), (33.0, 230.0), (33.0, 376.0), (33.0, 300.0)])
+    before = {1: (58.0, RIM), 2: (33.0, RIM), 3: (8.0, RIM), 9: (33.0, 80.0)}
+    ends = {3: (23.0, RIM), 9: (33.0, 300.0)}
+    got = knocked_out_unseen(B, [s5, s6, s7, s], ends, 9, before, {3, 9}, T0, NOW)
+    assert 2 not in got

@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from tracker.boards import KoronaBoard
 from tracker.infer import HandEvent
 from tracker.pipeline import Pipeline
 from tracker.pipeline.hands import expire_placements, place_reach, placed
 from tracker.rules.korona.setup import standard_setup
+from tracker.track.datatypes import Track
 
 KB = KoronaBoard()
 
@@ -57,3 +60,36 @@ def test_a_placement_not_made_before_the_next_shot_is_no_longer_expected() -> No
     placed(p, HandEvent("placed", 60.0, 1800, 8, (0.0, 0.0), fresh=True))
     assert 8 not in p.namer.names and not p._expect_place
     assert not p.tracker._expected
+
+
+def _covered(p: Pipeline, tid: int, xy: tuple[float, float], occluded: bool) -> None:
+    """A track ``tid`` at rest at ``xy`` (covered where last seen, or seen there now)."""
+    tr = Track(id=tid, kind=0, radius=KB.disc_radius, xy=np.array(xy), state="rest", occluded=occluded)
+    p.tracker.tracks.append(tr)
+
+
+def test_the_old_track_of_the_disc_put_down_gives_up_its_name() -> None:
+    """korona_2p_game at 8.0 s: n6 (named n2 there) was judged knocked over the rim unseen; its
+    track stayed covered on the rim where it was last seen, still named. The disc put in the
+    centre circle took the name too, and two tracks bore it: the shot that later sank the centre
+    disc reported it at rest. The disc put down is that disc: the old track is retired."""
+    p = _pipeline()
+    _covered(p, 5, (-37.5, -KB.half + KB.disc_radius), occluded=True)
+    p.namer.names[5] = "n6"
+    placed(p, HandEvent("placed", 9.1, 273, 8, (0.0, 0.0), fresh=True))
+    assert p.namer.names.get(8) == "n6" and 5 not in p.namer.names
+    old = p.tracker.get(5)
+    assert old is not None and old.state == "lifted"
+    assert 5 in p.tracker._retired
+
+
+def test_a_track_seen_on_the_board_keeps_its_name() -> None:
+    """The same, but the old track is seen on the board now: nothing says it is gone, so it is
+    left as it is (the new disc still takes the name the rules asked for)."""
+    p = _pipeline()
+    _covered(p, 5, (-37.5, -KB.half + KB.disc_radius), occluded=False)
+    p.namer.names[5] = "n6"
+    placed(p, HandEvent("placed", 9.1, 273, 8, (0.0, 0.0), fresh=True))
+    assert p.namer.names.get(8) == "n6" and p.namer.names.get(5) == "n6"
+    old = p.tracker.get(5)
+    assert old is not None and old.state == "rest"

@@ -40,6 +40,16 @@ LOST_AT_FLICK = 0.1
 # s8 moved 12 mm onto s7's place took s7's detection, and s6, s7 were called off).
 PLACE_FRAC = 0.5
 
+# Korona: a row-mate seen now clear of the lost disc's place (its centre more than this many
+# radii from it: it cannot stand on the lost disc's detection) also shows the detector has
+# looked at the row again (:func:`_looked_at`). When a shot knocks a rim disc out, it shuffles
+# its neighbours along the rim: none is seen in its own place again, and the disc was never
+# judged (korona_ru_part at 3.6 s, s3 over the rim: the rules never sent it to the centre and
+# called the shot that struck it there a foul; korona_2p_game at 8.0 s, n6 over the rim, its
+# mate re-found 11 mm along the rim as the shot was judged, still "moving" to the tracker;
+# korona_4p_part at 45.4 s, n3 down se). None: off (only mates in their own places count).
+CLEAR_RADII: float | None = 2.0
+
 # The share of a blow's direction along the rim (the sine of its angle to the rim's normal)
 # above which a rim disc struck into the rim and never seen again slid along it
 # (:func:`along_rim`). The rim takes the part of the blow into it (a disc jumps a rim only when
@@ -287,8 +297,13 @@ def _looked_at(tr: Track, tracks: Sequence[Track], before: Mapping[int, tuple[fl
         return float(np.hypot(*(np.asarray(xy, float) - q))) <= reach
 
     mates = [o for o in tracks if o.id != tr.id and o.kind == tr.kind and o.id in before and near(before[o.id])]
-    return not mates or any(o.state in ("rest", "moving") and not o.occluded and now - o.last_seen < 1e-6
-                            and _in_place(o, before[o.id]) for o in mates)
+    seen = [o for o in mates if o.state in ("rest", "moving") and not o.occluded and now - o.last_seen < 1e-6]
+    if not mates or any(_in_place(o, before[o.id]) for o in seen):
+        return True
+    if CLEAR_RADII is None:
+        return False
+    clear = CLEAR_RADII * tr.radius
+    return any(near(o.xy) and float(np.hypot(*(o.xy - q))) > clear for o in seen)
 
 
 def _in_place(o: Track, was: tuple[float, float]) -> bool:

@@ -51,6 +51,14 @@ from tracker.track.tracker import TrackerConfig
 # mm from its rest place that counts as a disc moving (the tracker's own)
 MOVE_MM = TrackerConfig.move_mm
 
+# An episode judged no shot was the hands' work: a disc first found at rest during it is told as
+# put down once it closes (``_close`` keeps the states known before it), not taken in silently.
+# korona_ru_part at 35.3 s: the penalty pawn the rules asked for was put down while a hand moved
+# south's striker; the episode was no shot, the pawn never took its name, and the next shot,
+# which struck it, was called a foul (it touched no own pawn). Korona only (crokinole's lifts are
+# news, ``pipeline.hands``: not measured there). False: off (states rebuilt).
+HANDS_AFTER_NO_SHOT = True
+
 
 class ShotSegmenter:
     def __init__(
@@ -201,8 +209,12 @@ class ShotSegmenter:
         record = judge(self, tracks, t, frame)
         self._held_at = None
         # (rebuilt, not updated: tracks the tracker has forgotten leave no trace here)
-        self._known = {tr.id: tr.state for tr in tracks}
-        self._shot_before &= set(self._known)
+        if record is None and HANDS_AFTER_NO_SHOT and isinstance(self.board, KoronaBoard):
+            alive = {tr.id for tr in tracks}
+            self._known = {k: v for k, v in self._known.items() if k in alive}
+        else:
+            self._known = {tr.id: tr.state for tr in tracks}
+        self._shot_before &= {tr.id for tr in tracks}
         del self.rejected[:-100]
         if record is None:
             return []

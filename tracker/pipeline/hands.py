@@ -10,6 +10,12 @@
   a row disc the detector first found at rest, a disc set back by hand).
 * A placement is expected until the next shot is judged (:func:`expire_placements`): the rules'
   placements are made before the next shot, so a disc put down after that is another one.
+* The disc put down is the one the rules named: the track that bore its name before (left covered
+  where the disc was last seen, when it was judged knocked over the rim or into a pocket unseen:
+  ``rim_gone.knocked_out_unseen``) gives the name up and is retired, unless it is seen on the
+  board now. Two tracks bore one name (korona_2p_game at 8.0 s: n2, called off, put in the centre
+  circle; its old track, covered on the north rim, still named n2, and the shot at 19.0 s that
+  sank the centre disc reported n2 at rest instead).
 """
 
 from __future__ import annotations
@@ -65,6 +71,14 @@ def placed(p: Pipeline, h: HandEvent) -> None:
     if cost(best) > place_reach(p.board):
         return
     p._expect_place.remove(best)
+    for tid, name in list(p.namer.names.items()):
+        old = p.tracker.get(tid)
+        if name != best[0] or tid == h.track or (old is not None and old.alive and not old.occluded):
+            continue
+        del p.namer.names[tid]
+        p.tracker.retire(tid)
+        if old is not None and old.alive:
+            old.state, old.occluded = "lifted", False
     p.namer.names[h.track] = best[0]
 
 
