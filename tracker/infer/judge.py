@@ -22,6 +22,7 @@ from tracker.detect.datatypes import STRIKER
 from tracker.infer.contacts import found_still, grazed_rim, infer_contacts, motion_start
 from tracker.infer.datatypes import End, ShotRecord
 from tracker.infer.ends import end_of, peak_speed, rested_before, stayed_out
+from tracker.infer.hand_flick import followed_the_hand, the_hand
 from tracker.infer.rim_gone import knocked_out_unseen
 from tracker.infer.start_places import (
     at_start_place,
@@ -149,6 +150,19 @@ def judge(seg: ShotSegmenter, tracks: Sequence[Track], t: float, frame: int) -> 
     if shooter.state == "lifted" and shooter.id not in seg._sunk:
         seg.rejected.append((t, "the moved disc was carried away by a hand"))
         return None
+    # crokinole: the shot disc's track followed the flicking hand; the disc is a new track
+    # (or it was first seen in flight, and the track that rested where it left the line followed
+    # the hand: ``hand_flick.the_hand``)
+    relay = followed_the_hand(seg, shooter, movers, paths, start)
+    if relay is not None:
+        links = (*links, (relay.id, shooter.id))
+        paths[shooter.id] = np.vstack([[[starts.get(shooter.id, seg._t0), start[0], start[1]]], paths.pop(relay.id)])
+        movers = [tr for tr in movers if tr is not relay]
+    hand = the_hand(seg, shooter, movers, paths, start)
+    if hand is not None:
+        links = (*links, (shooter.id, hand.id))
+        paths.pop(hand.id, None)
+        movers = [tr for tr in movers if tr is not hand]
     radius = {tr.id: tr.radius for tr in tracks}
     before = {i: xy for i, xy in seg._before.items() if i in by_id}
     still = {i: xy for i, xy in before.items() if i not in paths and by_id[i].state == "rest"}
@@ -181,6 +195,8 @@ def judge(seg: ShotSegmenter, tracks: Sequence[Track], t: float, frame: int) -> 
         if tr.id not in seg._before and tr.born < seg._t0:
             continue
         ends[tr.id] = "hole" if tr.id in seg._sunk and tr.state == "lifted" else end_of(tr)
+    if relay is not None:
+        ends[shooter.id] = end_of(relay)
     ends.update(knocked_out_unseen(seg.board, tracks, ends, shooter.id, seg._before, seg._moved, seg._t0,
                                    seg.t))
     ends = stayed_out(ends, seg._before, radius, contacts, shooter.id)
