@@ -1,0 +1,54 @@
+"""A crokinole shot whose disc was never seen, read from the disc it struck (hand-made detections,
+board mm): ``tracker.infer.never_seen.struck_by_never_seen``."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from tests.infer.scenes import discs_at, shots
+from tracker.boards import CrokinoleBoard
+from tracker.pipeline import Pipeline
+
+FPS = 30.0
+R = 15.875  # the board's disc radius
+
+
+def _run(a: tuple[float, float], b: tuple[float, float], frames: int) -> list[tuple[float, float]]:
+    """Positions from ``a`` to ``b`` over ``frames`` frames, slowing to a stop."""
+    s = 1.0 - (1.0 - np.linspace(0.0, 1.0, frames + 1)[1:]) ** 2
+    return [(a[0] + (b[0] - a[0]) * f, a[1] + (b[1] - a[1]) * f) for f in s]
+
+
+def test_a_disc_struck_by_a_shot_disc_nobody_saw_is_no_shot_of_its_own() -> None:
+    """South's s1 rests by the centre; north's n1 drives it back to rest against the south
+    shooting line. South's next disc, never found by the detector (a dark disc by the ditch's
+    shadow), is flicked from the line into s1 and stops where it struck; s1 flies in over the board
+    (c4h_9975 at 10.1 s). It is south's shot by a new disc, s2, that struck s1; before, s1 was taken
+    for the shot disc (shot twice in a round) and s2 never came into the log."""
+    board = CrokinoleBoard()
+    x = 60.0
+    line = math.sqrt(board.shooting_line_radius ** 2 - x * x)
+    south, north = (x, -line), (x, line)
+    s1_rest, n1_end = (x, 30.0), (x, 30.0 + 2 * R + 0.5)
+    s1_back = (x, -273.5)  # by the south shooting line (not touching it)
+    s1_knocked = (-60.0, -120.0)
+    frames: list[list[tuple[float, float]]] = []
+    frames += [[south]] * 20 + [[q] for q in _run(south, s1_rest, 20)] + [[s1_rest]] * 40  # south: s1
+    frames += [[s1_rest, north]] * 20 + [[s1_rest, q] for q in _run(north, n1_end, 20)]  # north: n1 hits s1
+    frames += [[q, n1_end] for q in _run(s1_rest, s1_back, 20)] + [[s1_back, n1_end]] * 40
+    frames += [[q, n1_end] for q in _run(s1_back, s1_knocked, 15)] + [[s1_knocked, n1_end]] * 40  # south, unseen
+    p = Pipeline("crokinole", 2)
+    p.start_tracking(board)
+    for k, rows in enumerate(frames):
+        p.process_detections(discs_at(*rows), k / FPS, k)
+    p.finish()
+    log = shots(p)
+    assert [s.seat for s in log] == ["south", "north", "south"], log
+    last = log[-1]
+    assert last.disc == "s2" and ("s2", "s1") in last.contacts, last
+    end, stop = last.end["s1"], last.end["s2"]
+    assert isinstance(end, tuple) and math.dist(end, s1_knocked) < 3.0, last
+    u = np.subtract(s1_knocked, s1_back) / math.dist(s1_knocked, s1_back)
+    assert isinstance(stop, tuple) and math.dist(stop, tuple(np.subtract(s1_back, u * 2 * R))) < 3.0, last
