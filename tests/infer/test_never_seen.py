@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import pytest
 
 from tests.infer.scenes import discs_at, shots
 from tracker.boards import CrokinoleBoard
@@ -21,7 +22,8 @@ def _run(a: tuple[float, float], b: tuple[float, float], frames: int) -> list[tu
     return [(a[0] + (b[0] - a[0]) * f, a[1] + (b[1] - a[1]) * f) for f in s]
 
 
-def test_a_disc_struck_by_a_shot_disc_nobody_saw_is_no_shot_of_its_own() -> None:
+@pytest.mark.parametrize("blend", [False, True])
+def test_a_disc_struck_by_a_shot_disc_nobody_saw_is_no_shot_of_its_own(blend: bool) -> None:
     """South's s1 rests by the centre; north's n1 drives it back to rest against the south
     shooting line. South's next disc, never found by the detector (a dark disc by the ditch's
     shadow), is flicked from the line into s1 and stops where it struck; s1 flies in over the board
@@ -38,6 +40,9 @@ def test_a_disc_struck_by_a_shot_disc_nobody_saw_is_no_shot_of_its_own() -> None
     frames += [[south]] * 20 + [[q] for q in _run(south, s1_rest, 20)] + [[s1_rest]] * 40  # south: s1
     frames += [[s1_rest, north]] * 20 + [[s1_rest, q] for q in _run(north, n1_end, 20)]  # north: n1 hits s1
     frames += [[q, n1_end] for q in _run(s1_rest, s1_back, 20)] + [[s1_back, n1_end]] * 40
+    u = np.subtract(s1_knocked, s1_back) / math.dist(s1_knocked, s1_back)
+    if blend:
+        frames += [[tuple(np.subtract(s1_back, u * 10.0)), n1_end]]
     frames += [[q, n1_end] for q in _run(s1_back, s1_knocked, 15)] + [[s1_knocked, n1_end]] * 40  # south, unseen
     p = Pipeline("crokinole", 2)
     p.start_tracking(board)
@@ -50,5 +55,4 @@ def test_a_disc_struck_by_a_shot_disc_nobody_saw_is_no_shot_of_its_own() -> None
     assert last.disc == "s2" and ("s2", "s1") in last.contacts, last
     end, stop = last.end["s1"], last.end["s2"]
     assert isinstance(end, tuple) and math.dist(end, s1_knocked) < 3.0, last
-    u = np.subtract(s1_knocked, s1_back) / math.dist(s1_knocked, s1_back)
     assert isinstance(stop, tuple) and math.dist(stop, tuple(np.subtract(s1_back, u * 2 * R))) < 3.0, last
