@@ -15,7 +15,8 @@ place (``Tracker.add_unseen``), so it can be named, ruled on and met again. Repl
 c4h_9975 removed R/P 0/0 -> 100/100% (e1 logged, at (301, 56) for the true (299, 51), and removed for
 the shooting line; s1's false foul gone; position p95 0.56 -> 4.04 mm, e1's place being an estimate);
 the other 26 crokinole dev matches and 6 fixtures the same. With ``merge.AT_PLACE``, c4h_9945 at
-12.1 s too (e1, never found, struck n1 past the shooting line; figures there).
+12.1 s too (e1, never found, struck n1 past the shooting line, and was met again at 16.3 s:
+figures there).
 """
 
 from __future__ import annotations

@@ -211,11 +211,11 @@ def _last_at_place(d: Track) -> Sample | None:
     struck by east's dark e1 (never found), was last seen 10 mm towards e1 (their blend), and the
     track found flying away a frame later seemed too slow to have come from that sighting in one
     frame: n1 stayed at rest, covered, and the new track was a disc never seen shot. Replays
-    (--dets), off -> on, with ``infer.never_seen``: c4h_9945 rounds 0/1 -> 1/1, shots R 75 -> 88%
-    (e1's shot at 12.7 s logged, e1 at (-30, -30) for the true (-31, -31), n1 removed past the
-    shooting line), median/p95 0.68/4.56 -> 0.77/4.10 mm, but removed P 75 -> 60% (s2 at 17.1 s
-    stops against e1's place, unseen there, and is called a foul; truly e1 flew off unseen and was
-    removed); the other 26 crokinole dev matches and 6 fixtures the same."""
+    (--dets), off -> on, with ``infer.never_seen``: c4h_9945 shots R 75 -> 88% (e1's shot at 12.7 s
+    logged, e1 at (-30, -30) for the true (-31, -31), n1 removed past the shooting line; s2's blow on
+    e1 at 16.3 s, e1 off to (182, 237) and removed), removed R/P 60/75 -> 100/100%, median/p95
+    0.68/4.56 -> 0.73/3.87 mm (the round still 0/1: east's last shot at 27.1 s is missed by the
+    detector); the other 26 crokinole dev matches and 6 fixtures the same."""
     q = np.asarray(d.settled_xy, float)
     return next((s for s in reversed(d.path) if s.measured
                  and float(np.hypot(s.x - q[0], s.y - q[1])) <= TrackerConfig.move_mm), None)

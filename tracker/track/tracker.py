@@ -39,6 +39,7 @@ from tracker.track.association import assign, hypothesis_cost
 from tracker.track.config import TrackerConfig
 from tracker.track.confirm import promote
 from tracker.track.datatypes import Sample, Track
+from tracker.track.fate import FLEETING_HITS
 from tracker.track.lifecycle import miss, new_track, observe, revive
 from tracker.track.overlap import mover_on_rest_place, pushed_aside
 from tracker.track.pair_costs import (
@@ -127,9 +128,10 @@ class Tracker:
         struck a disc and stopped about where it struck): a track resting at ``at``, covered, its
         place an estimate (``lifecycle.kept_unseen``: it came from ``came_from``). Returns its id."""
         xy = np.asarray(at, float)
+        # (a disc, known from its blow: no false find to forget within ``fate.FLEETING_S``)
         tr = Track(id=self._next_id, kind=DISC, radius=radius, xy=xy.copy(), anchor=xy.copy(), anchor_n=1,
                    occluded=True, last_seen=t, born=t, rest_since=t, rest_xy=(float(came_from[0]), float(came_from[1])),
-                   path=[Sample(t, float(xy[0]), float(xy[1]), False)])
+                   path=[Sample(t, float(xy[0]), float(xy[1]), False)], hits=FLEETING_HITS)
         self._next_id += 1
         self.tracks.append(tr)
         return tr.id
