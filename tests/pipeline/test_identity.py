@@ -167,6 +167,7 @@ def test_a_disc_found_again_where_it_rested_is_that_disc_though_its_track_went_o
     assert reconcile(rec, away, names) == []
 
 
+<<<<<<< HEAD
 def test_a_crokinole_disc_covered_since_before_the_shot_found_beside_its_place_is_that_disc() -> None:
     """c2h_9802 at 18.1 s: s1 lay unseen against s3 by the 20-hole since 14.9 s; n3 struck it, and
     it was found 23 mm from its place as a new track. s3, struck on by s1 and lost at rest in the
@@ -192,3 +193,70 @@ def test_a_crokinole_disc_covered_since_before_the_shot_found_beside_its_place_i
     far[8] = _track(8, (-60.0, -120.0), 18.07, last_seen=18.6)
     far[8].radius = r
     assert reconcile(rec, far, names) == []  # not s1 (far from its place), nor s3 (seen elsewhere then)
+=======
+def _croki(tid: int, xy: tuple[float, float], born: float, path: list[tuple[float, float, float]] | None = None,
+           **kw: object) -> Track:
+    r = 15.875
+    tr = Track(id=tid, kind=DISC, radius=r, xy=np.array(xy), anchor=np.array(xy), born=born, **kw)  # type: ignore[arg-type]
+    tr.path = [Sample(t, x, y) for t, x, y in path] if path else [Sample(born, xy[0], xy[1])]
+    return tr
+
+
+def _n2_run() -> list[tuple[float, float, float]]:
+    """North's n2 (c4h_9981 at 19.5 s): flicked from the north line, stopping at (78, 14)."""
+    return [(19.50 + 0.033 * k, x, y) for k, (x, y) in enumerate(
+        [(-129.0, 277.0), (-91.0, 231.0), (-64.0, 195.0), (-39.0, 162.0), (-13.0, 130.0), (10.0, 99.0),
+         (34.0, 67.0), (56.0, 39.0), (74.0, 15.0), (76.0, 14.0), (78.0, 14.0)])]
+
+
+def test_a_crokinole_disc_lost_before_the_shot_and_struck_is_the_new_track_it_became() -> None:
+    """c4h_9981 at 19.8 s: east's dark e1, lost on its way to rest at 10.7 s, was kept where its
+    course ended (77, -23), never seen there (it lay at (90, -12)), and lifted for it after 8 s
+    unseen. North's n2 struck it; it was found flying to the ditch as a new nameless track, left
+    out of the shot: its off_board missed, n2 called a foul (no opponent disc hit). The disc the
+    shot came to touch (within a radius of its estimated place) is the new track; a disc nothing
+    came near, one the rules sent out, or a new track first seen before the blow, is not."""
+    n2 = _croki(7, (78.0, 14.0), 19.2, _n2_run(), last_seen=20.5)
+    e1 = _croki(4, (77.0, -23.0), 10.1, [(10.60, -52.0, -140.0), (10.70, 77.0, -23.0)], state="lifted",
+                last_seen=10.67, anchor_n=1, rest_xy=(278.0, 128.0))
+    w1 = _croki(2, (-200.0, 150.0), 4.0, state="lifted", last_seen=14.0, anchor_n=20)  # far from n2's run
+    new = _croki(8, (290.0, 166.0), 19.83, [(19.83, 148.0, 29.0), (19.87, 160.0, 42.0), (19.90, 176.0, 59.0)],
+                 state="off", last_seen=20.5)
+    tracks = {7: n2, 4: e1, 2: w1, 8: new}
+    names = {7: "n2", 4: "e1", 2: "w1"}
+    rec = ShotRecord(disc=7, start=(-129.0, 277.0), t_start=19.5, t_end=20.52, frame_start=585, frame_end=620,
+                     ends={7: (78.0, 14.0), 8: "off"}, before={7: (-129.0, 277.0)})
+    assert reconcile(rec, tracks, names) == [(8, 4)]
+    assert reconcile(rec, tracks, names, unseen_struck=False) == []
+    e1.leaving = True  # the rules sent it out: gone for good
+    assert reconcile(rec, tracks, names) == []
+    e1.leaving = False
+    early = dict(tracks)  # first seen before n2 came near e1: something else
+    early[8] = _croki(8, (290.0, 166.0), 19.55, [(19.55, 148.0, 29.0)], state="off", last_seen=20.5)
+    assert reconcile(rec, early, names) == []
+    far = dict(tracks)  # n2 stopped short of e1's place: nothing struck it
+    far[7] = _croki(7, (10.0, 99.0), 19.2, _n2_run()[:6], last_seen=20.5)
+    assert reconcile(rec, far, names) == []
+
+
+def test_a_blow_carried_through_a_lost_disc_lying_across_the_way_goes_to_that_disc() -> None:
+    """c2h_9944 at 10.5 s: north's n2 struck s2, which struck s1 into the ditch, both red on the
+    red board and lost at rest. s1 lay across the way from s2's place to where the new track was
+    first seen: a disc cannot pass through another, the new track is s1 (not s2, which n2
+    touched)."""
+    n2 = _croki(4, (47.0, -40.0), 3.0, [(10.30, 124.0, 125.0), (10.37, 82.0, 65.0), (10.43, 43.0, 7.0),
+                                         (10.50, 34.0, -18.0), (10.57, 39.0, -30.0), (10.63, 45.0, -38.0)],
+                last_seen=11.1)
+    s1 = _croki(1, (-57.0, -68.0), 1.5, state="rest", occluded=True, last_seen=5.0, anchor_n=30)
+    s2 = _croki(3, (6.0, -30.0), 7.0, state="rest", occluded=True, last_seen=7.5, anchor_n=30)
+    new = _croki(6, (-245.0, -247.0), 10.70, [(10.70, -145.0, -164.0), (10.77, -170.0, -187.0)], state="off",
+                 last_seen=11.1)
+    tracks = {4: n2, 1: s1, 3: s2, 6: new}
+    names = {4: "n2", 1: "s1", 3: "s2"}
+    rec = ShotRecord(disc=4, start=(197.0, 234.0), t_start=10.27, t_end=11.15, frame_start=308, frame_end=339,
+                     ends={4: (47.0, -40.0), 6: "off"}, before={4: (197.0, 234.0)})
+    assert reconcile(rec, tracks, names) == [(6, 1)]
+    aside = dict(tracks)  # s1 off the way: the disc n2 struck is the new track
+    aside[1] = _croki(1, (-57.0, 68.0), 1.5, state="rest", occluded=True, last_seen=5.0, anchor_n=30)
+    assert reconcile(rec, aside, names) == [(6, 3)]
+>>>>>>> h-coff20

@@ -8,10 +8,11 @@ s2's (the light disc vanished last), and n1's later 20 was logged as s2's."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from tracker.boards import CrokinoleBoard
 from tracker.detect.datatypes import Detections
-from tracker.track import Tracker, TrackerConfig
+from tracker.track import Tracker, TrackerConfig, merge
 
 BOARD = CrokinoleBoard()
 LIGHT, DARK = (87.0, 4.0, 33.0), (38.0, 14.0, 24.0)
@@ -58,9 +59,11 @@ def test_the_light_shot_disc_does_not_take_the_dark_disc_it_struck() -> None:
     assert tr is not None and np.linalg.norm(np.asarray(tr.color) - LIGHT) < 10.0
 
 
-def test_without_the_gate_it_did() -> None:
+def test_without_the_gate_it_did(monkeypatch: pytest.MonkeyPatch) -> None:
     """The setting off (``TrackerConfig.colour_gate = None``): the light track took the dark
-    disc's run, as before."""
+    disc's run, as before (``merge.AT_PLACE`` off too: judged from its last sighting at its
+    place, n1, whose track took s2's first find beside it, is found to be the disc knocked away)."""
+    monkeypatch.setattr(merge, "AT_PLACE", False)
     _, s2, _, n1_to = _run(TrackerConfig(colour_gate=None))
     assert s2 in n1_to
 

@@ -22,6 +22,8 @@ from tracker.detect.datatypes import STRIKER
 from tracker.infer.contacts import found_still, grazed_rim, infer_contacts, motion_start
 from tracker.infer.datatypes import End, ShotRecord
 from tracker.infer.ends import end_of, peak_speed, rested_before, stayed_out
+from tracker.infer.hand_flick import followed_the_hand, the_hand
+from tracker.infer.never_seen import struck_by_never_seen
 from tracker.infer.rim_gone import knocked_out_unseen
 from tracker.infer.start_places import (
     at_start_place,
@@ -86,6 +88,7 @@ def judge(seg: ShotSegmenter, tracks: Sequence[Track], t: float, frame: int) -> 
     # the shot disc (seed 7508: a cue flicked across the west line was logged as west's shot)
     # nor is a disc the rules said must come out: a hand carries it away (seed 7502)
     candidates = [tr for tr in candidates if not seg.unlike_a_disc(tr) and not tr.leaving]
+    shot_before = False  # crokinole: every disc that moved was shot before
     if isinstance(seg.board, KoronaBoard):
         # only the striker is shot; a disc only when it rested where a striker waits (the
         # striker seen as a disc: its groove's ring is disc-sized, k2e_8805). A disc of a
@@ -96,12 +99,14 @@ def judge(seg: ShotSegmenter, tracks: Sequence[Track], t: float, frame: int) -> 
         candidates = [tr for tr in candidates if tr.kind == STRIKER] or [
             tr for tr in candidates if b.striker_waits(*seg._before[tr.id])]
     else:  # a crokinole disc is shot once: the shot disc is one never shot before
+        shot_before = bool(candidates) and all(tr.id in seg._shot_before for tr in candidates)
         candidates = [tr for tr in candidates if tr.id not in seg._shot_before] or candidates
     # (korona: a striker set on its striking line is measured up to ``ON_LINE_MM`` past it: k4h_9966
     # at 17.4 s, east's striker read 1.1 mm past its line, seen flicked; the shot was read from the
     # rest states instead, by a false striker find gone from the north-east corner, as north's)
     seen_flick = [tr for tr in candidates if at_start_place(seg.board, seg._before[tr.id], tr, on_line=ON_LINE_MM)]
-    if not seen_flick:
+    # (crokinole: every disc that moved was shot before: the shot disc was not seen flicked)
+    if not seen_flick or shot_before:
         unseen = unseen_shot(seg, tracks, movers, paths, t, frame) \
             or arrived_unseen(seg, tracks, movers, paths, t, frame) \
             or (None if candidates else sank_unseen(seg, tracks, movers, paths, t, frame))
@@ -112,6 +117,10 @@ def judge(seg: ShotSegmenter, tracks: Sequence[Track], t: float, frame: int) -> 
         if hit is not None:
             seg._before[hit[0].id], starts[hit[0].id] = hit[1], hit[2]
             candidates = [hit[0]]
+        else:  # ... or never seen at all (``never_seen``)
+            never = struck_by_never_seen(seg, tracks, movers, candidates, paths, starts, t, frame)
+            if never is not None:
+                return never
     if not candidates:
         seg.rejected.append((t, "motion with no disc that rested before it"))
         return None
@@ -149,6 +158,19 @@ def judge(seg: ShotSegmenter, tracks: Sequence[Track], t: float, frame: int) -> 
     if shooter.state == "lifted" and shooter.id not in seg._sunk:
         seg.rejected.append((t, "the moved disc was carried away by a hand"))
         return None
+    # crokinole: the shot disc's track followed the flicking hand; the disc is a new track
+    # (or it was first seen in flight, and the track that rested where it left the line followed
+    # the hand: ``hand_flick.the_hand``)
+    relay = followed_the_hand(seg, shooter, movers, paths, start)
+    if relay is not None:
+        links = (*links, (relay.id, shooter.id))
+        paths[shooter.id] = np.vstack([[[starts.get(shooter.id, seg._t0), start[0], start[1]]], paths.pop(relay.id)])
+        movers = [tr for tr in movers if tr is not relay]
+    hand = the_hand(seg, shooter, movers, paths, start)
+    if hand is not None:
+        links = (*links, (shooter.id, hand.id))
+        paths.pop(hand.id, None)
+        movers = [tr for tr in movers if tr is not hand]
     radius = {tr.id: tr.radius for tr in tracks}
     before = {i: xy for i, xy in seg._before.items() if i in by_id}
     still = {i: xy for i, xy in before.items() if i not in paths and by_id[i].state == "rest"}
@@ -181,6 +203,8 @@ def judge(seg: ShotSegmenter, tracks: Sequence[Track], t: float, frame: int) -> 
         if tr.id not in seg._before and tr.born < seg._t0:
             continue
         ends[tr.id] = "hole" if tr.id in seg._sunk and tr.state == "lifted" else end_of(tr)
+    if relay is not None:
+        ends[shooter.id] = end_of(relay)
     ends.update(knocked_out_unseen(seg.board, tracks, ends, shooter.id, seg._before, seg._moved, seg._t0,
                                    seg.t))
     ends = stayed_out(ends, seg._before, radius, contacts, shooter.id)

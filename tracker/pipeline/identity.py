@@ -20,6 +20,7 @@ from tracker.infer import ShotRecord
 from tracker.infer.ends import reached
 from tracker.seats import opposite
 from tracker.track import Track, TrackerConfig
+from tracker.track.blows import segment_distance
 from tracker.track.merge import other_colour
 
 REACH_MM = 300.0  # farthest a new track may start from where the vanished disc rested
@@ -29,7 +30,8 @@ TWIN_OVERLAP = 0.9
 
 
 def reconcile(rec: ShotRecord, tracks: dict[int, Track], names: dict[int, str],
-              korona: bool = False, unlike: float | None = None) -> list[tuple[int, int]]:
+              korona: bool = False, unlike: float | None = None,
+              unseen_struck: bool = True) -> list[tuple[int, int]]:
     """(new track, vanished named track) pairs that are the same disc, for the shot ``rec``.
 
     New: a nameless track in the shot's ends, born during the shot. Vanished: a named track last
@@ -40,7 +42,10 @@ def reconcile(rec: ShotRecord, tracks: dict[int, Track], names: dict[int, str],
     nearest first (the new track's first sample against the old one's last place), same kind
     and colour class only (korona classes: ``pipeline.korona_rows.colour_classes``), within
     ``REACH_MM``; crokinole: only where the disc could have got to in the time between
-    (``_reachable``; korona at 10 fps untried: k4h_9806's pockets 100%/60% -> 33%/33% with it)."""
+    (``_reachable``; korona at 10 fps untried: k4h_9806's pockets 100%/60% -> 33%/33% with it).
+    Crokinole (``unseen_struck``): also a named disc unseen at rest since before the shot that
+    a mover of the shot came to touch, or that lay across the way of one (``_struck_on``), for a
+    new track first seen where that blow could have sent it."""
     found = [tracks[k] for k in rec.ends if k in tracks and k not in names and k not in rec.before
              and k != rec.disc and tracks[k].born >= rec.t_start - 0.05]
     used: set[int] = set()
@@ -54,10 +59,27 @@ def reconcile(rec: ShotRecord, tracks: dict[int, Track], names: dict[int, str],
                    and tr.state == "rest" and tr.occluded and tr.last_seen < rec.t_start - 0.05
                    and reached([m for m in movers if m.id != tr.id], tr.position(), tr.radius, rec.t_start,
                                tr.radius)}
-        lost += [tracks[k] for k in covered]
-        out = _nearest_first(found, lost, lambda n, o: _same_class(n, o) and (korona or _reachable(rec, n, o))
-                             and (korona or o.id not in covered or _beside(n, o))
-                             and (unlike is None or not other_colour(o, n, unlike)), used, REACH_MM)
+        pool: list[Track] = []
+        struck: dict[int, float] = {}
+        if not korona and unseen_struck:
+            pool = _unseen_before(rec, tracks, names, {tr.id for tr in lost})
+            struck = _struck_unseen(rec, pool, movers)
+            lost += pool
+        else:
+            lost += [tracks[k] for k in covered]
+
+        def alike(n: Track, o: Track) -> bool:
+            if not _same_class(n, o) or (unlike is not None and other_colour(o, n, unlike)):
+                return False
+            if korona:
+                return True
+            if o.id in covered and _beside(n, o):
+                return True
+            if o in pool:
+                return _struck_on(n, o, pool, struck, tracks)
+            return o.id not in covered and _reachable(rec, n, o)
+
+        out = _nearest_first(found, lost, alike, used, REACH_MM)
     if korona:
         out += _pocketed_by_class(rec, tracks, names, used)
     return out
@@ -73,6 +95,94 @@ def _beside(new: Track, old: Track) -> bool:
     knocked off 113 mm from s1 would take s2's name, the disc the mover reached)."""
     at = old.position()
     return float(np.hypot(new.path[0].x - at[0], new.path[0].y - at[1])) <= new.radius + old.radius
+
+
+# mm of slack beyond touching for a blow on a disc whose place was seen (the detector's centres
+# are a mm or two off); a place never seen (``_estimated``) may be off by a disc's radius
+STRUCK_SLACK_MM = 3.0
+
+
+def _estimated(tr: Track) -> bool:
+    """Whether ``tr``'s place is the tracker's estimate, never a sighting: it was lost on its way
+    there (``lifecycle.kept_unseen``: it rested elsewhere before, one sample at most there)."""
+    return tr.rest_xy is not None and tr.anchor_n <= 1
+
+
+def _unseen_before(rec: ShotRecord, tracks: dict[int, Track], names: dict[int, str], taken: set[int]) -> list[Track]:
+    """Crokinole: the named discs unseen since before the shot (not ``taken``, not the shot disc):
+    covered at rest (the detector lost them), or lifted for it by the tracker after long unseen;
+    a disc the rules sent out (``leaving``) is gone for good."""
+    return [tr for tr in tracks.values()
+            if tr.id in names and tr.id != rec.disc and tr.id not in taken and not tr.leaving
+            and tr.last_seen < rec.t_start - 0.05
+            and (tr.state == "lifted" or (tr.state == "rest" and tr.occluded))]
+
+
+def _struck_unseen(rec: ShotRecord, pool: Sequence[Track], movers: Sequence[Track]) -> dict[int, float]:
+    """The discs of ``pool`` (``_unseen_before``) the shot's movers struck: track id -> when a
+    mover first came within touch of its place (two radii and ``STRUCK_SLACK_MM``, a radius more
+    for an ``_estimated`` place). A disc at rest starts only when struck, and one the detector
+    has lost at rest is found again only on its way: c4h_9981 at 19.8 s, east's dark e1, lost on
+    its way to rest at 10.7 s and never seen there, was struck by north's n2 and found flying to
+    the ditch as a new track; left out, its off_board was missed and n2 called a foul (no
+    opponent disc hit). Replays (--dets), off -> on: c4h_9981 rounds 0/1 -> 1/1 (removed P 50 ->
+    100%); c2h_9944 shots P 88 -> 100%, removed P 25 -> 100% (s1's off_board at 11.0 s found, two
+    false fouls gone), but switches 0 -> 12.5 per 100 shots and median/p95 1.15/11.45 -> 1.57/10.97
+    mm (s2, now named on the new track it became at 16.8 s, whose run then took s3's finds: a
+    nameless track before); the other 25 crokinole dev matches and 6 fixtures the same."""
+    out: dict[int, float] = {}
+    for tr in pool:
+        at = np.asarray(tr.position(), float)
+        slack = STRUCK_SLACK_MM + (tr.radius if _estimated(tr) else 0.0)
+        when = [w for m in movers if m.id != tr.id and m.kind == tr.kind
+                for w in [_touched_at(m, at, tr.radius + m.radius + slack, rec.t_start)] if w is not None]
+        if when:
+            out[tr.id] = min(when)
+    return out
+
+
+def _struck_on(new: Track, old: Track, pool: Sequence[Track], struck: dict[int, float],
+               tracks: dict[int, Track]) -> bool:
+    """Whether the new track ``new`` is ``old``, a disc of ``pool`` (``_unseen_before``): ``old``
+    was struck (``struck``) and no other disc of the pool lies across its way to where ``new``
+    was first seen; or it lies across the way of a struck one (the blow went on through it: a
+    disc cannot pass through another; c2h_9944 at 10.5 s, n2 struck s2, which struck s1, both
+    red on the red board and lost at rest, and s1 flew off to the ditch). Either way ``new``
+    was first seen where the blow could have sent it (``_struck_to``)."""
+    if old.id in struck:
+        return not any(_across(b, old, new) for b in pool if b is not old) and _struck_to(new, old, struck[old.id])
+    return any(_across(old, tracks[a], new) and _struck_to(new, old, t) for a, t in struck.items() if a in tracks)
+
+
+def _across(b: Track, a: Track, new: Track) -> bool:
+    """Whether disc ``b`` lies across the way from disc ``a``'s place to where ``new`` was first
+    seen: within touch of it (two radii and ``STRUCK_SLACK_MM``), nearer ``new`` than ``a``."""
+    pa, pb = np.asarray(a.position(), float), np.asarray(b.position(), float)
+    z = np.array([new.path[0].x, new.path[0].y])
+    return float(np.hypot(*(z - pb))) < float(np.hypot(*(z - pa))) \
+        and segment_distance(pb, pa, z) <= a.radius + b.radius + STRUCK_SLACK_MM
+
+
+def _touched_at(m: Track, at: np.ndarray, reach: float, since: float) -> float | None:
+    """When the path of ``m`` since ``since`` (seen or forecast) first came within ``reach`` of
+    ``at``: the time of the sample that ends the first stretch to pass within it; None if never."""
+    run = [s for s in m.path if s.t >= since - 1e-6]
+    pts = [np.array([s.x, s.y]) for s in run]
+    for k in range(len(pts)):
+        if (segment_distance(at, pts[k - 1], pts[k]) if k else float(np.hypot(*(pts[0] - at)))) <= reach:
+            return run[k].t
+    return None
+
+
+def _struck_to(new: Track, old: Track, hit: float) -> bool:
+    """Whether ``old``, struck at ``hit`` (``_struck_unseen``), could be the new track ``new``:
+    first seen after the blow (a frame's slack), no farther from where ``old`` lay than the
+    fastest a disc goes (``TrackerConfig.v_max``) takes it in the time between."""
+    gap = new.born - hit
+    if gap < -0.05:
+        return False
+    d = float(np.hypot(new.path[0].x - old.position()[0], new.path[0].y - old.position()[1]))
+    return d <= new.radius + old.radius + TrackerConfig().v_max * max(gap, 0.0)
 
 
 def _pocketed_by_class(rec: ShotRecord, tracks: dict[int, Track], names: dict[int, str],

@@ -16,11 +16,13 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from tracker import events as ev
 from tracker.boards import KoronaBoard
-from tracker.infer import Namer, ShotRecord
+from tracker.infer import Contact, Namer, ShotRecord
+from tracker.infer.never_seen import UNSEEN_DISC
 from tracker.pipeline import camera, hands, missed
 from tracker.pipeline.colours import crokinole_owners, korona_owners
 from tracker.pipeline.identity import reconcile
@@ -36,6 +38,8 @@ if TYPE_CHECKING:
 
 
 def judge(p: Pipeline, rec: ShotRecord, res: FrameResult) -> None:
+    if rec.disc == UNSEEN_DISC:
+        rec = _unseen_disc(p, rec)
     tracks = {tr.id: tr for tr in p.tracker.tracks}
     doubt, p._doubtful_foul = p._doubtful_foul, None
     if doubt is not None and left_on(doubt.fouled, p.namer.names, tracks.values()):
@@ -120,6 +124,21 @@ def judge(p: Pipeline, rec: ShotRecord, res: FrameResult) -> None:
         p.tracker.drop_finished()  # a long live match must not keep every disc it saw
         if p.game == "korona":
             p._need_setup = True
+
+def _unseen_disc(p: Pipeline, rec: ShotRecord) -> ShotRecord:
+    """A shot whose disc nobody saw (``infer.never_seen``): the disc gets a track, kept unseen
+    where it stopped (``Tracker.add_unseen``), and the record its id."""
+    end = rec.ends.get(UNSEEN_DISC)
+    at = end if isinstance(end, tuple) else rec.start
+    tid = p.tracker.add_unseen(at, rec.start, rec.t_end, p.board.disc_radius)
+
+    def swap(k: int | str) -> int | str:
+        return tid if k == UNSEEN_DISC else k
+    p.warnings.append(f"t = {rec.t_end:.2f} s: a shot whose disc was never seen, read from the disc it struck")
+    return replace(rec, disc=tid, ends={int(swap(k)): e for k, e in rec.ends.items()},
+                   before={int(swap(k)): xy for k, xy in rec.before.items()},
+                   contacts=tuple(Contact(c.t, int(swap(c.a)), swap(c.b)) for c in rec.contacts))
+
 
 def _reconcile(p: Pipeline, rec: ShotRecord, tracks: dict[int, Track]) -> None:
     for new, old in reconcile(rec, tracks, p.namer.names, p.game == "korona", p.tracker.cfg.colour_gate):

@@ -33,12 +33,13 @@ from dataclasses import replace
 import numpy as np
 
 from tracker.boards import CrokinoleBoard, KoronaBoard
-from tracker.detect.datatypes import Detections
+from tracker.detect.datatypes import DISC, Detections
 from tracker.track import blows
 from tracker.track.association import assign, hypothesis_cost
 from tracker.track.config import TrackerConfig
 from tracker.track.confirm import promote
 from tracker.track.datatypes import Sample, Track
+from tracker.track.fate import FLEETING_HITS
 from tracker.track.lifecycle import miss, new_track, observe, revive
 from tracker.track.overlap import mover_on_rest_place, pushed_aside
 from tracker.track.pair_costs import (
@@ -122,6 +123,19 @@ class Tracker:
         """This disc left the game for good (the rules removed it): never revive it when a new
         disc is put down where it lay."""
         self._retired.add(track_id)
+
+    def add_unseen(self, at: tuple[float, float], came_from: tuple[float, float], t: float, radius: float) -> int:
+        """A disc nobody saw, known only from what it did (``infer.never_seen``: the shot disc that
+        struck a disc and stopped about where it struck): a track resting at ``at``, covered, its
+        place an estimate (``lifecycle.kept_unseen``: it came from ``came_from``). Returns its id."""
+        xy = np.asarray(at, float)
+        # (a disc, known from its blow: no false find to forget within ``fate.FLEETING_S``)
+        tr = Track(id=self._next_id, kind=DISC, radius=radius, xy=xy.copy(), anchor=xy.copy(), anchor_n=1,
+                   occluded=True, last_seen=t, born=t, rest_since=t, rest_xy=(float(came_from[0]), float(came_from[1])),
+                   path=[Sample(t, float(xy[0]), float(xy[1]), False)], hits=FLEETING_HITS)
+        self._next_id += 1
+        self.tracks.append(tr)
+        return tr.id
 
     def drop_finished(self, unseen_for: float = 1.0) -> list[int]:
         """Forget the tracks out of play: lifted, or in the hole, a pocket or the ditch and not
