@@ -167,7 +167,6 @@ def test_a_disc_found_again_where_it_rested_is_that_disc_though_its_track_went_o
     assert reconcile(rec, away, names) == []
 
 
-<<<<<<< HEAD
 def test_a_crokinole_disc_covered_since_before_the_shot_found_beside_its_place_is_that_disc() -> None:
     """c2h_9802 at 18.1 s: s1 lay unseen against s3 by the 20-hole since 14.9 s; n3 struck it, and
     it was found 23 mm from its place as a new track. s3, struck on by s1 and lost at rest in the
@@ -193,7 +192,8 @@ def test_a_crokinole_disc_covered_since_before_the_shot_found_beside_its_place_i
     far[8] = _track(8, (-60.0, -120.0), 18.07, last_seen=18.6)
     far[8].radius = r
     assert reconcile(rec, far, names) == []  # not s1 (far from its place), nor s3 (seen elsewhere then)
-=======
+
+
 def _croki(tid: int, xy: tuple[float, float], born: float, path: list[tuple[float, float, float]] | None = None,
            **kw: object) -> Track:
     r = 15.875
@@ -259,4 +259,3 @@ def test_a_blow_carried_through_a_lost_disc_lying_across_the_way_goes_to_that_di
     aside = dict(tracks)  # s1 off the way: the disc n2 struck is the new track
     aside[1] = _croki(1, (-57.0, 68.0), 1.5, state="rest", occluded=True, last_seen=5.0, anchor_n=30)
     assert reconcile(rec, aside, names) == [(6, 3)]
->>>>>>> h-coff20
