@@ -96,7 +96,10 @@ BLOCK_GATE = {"crokinole": False, "korona": False}
 # The detector's change mask on a noisy camera (``detect/change_noise.py``), standard deviations
 # per game (0: off). Korona stays off: k4h_9506 lost its 27 s shot and pocket (a striker at rest
 # that a full pass missed was no longer found by chance before the flick; shots 100% -> 62%).
-# A second look at each settled motion does not bring it back (``change_noise.py``).
+# A second look at each settled motion does not bring it back (``change_noise.py``). With the
+# drift check's side rule (``calibration/drift.py``) k4h_9606 keeps W's shot, but gains two false
+# shots and a false pocket and loses its 37.8 s shot; k4h_9506 still loses the 27 s shot
+# (``change_noise.py``, session 20).
 CHANGE_NOISE = {"crokinole": 6.0, "korona": 0.0}
 # With it on, a disc found before that only the noise touched is kept when its refit fails
 # (``change_noise.held_through_noise``).
