@@ -15,7 +15,8 @@ events.jsonl, frames.jsonl). Without arguments: the fixtures in fixtures/videos/
   in DIR (a pickle per match); later runs replay them through tracking, events and rules only,
   in seconds instead of minutes (for work downstream of the detector: the detector and the
   stillness gate are not re-run, so a change of theirs needs the cache deleted; the board fits'
-  ``calibrated`` events are kept and replayed with them); a korona replay decodes the video
+  ``calibrated`` events are kept and replayed with them); a korona replay (and a crokinole one
+  while ``rest_unseen.ON``: its discs lost at rest) decodes the video
   alongside, so that each shot's discs at rest are refitted on the frame it is judged on as the
   review does (``pipeline.rest_places``, ``replay_frames.py``; ``--anchors``: the tracker's rest
   anchors instead, what replays reported before);

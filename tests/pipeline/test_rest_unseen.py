@@ -6,10 +6,13 @@ unseen (``occluded``), at a forecast some millimetres off; the others where they
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import pytest
 
 from tracker.boards import CrokinoleBoard
+from tracker.calibration.datatypes import Calibration
 from tracker.detect.detector import DiscDetector
 from tracker.infer.datatypes import ShotRecord
 from tracker.pipeline import rest_unseen
@@ -30,12 +33,16 @@ OPEN = (-150.0, 150.0)
 PLACES = [AT_PEG, BY_HOLE, TOUCHING, OPEN]
 
 
-def _reported(seed: int, lost: int, off: tuple[float, float]) -> tuple[float, float]:
-    """The lost disc's error (mm) at its forecast and as the shot reports it."""
+@functools.lru_cache(maxsize=4)
+def _frame(seed: int) -> tuple[np.ndarray, Calibration]:
     from tracker.render.still import still_frame
 
-    img, calib = still_frame(BOARD, "easy", (640, 360), seed,
-                             lambda rng: [(x, y, i % 2) for i, (x, y) in enumerate(PLACES)])
+    return still_frame(BOARD, "easy", (640, 360), seed, lambda rng: [(x, y, i % 2) for i, (x, y) in enumerate(PLACES)])
+
+
+def _reported(seed: int, lost: int, off: tuple[float, float]) -> tuple[float, float]:
+    """The lost disc's error (mm) at its forecast and as the shot reports it."""
+    img, calib = _frame(seed)
     det = DiscDetector(calib, "crokinole")
     tracks = [Track(id=i, kind=0, radius=R, xy=np.array(p), anchor=np.array(p), anchor_n=5)
               for i, p in enumerate(PLACES)]
