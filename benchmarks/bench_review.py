@@ -15,7 +15,8 @@ events.jsonl, frames.jsonl). Without arguments: the fixtures in fixtures/videos/
   in DIR (a pickle per match); later runs replay them through tracking, events and rules only,
   in seconds instead of minutes (for work downstream of the detector: the detector and the
   stillness gate are not re-run, so a change of theirs needs the cache deleted; the board fits'
-  ``calibrated`` events are kept and replayed with them); a korona replay decodes the video
+  ``calibrated`` events are kept and replayed with them); a korona replay (and a crokinole one
+  while ``rest_unseen.ON``: its discs lost at rest) decodes the video
   alongside, so that each shot's discs at rest are refitted on the frame it is judged on as the
   review does (``pipeline.rest_places``, ``replay_frames.py``; ``--anchors``: the tracker's rest
   anchors instead, what replays reported before);
@@ -57,7 +58,11 @@ sys.path.insert(0, str(ROOT))
 from replay_frames import ReplayFrames  # noqa: E402  (beside this file)
 
 from tracker.boards import board_for  # noqa: E402
-from tracker.pipeline import Pipeline, review_video  # noqa: E402
+from tracker.pipeline import (  # noqa: E402
+    Pipeline,
+    rest_unseen,  # noqa: E402
+    review_video,
+)
 from tracker.pipeline.compare import Match, match_events, pair_events, round_rows, rounds_exact  # noqa: E402
 from tracker.pipeline.withdraw import standing  # noqa: E402
 from tracker.shotlog import Shot, parse_shot_log  # noqa: E402
@@ -268,7 +273,7 @@ def cached_dets_folder(folder: Path, cache: Path) -> dict[str, Any]:
     p = Pipeline(truth["game"], int(truth["players"]), rules=rules_of(truth))
     # korona: the frames and a detector, for the shots' places at rest (``replay_frames``)
     frames = ReplayFrames(folder / "video.mp4", truth["game"], int(truth["players"])) \
-        if REFIT and truth["game"] == "korona" else None
+        if REFIT and (truth["game"] == "korona" or rest_unseen.ON) else None
     board = None
     for dets, t, index, b, *rest in fed:
         fits = rest[0] if rest else []  # (caches made before the fits were kept have none)

@@ -13,8 +13,9 @@ The calibration: caches made from now on keep the review's (``Calibration`` obje
 board fitted again after a bump); older caches have only the board fits' homographies, so the
 first calibration is made again from the video's first frames as the review made it
 (``camera.try_calibrate`` on ``Pipeline.calib_frames`` frames) and a later fit is that camera
-with the fit's homography. Crokinole's shots report their anchors (``rest_places`` leaves them),
-so a crokinole replay decodes nothing.
+with the fit's homography. Crokinole's shots report their anchors but for the discs the detector
+lost at rest (``rest_unseen``, fitted on the settled frame), so a crokinole replay decodes the
+video too while ``rest_unseen.ON``.
 """
 
 from __future__ import annotations

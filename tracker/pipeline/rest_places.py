@@ -76,12 +76,13 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from tracker.boards import KoronaBoard
+from tracker.boards import CrokinoleBoard, KoronaBoard
 from tracker.detect.chamfer import ChamferCorrection
 from tracker.detect.datatypes import STRIKER
 from tracker.detect.fitpass import CONCENTRIC
 from tracker.detect.strikers import STRIKER_FIT
 from tracker.infer.datatypes import End, ShotRecord
+from tracker.pipeline import rest_unseen
 from tracker.track.datatypes import Track
 
 if TYPE_CHECKING:
@@ -199,7 +200,11 @@ def refit_ends(det: DiscDetector | None, frame: np.ndarray | None, rec: ShotReco
                tracks: list[Track]) -> ShotRecord:
     """``rec`` with the places of its korona discs at rest refitted on ``frame`` (the module's
     docstring); unchanged without a frame or a detector, or on a crokinole board."""
-    if det is None or frame is None or not isinstance(det.board, KoronaBoard):
+    if det is None or frame is None:
+        return rec
+    if isinstance(det.board, CrokinoleBoard):
+        return _crokinole_ends(det, frame, rec, tracks) if rest_unseen.ON else rec
+    if not isinstance(det.board, KoronaBoard):
         return rec
     board = det.board
     by_id = {tr.id: tr for tr in tracks}
@@ -219,3 +224,18 @@ def refit_ends(det: DiscDetector | None, frame: np.ndarray | None, rec: ShotReco
         if xy is not None:
             ends[tid] = (round(xy[0], 2), round(xy[1], 2))
     return replace(rec, ends=ends)
+
+
+def _crokinole_ends(det: DiscDetector, frame: np.ndarray, rec: ShotRecord, tracks: list[Track]) -> ShotRecord:
+    """``rec`` with the places of its crokinole discs lost at rest fitted on ``frame``
+    (``rest_unseen.py``); the places the detector's sightings back stay."""
+    by_id = {tr.id: tr for tr in tracks}
+    ends: dict[int, End] = dict(rec.ends)
+    for tid, e in rec.ends.items():
+        tr = by_id.get(tid)
+        if not isinstance(e, tuple) or tr is None or not rest_unseen.unseen(tr):
+            continue
+        xy = rest_unseen.refit(det, frame, tracks, tr, e)
+        if xy is not None:
+            ends[tid] = (round(xy[0], 2), round(xy[1], 2))
+    return replace(rec, ends=ends) if ends != dict(rec.ends) else rec
