@@ -237,3 +237,37 @@ def test_a_striker_set_down_while_a_shot_waits_for_a_rim_disc_is_shot_once() -> 
         return (-100.0, -LINE + v0 * dt - 0.5 * a * dt * dt, "moving" if t - 2.0 < v0 / a + 0.2 else "rest")
 
     assert _run_all({1: (r, rim_disc), 2: (mate, row_mate), 3: (s, striker)}, fps=30.0, seconds=4.0) == [3]
+
+
+def test_a_striker_set_down_as_an_episode_begins_and_flicked_during_its_wait_is_shot_once() -> None:
+    """k4h_9966 at 7.8 s: west's striker, set on its line (seen sliding the last few mm under the
+    fingers), starts an episode that then waits for a rim disc a hand may have knocked away; at
+    rest it is measured a few mm apart from frame to frame (the tracker even calls it moving
+    for a frame), and it is flicked before the wait runs out. It never travelled in that
+    episode: its run is the next shot's, logged once (it was logged twice)."""
+    r = Track(id=1, kind=0, radius=B.disc_radius, xy=np.array([0.0, B.half - B.disc_radius]), born=0.0)
+    mate = Track(id=2, kind=0, radius=B.disc_radius, xy=np.array([25.0, B.half - B.disc_radius]), born=0.0)
+    s = Track(id=3, kind=STRIKER, radius=B.striker_radius, xy=np.array([-130.0, -LINE]), born=0.9)
+    y_rim = B.half - B.disc_radius
+    v0, a = 1900.0, 0.12 * 9810.0
+
+    def rim_disc(t: float) -> Seen:
+        return (0.0, y_rim, "rest") if t < 1.0 else None
+
+    def row_mate(t: float) -> Seen:  # nudged 15 mm along the rim by a hand at 50 mm/s
+        if t < 1.0:
+            return (25.0, y_rim, "rest")
+        return (25.0 + 50.0 * min(t - 1.0, 0.3), y_rim, "moving" if t < 1.35 else "rest")
+
+    def striker(t: float) -> Seen:
+        if t < 0.9:
+            return None
+        if t < 1.0:  # set down: slid the last 6 mm under the fingers
+            return (-106.0 + 60.0 * (t - 0.9), -LINE, "moving")
+        if t < 1.95:  # at rest, measured up to 4 mm apart; called moving for a frame
+            jitter = 4.0 if 1.4 <= t < 1.6 else 0.0
+            return (-100.0 - jitter, -LINE, "moving" if 1.4 <= t < 1.44 else "rest")
+        dt = min(t - 1.95, v0 / a)
+        return (-100.0, -LINE + v0 * dt - 0.5 * a * dt * dt, "moving" if 1.98 < t < 1.95 + v0 / a + 0.2 else "rest")
+
+    assert _run_all({1: (r, rim_disc), 2: (mate, row_mate), 3: (s, striker)}, fps=30.0, seconds=4.0) == [3]
