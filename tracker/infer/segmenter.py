@@ -44,6 +44,7 @@ from tracker.infer.ends import reached, still_between
 from tracker.infer.judge import judge
 from tracker.infer.rim_gone import rim_unseen
 from tracker.infer.start_places import at_start_place
+from tracker.infer.striker_motion import flight_unseen_pending, jitters
 from tracker.track.datatypes import Track
 from tracker.track.merge import DONOR_WINDOW
 from tracker.track.tracker import TrackerConfig
@@ -170,7 +171,11 @@ class ShotSegmenter:
         # wait (the shot is judged as it stood), and discs first found now (the detector's full
         # pass: other rows it had lost) were not moved by the shot
         waiting = self._held_at is not None
-        if waiting and moving:
+        # (korona: a striker at rest that the tracker calls moving while its sightings only
+        # scatter about its place is no motion: ``striker_motion.jitters``)
+        stirring = [tr for tr in moving if not jitters(self.board, tr, t)]
+        if waiting and stirring:
+            moving = stirring
             # (the discs now moving that stood still through the episode until the wait began
             # start the next one: k4h_9806 at 22.6 s, south's striker, set down during the
             # wait and flicked as it ran out, was judged in the last episode and logged twice).
@@ -190,12 +195,13 @@ class ShotSegmenter:
                 self._moved.add(tr.id)
             if tr.state == "hole" and tr.id in self._moved:
                 self._sunk.add(tr.id)
-        if moving:
+        if stirring:
             self._quiet_since = None
             return shots, hands
         if self._quiet_since is None:
             self._quiet_since = t
-        if t - self._quiet_since < self.settle or self._knocked_unseen_pending(tracks, t):
+        if t - self._quiet_since < self.settle or self._knocked_unseen_pending(tracks, t) \
+                or flight_unseen_pending(self, tracks, t):
             return shots, hands
         if t - self._quiet_since < self.rim_wait and rim_unseen(self.board, tracks, self._before, self._moved,
                                                                 self._t0):
