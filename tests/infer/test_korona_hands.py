@@ -270,3 +270,100 @@ def test_a_disc_put_down_while_a_hand_carried_the_striker_is_told_as_placed() ->
         placed += [(h.track, h.fresh) for h in hands if h.kind == "placed"]
     assert shots == []
     assert (7, True) in placed
+
+
+def test_a_striker_set_down_as_an_episode_begins_and_flicked_during_its_wait_is_shot_once() -> None:
+    """k4h_9966 at 7.8 s: west's striker, set on its line (seen sliding the last few mm under the
+    fingers), starts an episode that then waits for a rim disc a hand may have knocked away; at
+    rest it is measured a few mm apart from frame to frame (the tracker even calls it moving
+    for a frame), and it is flicked before the wait runs out. It never travelled in that
+    episode: its run is the next shot's, logged once (it was logged twice)."""
+    r = Track(id=1, kind=0, radius=B.disc_radius, xy=np.array([0.0, B.half - B.disc_radius]), born=0.0)
+    mate = Track(id=2, kind=0, radius=B.disc_radius, xy=np.array([25.0, B.half - B.disc_radius]), born=0.0)
+    s = Track(id=3, kind=STRIKER, radius=B.striker_radius, xy=np.array([-130.0, -LINE]), born=0.9)
+    y_rim = B.half - B.disc_radius
+    v0, a = 1900.0, 0.12 * 9810.0
+
+    def rim_disc(t: float) -> Seen:
+        return (0.0, y_rim, "rest") if t < 1.0 else None
+
+    def row_mate(t: float) -> Seen:  # nudged 15 mm along the rim by a hand at 50 mm/s
+        if t < 1.0:
+            return (25.0, y_rim, "rest")
+        return (25.0 + 50.0 * min(t - 1.0, 0.3), y_rim, "moving" if t < 1.35 else "rest")
+
+    def striker(t: float) -> Seen:
+        if t < 0.9:
+            return None
+        if t < 1.0:  # set down: slid the last 6 mm under the fingers
+            return (-106.0 + 60.0 * (t - 0.9), -LINE, "moving")
+        if t < 1.95:  # at rest, measured up to 4 mm apart; called moving for a frame
+            jitter = 4.0 if 1.4 <= t < 1.6 else 0.0
+            return (-100.0 - jitter, -LINE, "moving" if 1.4 <= t < 1.44 else "rest")
+        dt = min(t - 1.95, v0 / a)
+        return (-100.0, -LINE + v0 * dt - 0.5 * a * dt * dt, "moving" if 1.98 < t < 1.95 + v0 / a + 0.2 else "rest")
+
+    assert _run_all({1: (r, rim_disc), 2: (mate, row_mate), 3: (s, striker)}, fps=30.0, seconds=4.0) == [3]
+
+
+def test_a_striker_lost_as_it_is_flicked_and_found_again_on_its_way_is_shot_once() -> None:
+    """k4h_9984 at 12.1 s: an episode waits for a rim disc a hand may have knocked away; west's
+    striker, waiting on its line, is flicked: seen once 10 mm off its place, then blurred out of
+    the detector's frames for 0.33 s while the rim disc is seen again in place, then found on its
+    way up the board. The episode waits for it: one shot, the striker's, seen flicked (it was
+    read from the rest states as the rim disc showed, and the run found next made a second)."""
+    r = Track(id=1, kind=0, radius=B.disc_radius, xy=np.array([0.0, B.half - B.disc_radius]), born=0.0)
+    mate = Track(id=2, kind=0, radius=B.disc_radius, xy=np.array([25.0, B.half - B.disc_radius]), born=0.0)
+    s = Track(id=3, kind=STRIKER, radius=B.striker_radius, xy=np.array([-100.0, -LINE - 8.0]), born=0.0)
+    y_rim = B.half - B.disc_radius
+    v0, a = 1500.0, 0.12 * 9810.0
+
+    def rim_disc(t: float) -> Seen:
+        return None if 1.0 <= t < 1.9 else (0.0, y_rim, "rest")
+
+    def row_mate(t: float) -> Seen:  # pushed 40 mm along the rim by a hand at 100 mm/s
+        if t < 1.0:
+            return (25.0, y_rim, "rest")
+        return (25.0 + 100.0 * min(t - 1.0, 0.4), y_rim, "moving" if t < 1.45 else "rest")
+
+    def striker(t: float) -> Seen:
+        if t < 1.7:
+            return (-100.0, -LINE - 8.0, "rest")
+        if t < 1.72:  # the flick's first frame: 10 mm off, still "at rest" to the tracker
+            return (-100.0, -LINE + 2.0, "rest")
+        if t < 2.05:  # blurred out
+            return None
+        dt = min(t - 1.69, v0 / a)
+        return (-100.0, -LINE - 8.0 + v0 * dt - 0.5 * a * dt * dt, "moving" if t - 1.69 < v0 / a + 0.2 else "rest")
+
+    assert _run_all({1: (r, rim_disc), 2: (mate, row_mate), 3: (s, striker)}, fps=30.0, seconds=4.0) == [3]
+
+
+def test_a_striker_measured_apart_at_rest_after_its_shot_lets_the_shot_close() -> None:
+    """k4h_9942 at 32.3 s: west's striker, stopped by the east rim row after its shot, is measured
+    up to 5 mm apart from frame to frame, and the tracker calls it moving on and off for 2.5 s
+    (its rest place taken anew each time). That is no motion: the shot closes once the board
+    settles, not when the hands next touch it (it closed 2.1 s late, its fates lost)."""
+    seg = ShotSegmenter(B)
+    s = Track(id=3, kind=STRIKER, radius=B.striker_radius, xy=np.array([-100.0, -LINE - 8.0]), born=0.0)
+    v0, a = 1200.0, 0.12 * 9810.0
+    stop_t = 1.0 + v0 / a  # ~2.0 s
+    records = []
+    for k in range(round(5.0 * 30)):
+        t = k / 30
+        if t < 1.0:
+            x, y, state = -100.0, -LINE - 8.0, "rest"
+        elif t < stop_t + 0.2:
+            dt = min(t - 1.0, v0 / a)
+            x, y, state = -100.0, -LINE - 8.0 + v0 * dt - 0.5 * a * dt * dt, "moving" if t < stop_t + 0.15 else "rest"
+        else:  # at rest, measured 5 mm apart every fifth frame, called moving for two frames
+            y_stop = -LINE - 8.0 + v0 * v0 / (2 * a)
+            off = 5.0 if k % 5 in (0, 1) else 0.0
+            x, y, state = -100.0 + off, y_stop, "moving" if k % 5 in (1, 2) else "rest"
+        if state == "moving" and s.state == "rest":
+            s.rest_xy = (float(s.xy[0]), float(s.xy[1]))
+        _at(s, t, x, y, state)
+        got, _ = seg.update([s], t, k)
+        records += got
+    assert [r.disc for r in records] == [3]
+    assert records[0].t_end < stop_t + 0.6

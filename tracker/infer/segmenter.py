@@ -44,6 +44,7 @@ from tracker.infer.ends import reached, still_between
 from tracker.infer.judge import judge
 from tracker.infer.rim_gone import rim_unseen
 from tracker.infer.start_places import at_start_place
+from tracker.infer.striker_motion import flight_unseen_pending, jitters
 from tracker.track.datatypes import Track
 from tracker.track.merge import DONOR_WINDOW
 from tracker.track.tracker import TrackerConfig
@@ -109,6 +110,10 @@ class ShotSegmenter:
         # of a shot nobody saw (seed 7508: a painted mark on the north shooting line, gone from
         # view as a hand passed, made a shot)
         self.unlike_a_disc: Callable[[Track], bool] = lambda tr: False
+        # korona: a test for striker tracks that are no striker (a false find: the board's wood
+        # by a striking line, a pale rim disc), set by the pipeline to ``StrikerLook.unlike``;
+        # such a track never is the shot disc of a shot nobody saw (k4h_9942 at 7.8 s)
+        self.unlike_a_striker: Callable[[Track], bool] = lambda tr: False
 
     # ------------------------------------------------------------------ per frame
     def update(self, tracks: Sequence[Track], t: float, frame: int) -> tuple[list[ShotRecord], list[HandEvent]]:
@@ -174,12 +179,21 @@ class ShotSegmenter:
         # wait (the shot is judged as it stood), and discs first found now (the detector's full
         # pass: other rows it had lost) were not moved by the shot
         waiting = self._held_at is not None
-        if waiting and moving:
+        # (korona: a striker at rest that the tracker calls moving while its sightings only
+        # scatter about its place is no motion: ``striker_motion.jitters``)
+        stirring = [tr for tr in moving if not jitters(self.board, tr, t)]
+        if waiting and stirring:
+            moving = stirring
             # (the discs now moving that stood still through the episode until the wait began
             # start the next one: k4h_9806 at 22.6 s, south's striker, set down during the
-            # wait and flicked as it ran out, was judged in the last episode and logged twice)
+            # wait and flicked as it ran out, was judged in the last episode and logged twice).
+            # Still: its sightings within half its radius (a striker set down as the episode
+            # began is measured a few mm apart as the hand leaves it, and the tracker may call it
+            # moving: k4h_9966 at 7.8 s, west's striker, 4 mm, was logged twice; a shot's
+            # striker runs hundreds of mm)
             held = float(self._held_at)  # type: ignore[arg-type]
-            self._moved -= {tr.id for tr in moving if still_between(tr, self._t0, held, MOVE_MM)}
+            self._moved -= {tr.id for tr in moving
+                            if still_between(tr, self._t0, held, max(MOVE_MM, 0.5 * tr.radius))}
             return self._close(tracks, t, frame), hands
         self._moved |= {tr.id for tr in moving}
         for tr in tracks:  # discs that changed state without being seen moving (dropped in)
@@ -189,12 +203,13 @@ class ShotSegmenter:
                 self._moved.add(tr.id)
             if tr.state == "hole" and tr.id in self._moved:
                 self._sunk.add(tr.id)
-        if moving:
+        if stirring:
             self._quiet_since = None
             return shots, hands
         if self._quiet_since is None:
             self._quiet_since = t
-        if t - self._quiet_since < self.settle or self._knocked_unseen_pending(tracks, t):
+        if t - self._quiet_since < self.settle or self._knocked_unseen_pending(tracks, t) \
+                or flight_unseen_pending(self, tracks, t):
             return shots, hands
         if t - self._quiet_since < self.rim_wait and rim_unseen(self.board, tracks, self._before, self._moved,
                                                                 self._t0):
@@ -327,7 +342,8 @@ class ShotSegmenter:
         for tr in tracks:
             if not ((tr.state == "rest" and tr.occluded) or tr.state == "lifted"):
                 continue
-            if not since <= tr.last_seen <= until or tr.id in self._shot_before or self.unlike_a_disc(tr):
+            if not since <= tr.last_seen <= until or tr.id in self._shot_before or self.unlike_a_disc(tr) \
+                    or self.unlike_a_striker(tr):
                 continue
             at = tr.rest_xy if tr.state == "lifted" and tr.rest_xy is not None else tr.position()
             if tr.anchor_n:

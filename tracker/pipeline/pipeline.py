@@ -49,6 +49,7 @@ from tracker.calibration import Calibration, DriftMonitor
 from tracker.detect.datatypes import Detections
 from tracker.errors import CalibrationError, TrackerError
 from tracker.infer import HandEvent, Namer, ShotRecord, ShotSegmenter
+from tracker.infer.striker_look import StrikerLook
 from tracker.pipeline import camera, hands, referee, rest_places
 from tracker.pipeline.board_gate import board_test
 from tracker.pipeline.players_ruling import DoubtfulFoul
@@ -291,6 +292,8 @@ class Pipeline:
         self.segmenter = ShotSegmenter(board)
         self.namer = Namer(self.game, self.players, board)
         self.segmenter.unlike_a_disc = self.namer.looks_like_board  # (false finds: no unseen shot)
+        self.striker_look = StrikerLook()  # (korona: false striker finds: no unseen shot either)
+        self.segmenter.unlike_a_striker = self.striker_look.unlike
         self._apply_resume_counts()
 
     def _try_calibrate(self) -> bool:

@@ -80,6 +80,8 @@ def judge(p: Pipeline, rec: ShotRecord, res: FrameResult) -> None:
                                              p.namer.seat_of_start(rec.start, expected))
         missed.on_board_at_start(p, rec, tracks, res)  # a video begun mid-round
     shot = p.namer.shot(rec, tracks, expected)
+    if p.game == "korona" and not rec.inferred:  # the strikers' colour (``striker_look``)
+        p.striker_look.learn(shot.seat, tracks.get(rec.disc))
     for tid, name in p.namer.adopted:
         missed.missed_shot(p, tid, name, rec, tracks, res)
     if p.namer.left_out:

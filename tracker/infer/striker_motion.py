@@ -1,0 +1,73 @@
+"""Korona: a striker's motion as the segmenter reads it while an episode settles.
+
+* ``flight_unseen_pending``: a striker flicked and blurred out of the detector's frames is on its
+  way, not gone: the episode waits for it to be found again.
+* ``jitters``: a striker at rest measured a few mm apart from frame to frame is no motion.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from tracker.boards import CrokinoleBoard, KoronaBoard
+from tracker.boards.korona import ON_LINE_MM
+from tracker.detect.datatypes import STRIKER
+from tracker.infer.start_places import at_start_place
+from tracker.track.datatypes import Track
+from tracker.track.merge import DONOR_WINDOW
+from tracker.track.tracker import TrackerConfig
+
+if TYPE_CHECKING:
+    from tracker.infer.segmenter import ShotSegmenter
+
+# mm from its rest place that counts as a disc moving (the tracker's own)
+MOVE_MM = TrackerConfig.move_mm
+# seconds of sightings within half its radius of its rest place that make a striker the tracker
+# calls moving one at rest, measured apart (``jitters``)
+JITTER_S = 0.2
+
+
+def flight_unseen_pending(seg: ShotSegmenter, tracks: Sequence[Track], t: float) -> bool:
+    """Korona: is a striker that waited where shots start unseen since its last sighting
+    left its place (the flick's first frame: more than ``MOVE_MM`` off it, within a radius),
+    for less than the tracker's ``DONOR_WINDOW``? It is on its way, blurred out of the detector's frames, and is found again in flight
+    (the tracker joins it to its track); closed now, the episode read the shot from the rest
+    states and the striker's run, found a moment later, made a second shot (k4h_9984 at
+    12.1 s: west's striker, seen 10 mm off its place and unseen for 0.33 s, found again
+    in the middle of the board; logged twice)."""
+    if not isinstance(seg.board, KoronaBoard):
+        return False
+    for tr in tracks:
+        # (one that rested before the episode, as a shot disc does (``judge``), and was not seen
+        # moving in it: not a striker first found as the episode began, a hand's (k4h_9506 at
+        # 27.0 s), nor the shot's own, stopped and covered now and then (k4h_9506 at 5.0 s))
+        if tr.kind != STRIKER or tr.id not in seg._before or not (tr.state == "rest" and tr.occluded) \
+                or tr.born >= seg._t0 - 1e-6 or tr.id in seg._moved:
+            continue
+        if not (seg._t0 - 0.25 <= tr.last_seen and t - tr.last_seen < DONOR_WINDOW):
+            continue
+        last = tr.last_sighting()
+        rest = seg._before[tr.id]
+        if last is not None and MOVE_MM < float(np.hypot(last.x - rest[0], last.y - rest[1])) <= tr.radius \
+                and at_start_place(seg.board, rest, tr, on_line=ON_LINE_MM):
+            return True
+    return False
+
+
+def jitters(board: CrokinoleBoard | KoronaBoard, tr: Track, t: float) -> bool:
+    """Korona: is ``tr``, called moving, a striker at rest whose sightings only scatter about
+    the place it rested at (all within half its radius over the last ``JITTER_S``)? The
+    detector measures a striker by a rim row or under a hand's shadow up to 6 mm apart from
+    frame to frame; the tracker's ``move_mm`` (2.5 mm on two frames) calls it moving, and the
+    episode never settled (k4h_9942 at 32.3 s: west's striker, at rest by the east rim
+    after its shot, "moved" on and off for 2.5 s; the shot closed at 34.9 s, when the hands
+    had already put w3, knocked off, back in the centre, and its pocket and off were lost)."""
+    if not isinstance(board, KoronaBoard) or tr.kind != STRIKER or tr.rest_xy is None:
+        return False
+    seen = [(s.x, s.y) for s in tr.path if s.measured and s.t >= t - JITTER_S]
+    if len(seen) < 2:
+        return False
+    return bool(np.hypot(*(np.array(seen) - np.array(tr.rest_xy)).T).max() <= 0.5 * tr.radius)
