@@ -18,6 +18,7 @@ import numpy as np
 from tracker.boards import CrokinoleBoard, KoronaBoard
 from tracker.infer import ShotRecord
 from tracker.infer.ends import reached
+from tracker.pipeline.found_in_place import found_in_place
 from tracker.seats import opposite
 from tracker.track import Track, TrackerConfig
 from tracker.track.merge import other_colour
@@ -58,7 +59,7 @@ def reconcile(rec: ShotRecord, tracks: dict[int, Track], names: dict[int, str],
                              and (unlike is None or not other_colour(o, n, unlike)), used, REACH_MM)
     if korona:
         out += _pocketed_by_class(rec, tracks, names, used)
-    return out
+    return out + (found_in_place(rec, tracks, names, used) if korona else [])
 
 
 def _pocketed_by_class(rec: ShotRecord, tracks: dict[int, Track], names: dict[int, str],
