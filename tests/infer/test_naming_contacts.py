@@ -179,16 +179,33 @@ def test_korona_setup_drops_a_false_disc_that_moved_before_the_first_shot() -> N
 
 def test_korona_setup_never_drops_a_disc_the_first_shot_moved() -> None:
     """korona_pocket: one north disc is never seen, so south counts one more. The south disc
-    set down last is the one the first shot pockets: a disc that answered a blow is real, so
-    another south disc is left out of the setup instead, and the pocketing is scored."""
+    set down last is the one the first shot pockets: a disc that answered a blow is real and is
+    kept. South shows the standard eight, so nothing is dropped: north's unseen disc is assumed
+    at its row place instead (``setup_counts``)."""
     namer = Namer("korona", 2, KB)
     tracks, before = _korona_rows(unseen=27)  # the north disc nobody saw
     tracks[8].born = 0.6  # set down last ...
     tracks[8].state, tracks[8].pocket = "pocket", "ne"  # ... and pocketed by the first shot
     setup = namer.setup(tracks, before, striker=50)
     owners = [o for o, _ in setup.discs.values()]
-    assert owners.count("south") == 7 and owners.count("north") == 7
-    assert 8 in namer.names and namer.dropped != [8] and len(namer.dropped) == 1
+    assert owners.count("south") == 8 and owners.count("north") == 8
+    assert 8 in namer.names and namer.dropped == []
+    (at,) = namer.assumed.values()
+    assert np.hypot(at[0] - 87.5, at[1] + KB.half - KB.disc_radius) < 1.0  # where 27 stood
+
+
+def test_korona_setup_with_a_short_spurious_seat_still_drops_down_to_the_standard() -> None:
+    """A hand taken for a ninth south disc while north shows eight: the count is the standard
+    eight, the late south find is dropped and nothing is assumed."""
+    namer = Namer("korona", 2, KB)
+    tracks, before = _korona_rows()
+    tracks[99] = _track(99, (150.0, KB.half - KB.disc_radius))
+    tracks[99].cls, tracks[99].born, tracks[99].hits = 0, 2.5, 11
+    before[99] = (150.0, KB.half - KB.disc_radius)
+    setup = namer.setup(tracks, before, striker=50)
+    owners = [o for o, _ in setup.discs.values()]
+    assert owners.count("south") == 8 and owners.count("north") == 8
+    assert namer.dropped == [99] and namer.assumed == {}
 
 
 def test_rim_bounce_between_frames_with_a_slow_return_is_found() -> None:

@@ -22,6 +22,7 @@ from tracker.boards import CrokinoleBoard, KoronaBoard
 from tracker.detect.color import lab_distance
 from tracker.detect.datatypes import DISC
 from tracker.infer.datatypes import End, ShotRecord
+from tracker.infer.setup_counts import even_out, missing_places, setup_count
 from tracker.seats import CLOCKWISE, seats_for
 from tracker.shotlog import Announced, Setup, Shot
 from tracker.track.datatypes import Track
@@ -169,39 +170,43 @@ class Namer:
         moved = {tid for tid in owners if tracks[tid].state != "rest"
                  or float(np.hypot(*(np.array(tracks[tid].position())
                                      - _seen_before(tracks[tid], t_start, before[tid])))) > tracks[tid].radius}
-        self.dropped = _even_out(owners, tracks, moved)
+        k = setup_count(owners, self.board)
+        self.dropped = even_out(owners, tracks, k, moved)
         for tid, xy in sorted(before.items(), key=lambda kv: (kv[1][1], kv[1][0])):
             if tid in owners:
                 owner = owners[tid]
                 discs[self._new_name(owner, tid)] = (owner, (round(xy[0], 2), round(xy[1], 2)))
-        self.assumed = self._assume_unseen_rows(discs)
+        self.assumed = self._assume_unseen_rows(discs, k)
         return Setup(discs=discs, strikers=dict(self.strikers))
 
-    def _assume_unseen_rows(self, discs: dict[str, tuple[str, tuple[float, float]]]
+    def _assume_unseen_rows(self, discs: dict[str, tuple[str, tuple[float, float]]], k: int | None
                             ) -> dict[str, tuple[float, float]]:
         """Korona: a playing seat of which no disc was seen at the start still has its discs
         (its row hidden under a hand while the first shot was set up, or discs about the
         board's colour that the detector missed: k4h_9306 under the hard preset's light, white
         discs on a cream board). Every game starts from the standard setup (Finnish rulebook
-        2.2), so they are put where it says, as many as each other seat has, and added to
-        ``discs``; the rules then referee the other seats' play instead of refusing the whole
-        game for uneven counts. A disc later found at rest in one of those places takes its name
-        (:meth:`claim_assumed`). Returns the assumed places by name."""
+        2.2), so they are put where it says, ``k`` of them (``setup_counts.setup_count``), and
+        added to ``discs``; the rules then referee the other seats' play instead of refusing the
+        whole game for uneven counts. So are the discs a seat seen in part is short of ``k``, at
+        the places of its row no seen disc stands on (``setup_counts.missing_places``: k4h_9984,
+        south's row seen 4 of 8). A disc later found at rest in one of those places takes its
+        name (:meth:`claim_assumed`). Returns the assumed places by name."""
         b = self.board
-        counts = Counter(o for o, _ in discs.values())
-        k = max(counts.values(), default=0)
-        missing = [s for s in self.seats if counts[s] == 0]
-        if not isinstance(b, KoronaBoard) or not k or not missing:
+        if not isinstance(b, KoronaBoard) or not k:
             return {}
         from tracker.rules.korona.setup import standard_setup
 
+        counts = Counter(o for o, _ in discs.values())
+        missing = [s for s in self.seats if counts[s] == 0]
+        places: list[tuple[str, tuple[float, float]]] = [
+            (o, at) for o, at in standard_setup(len(self.seats), k, b).discs.values() if o in missing]
+        places += missing_places(b, self.seats, k, list(discs.values()))
         out: dict[str, tuple[float, float]] = {}
-        for owner, at in standard_setup(len(self.seats), k, b).discs.values():
-            if owner in missing:
-                self._count[owner] += 1
-                name = f"{owner[0]}{self._count[owner]}"
-                discs[name] = (owner, at)
-                out[name] = at
+        for owner, at in places:
+            self._count[owner] += 1
+            name = f"{owner[0]}{self._count[owner]}"
+            discs[name] = (owner, at)
+            out[name] = at
         return out
 
     def claim_assumed(self, rec: ShotRecord, tracks: dict[int, Track] | None = None) -> None:
@@ -210,7 +215,11 @@ class Namer:
         that disc; so is one first found during the shot within a diameter of such a place (the
         detector found the row only as it was struck: k4h_9706, south's row unseen until its
         first shot knocked s3 out of it; its track, never named, went down the nw pocket at
-        32.2 s and the pocket was left out of the log). Nearest first."""
+        32.2 s and the pocket was left out of the log). Nearest first. Then one first found
+        during the shot against the rim of a row with an assumed place left, farther off: a disc
+        of the row the detector never saw, struck along its rim and first found sliding (k4h_9984
+        at 3.9 s: south's s8, found 240 mm from its place on its way down the ne pocket), takes
+        the nearest such place along that rim."""
         if not self.assumed:
             return
         r = self.board.disc_radius if isinstance(self.board, KoronaBoard) else 0.0
@@ -227,6 +236,16 @@ class Namer:
                        for name, at in self.assumed.items())
         for d, tid, name, reach in pairs:
             if d <= reach and tid not in self.names and name in self.assumed:
+                self.names[tid] = name
+                del self.assumed[name]
+        for tid, xy, reach in found:  # first found during the shot, sliding along a row's rim
+            rim = _rim_of(self.board, xy)
+            if tid in self.names or reach <= r or rim is None:
+                continue
+            along = [(abs(at[rim[0] ^ 1] - xy[rim[0] ^ 1]), name) for name, at in self.assumed.items()
+                     if _rim_of(self.board, at) == rim]
+            if along:
+                name = min(along)[1]
                 self.names[tid] = name
                 del self.assumed[name]
 
@@ -314,6 +333,17 @@ def _indirect(contacts: tuple[tuple[str, str], ...], striker: str, seat: str) ->
     return False
 
 
+def _rim_of(board: CrokinoleBoard | KoronaBoard, xy: tuple[float, float]) -> tuple[int, int] | None:
+    """The korona rim a disc centred at ``xy`` stands against (its centre within a radius of
+    where a disc touching the rim stands): (axis across the rim, 0 for x; sign), else None."""
+    if not isinstance(board, KoronaBoard):
+        return None
+    axis = 0 if abs(xy[0]) >= abs(xy[1]) else 1
+    if abs(xy[axis]) < board.half - 2 * board.disc_radius:
+        return None
+    return axis, 1 if xy[axis] > 0 else -1
+
+
 def _seen_before(tr: Track, t: float | None, rest: tuple[float, float]) -> tuple[float, float]:
     """Where a disc was last seen before time ``t`` (the first shot's start), else ``rest``. A
     shot's ``before`` is where a disc rested before the episode's motion, and the episode may
@@ -325,29 +355,6 @@ def _seen_before(tr: Track, t: float | None, rest: tuple[float, float]) -> tuple
         if seen:
             return seen[-1].x, seen[-1].y
     return rest
-
-
-def _even_out(owners: dict[int, str], tracks: dict[int, Track], moved: set[int] | frozenset[int] = frozenset()) -> list[int]:
-    """Korona players start with equal numbers of discs. When vision counts more for some seat
-    (a spurious detection, a hand or cue taken for a disc; or a disc of another seat missed),
-    the extras are dropped from the setup so the game can be scored at all: never one in
-    ``moved`` (the setup is written once the first shot is over, and a disc that shot moved is
-    real and in play: korona_pocket's first shot pockets a south disc set down late, while a
-    north disc is never seen), then the latest-seen first (the setup discs are on the table
-    from the start). Returns the dropped track ids (``owners`` is trimmed in place)."""
-    per: dict[str, list[int]] = {}
-    for tid, seat in owners.items():
-        per.setdefault(seat, []).append(tid)
-    if len(per) < 2:
-        return []
-    least = min(len(v) for v in per.values())
-    dropped: list[int] = []
-    for ids in per.values():
-        ids.sort(key=lambda k: (k not in moved, tracks[k].born, -tracks[k].hits))
-        for tid in ids[least:]:
-            del owners[tid]
-            dropped.append(tid)
-    return dropped
 
 
 def _colour_seat(cls_seat: dict[int, Counter[str]], seats: tuple[str, ...], cls: int) -> str | None:

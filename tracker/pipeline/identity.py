@@ -18,6 +18,7 @@ import numpy as np
 from tracker.boards import CrokinoleBoard, KoronaBoard
 from tracker.infer import ShotRecord
 from tracker.infer.ends import reached
+from tracker.pipeline.found_in_place import found_in_place
 from tracker.seats import opposite
 from tracker.track import Track, TrackerConfig
 from tracker.track.blows import segment_distance
@@ -82,7 +83,7 @@ def reconcile(rec: ShotRecord, tracks: dict[int, Track], names: dict[int, str],
         out = _nearest_first(found, lost, alike, used, REACH_MM)
     if korona:
         out += _pocketed_by_class(rec, tracks, names, used)
-    return out
+    return out + (found_in_place(rec, tracks, names, used) if korona else [])
 
 
 def _beside(new: Track, old: Track) -> bool:

@@ -64,8 +64,13 @@ def judge(p: Pipeline, rec: ShotRecord, res: FrameResult) -> None:
             p.warnings.append(f"t = {rec.t_start:.2f} s: {len(p.namer.dropped)} disc(s) left out of the setup "
                                  "to give every player the same number")
         for seat in sorted({o for n, (o, _) in setup.discs.items() if n in p.namer.assumed}):
-            p.warnings.append(f"t = {rec.t_start:.2f} s: no disc of {seat}'s was seen at the start; "
-                                 "they are assumed in the standard setup")
+            n_assumed = sum(1 for n, (o, _) in setup.discs.items() if o == seat and n in p.namer.assumed)
+            if n_assumed == sum(1 for o, _ in setup.discs.values() if o == seat):
+                p.warnings.append(f"t = {rec.t_start:.2f} s: no disc of {seat}'s was seen at the start; "
+                                     "they are assumed in the standard setup")
+            else:
+                p.warnings.append(f"t = {rec.t_start:.2f} s: {n_assumed} disc(s) of {seat}'s not seen at the "
+                                     "start; assumed in their standard places")
         if p._apply(setup, res, rec.t_start, rec.frame_start) is not None:
             p._need_setup = False
     if p.game == "korona":  # colour classes: the setup's discs by owner, the rest by colour
