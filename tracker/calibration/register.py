@@ -24,6 +24,9 @@ from tracker.calibration.datatypes import Calibration
 MIN_ECC = 0.8
 # The registration runs on images of at most this many pixels along the long side.
 REGISTER_LONG_SIDE = 640
+# How far past the playing surface's edge the registration looks (mm): the edge itself is its
+# strongest line.
+EDGE_MARGIN_MM = 10.0
 
 
 def _grey(img: np.ndarray, scale: float) -> np.ndarray:
@@ -36,16 +39,14 @@ def _grey(img: np.ndarray, scale: float) -> np.ndarray:
 
 
 def board_outline(calib: Calibration, n: int = 180) -> np.ndarray:
-    """The board's playing area's outline in board mm (crokinole: the surface circle; korona: the
-    square inside the rim)."""
+    """The outline, in board mm and in order round the board, of the playing surface grown by
+    ``EDGE_MARGIN_MM`` so that its edge is inside (crokinole: a circle; korona: a square)."""
     b = calib.board
-    if isinstance(b, KoronaBoard):
-        h = b.half
-        t = np.linspace(-h, h, n // 4)
-        return np.concatenate([np.stack([t, np.full_like(t, s * h)], 1) for s in (-1, 1)]
-                              + [np.stack([np.full_like(t, s * h), t[::-1] * s], 1) for s in (1, -1)])
     a = np.linspace(0, 2 * np.pi, n, endpoint=False)
-    return b.surface_radius * np.stack([np.cos(a), np.sin(a)], 1)
+    u = np.stack([np.cos(a), np.sin(a)], 1)
+    if isinstance(b, KoronaBoard):
+        return (b.half + EDGE_MARGIN_MM) * u / np.abs(u).max(axis=1, keepdims=True)
+    return (b.surface_radius + EDGE_MARGIN_MM) * u
 
 
 def register_view(calib: Calibration, before: np.ndarray, after: np.ndarray) -> Calibration | None:

@@ -35,7 +35,7 @@ per-frame code there stays about frames, detections and the referee.
   carried onto the view at rest by registering the two pictures (``calibration.register``: the
   board did not change, only the camera), and the fit at rest is taken only when it lies within
   ``SETTLE_AGREE_MM`` of the carried one; past that the carried fit is. (On the 24 refits after
-  bumps in 30 dev matches the two agreed within 2.5 mm but on c2h_9956: 9.5 mm.)
+  bumps in 30 dev matches the two agreed within 2.0 mm but on c2h_9956: 9.5 mm.)
 * ``close_shot``: when the bump is noticed during a shot whose motion has already ended (every
   disc at rest, in the hole or off, the segmenter only waiting out its ``settle`` time), the
   shot is judged at once from what was seen before the camera moved. A broadcast cuts to
