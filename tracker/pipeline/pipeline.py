@@ -198,6 +198,7 @@ class Pipeline:
         self._bump_t = 0.0
         self._settle_at: float | None = None  # when the board is fitted once more after a bump's fit
         self._recent: list[np.ndarray] = []
+        self._fit_frame: np.ndarray | None = None  # the image the bump's fit was made on (``camera.restart``)
         self._last_dets = Detections.empty()
         self._frame: np.ndarray | None = None  # the frame being processed (``_step``), for ``rest_places``
         self.settling = Settling(round(SETTLE_S * fps))
