@@ -129,7 +129,9 @@ class DiscDetector:
         st = self.settings
         self.bevel = float(GAME_BEVEL_MM.get(self.game, 0.0) if st.bevel is None else st.bevel)
         fast = FastProjection.of(calib)  # the fits' many projections, without cv2.projectPoints
-        self.refiner = Refiner(fast, self.pose, self.thickness, bevel=self.bevel if st.bevel_in_fit else 0.0)
+        # (the disc fits' edge bar only: the chamfer's refits and the flat fits of the 20-hole keep theirs)
+        self.refiner = Refiner(fast, self.pose, self.thickness, bevel=self.bevel if st.bevel_in_fit else 0.0,
+                               salience=st.edge_salience)
         # Video: the chamfer allowed for in the reported centres only (``chamfer.py``).
         # (The refit waits until the disc holds still: ``deferred.py``.)
         self.chamfer = DeferredChamfer(ChamferCorrection(Refiner(fast, self.pose, self.thickness, bevel=self.bevel),

@@ -117,6 +117,14 @@ def _medians(a: np.ndarray, axis: int) -> np.ndarray:
     return (np.take(part, h - 1, axis=axis) + np.take(part, h, axis=axis)) / 2  # type: ignore[no-any-return]
 
 
+def edge_bar(px: float, salience: float = 0.0) -> float:
+    """How many times its ray's texture level (the median edge strength away from the rim) an
+    edge must be to count, at ``px`` mm per image pixel: 3 under 2 mm, else 2 (a coarser
+    picture's edge is sharper per sample); ``salience`` instead when above 0
+    (``DetectorSettings.edge_salience``, off by default: its measurements there)."""
+    return salience if salience > 0.0 else (3.0 if px < 2.0 else 2.0)
+
+
 def _coverage(covered: np.ndarray, hidden: np.ndarray) -> tuple[float, float]:
     """Share of the visible rays with an edge, overall and in the worst quarter of the outline
     (quarters mostly hidden are not judged; with every ray hidden, nothing is covered)."""
@@ -133,9 +141,11 @@ def _coverage(covered: np.ndarray, hidden: np.ndarray) -> tuple[float, float]:
 class Refiner:
     """Refines coarse centres against one frame."""
 
-    def __init__(self, calib: Calibration, pose: CameraPose, thickness: float, bevel: float = 0.0) -> None:
+    def __init__(self, calib: Calibration, pose: CameraPose, thickness: float, bevel: float = 0.0,
+                 salience: float = 0.0) -> None:
         self.calib = calib
         self.bevel = bevel  # size of the chamfer (or rounding) of the disc's top edge, mm
+        self.salience = salience  # an edge's bar over its ray's texture (``edge_bar``; 0: by resolution)
         self.pose = pose
         self.thickness = thickness
         a = np.linspace(0, 2 * np.pi, N_RAYS, endpoint=False)
@@ -262,7 +272,7 @@ class Refiner:
         # low resolution the edge blur covers much of the ray).
         blur_mm = max(1.5, 2.0 * px)
         away = (np.abs(rho_mid - R) > blur_mm + 1.5) & (rho_mid < far)
-        salient = 3.0 if px < 2.0 else 2.0
+        salient = edge_bar(px, self.salience)
         base = _medians(strength[:, away], 1) + 0.5 if away.sum() >= 6 else _medians(strength, 1) + 0.5
         f = self.f
         C = self.pose.centre[:2]
