@@ -24,12 +24,8 @@ Design decisions:
   detections are reused; the detector runs when something moves, incrementally (only where its
   view changed). Once the board has settled after motion, one full pass
   (``stillness.Settling``) finds what was set down unseen; the detector keeps every disc whose
-  place did not change, so that pass only adds. The gate's threshold may follow the picture's
-  noise (``ADAPTIVE_GATE``, off); on crokinole a frame the thumbnail calls changed is asked
-  again on a full area shrink, whose block averages see through a noisy camera
-  (``BLOCK_GATE``, off); or the gate may look at the board alone, averaged over disc-sized
-  cells (``BOARD_GATE``, off: ``board_gate.py``). The periodic full passes may be counted in frames of
-  the video instead of detector calls (``frame_passes``, off: ``stillness.FullPasses``).
+  place did not change, so that pass only adds. The gate's other tests and the detector's
+  noise filter are switched per game in ``settings.py``.
 * At >= 30 fps, a moving frame may go without detection or tracking when no two discs can
   change places before the next look (``stride.py``; ``skip_moving``, off by default).
 """
@@ -50,16 +46,26 @@ from tracker.detect.datatypes import Detections
 from tracker.errors import CalibrationError, TrackerError
 from tracker.infer import HandEvent, Namer, ShotRecord, ShotSegmenter
 from tracker.infer.striker_look import StrikerLook
-from tracker.pipeline import camera, hands, referee, rest_places
+from tracker.pipeline import camera, hands, referee, rest_places, resume
 from tracker.pipeline.board_gate import board_test
 from tracker.pipeline.players_ruling import DoubtfulFoul
+from tracker.pipeline.settings import (
+    ADAPTIVE_GATE,
+    BLOCK_GATE,
+    BOARD_GATE,
+    CHANGE_NOISE,
+    FRAME_PASSES,
+    NOISE_HOLDS,
+    SETTLE_S,
+    SKIP_MOVING,
+)
 from tracker.pipeline.stillness import FullPasses, Settling, StillnessGate
 from tracker.pipeline.stride import StrideGate
 from tracker.pipeline.threads import limit_blas_threads
 from tracker.pipeline.withdraw import withdraw
 from tracker.rules import engine_for
 from tracker.rules.datatypes import Outcome
-from tracker.shotlog import Entry, Setup
+from tracker.shotlog import Entry
 from tracker.track import Track, Tracker
 
 
@@ -75,50 +81,8 @@ class FrameResult:
     detected: bool = True  # False when the stillness gate reused the last detections
 
 
-# The board counts as settled after this long with a still picture and nothing moving (s).
-SETTLE_S = 0.3
-# Whether the stillness gate's threshold follows the picture's noise, per game (``stillness.py``).
-# Off for both. Korona: with it (and the full passes counted in frames, ``FullPasses``) k4h_8806
-# lost pockets (60%/100% -> 40%/67%, switches 0 -> 12.5 per 100 shots): korona's rim rows are
-# found on full passes only, and its reviews still move with when those come (``rows.py``).
-# Crokinole: it ran the detector on 476 of c4h_8803's 735 frames (733 without) with the same
-# results there and on the fixtures, but on c4h_9303 (hard) it lost the round (a 20 and a shot
-# missed) and on c2h_9302 a disc fitted while still sliding was kept at rest (p95 2.8 -> 11.2 mm).
-ADAPTIVE_GATE = {"crokinole": False, "korona": False}
-# Whether a frame the gate's thumbnail calls changed is asked again on a full area shrink
-# (``stillness.py``, the block test), per game. Off for both. Crokinole, full reviews (17 dev
-# matches + 6 fixtures): with the block threshold raised by its noise (up to 2x), c4h_9503 ran
-# the detector on 486 of 715 frames (715 without; review 24.5 -> 22.4 CPU ms a frame, 13% -> 14%
-# of decode), c4h_9803 won its round (0/1 -> 1/1, but 12.5 switches/100), and c2h_9502 lost its
-# round (a shot missed, a false removal) and crokinole_4p_part its (a removal missed); with the
-# given threshold kept (BLOCK_MAX_RAISE 1) 4p_part was exact again and c2h_9502 1/1 but still
-# with the shot missed and the false removal. Korona was not tried (its gate is another matter).
-BLOCK_GATE = {"crokinole": False, "korona": False}
-# The detector's change mask on a noisy camera (``detect/change_noise.py``), standard deviations
-# per game (0: off). Korona stays off: k4h_9506 lost its 27 s shot and pocket (a striker at rest
-# that a full pass missed was no longer found by chance before the flick; shots 100% -> 62%).
-# A second look at each settled motion does not bring it back (``change_noise.py``). With the
-# drift check's side rule (``calibration/drift.py``) k4h_9606 keeps W's shot, but gains two false
-# shots and a false pocket and loses its 37.8 s shot; k4h_9506 still loses the 27 s shot
-# (``change_noise.py``, session 20).
-CHANGE_NOISE = {"crokinole": 6.0, "korona": 0.0}
-# With it on, a disc found before that only the noise touched is kept when its refit fails
-# (``change_noise.held_through_noise``).
-NOISE_HOLDS = {"crokinole": False, "korona": True}
-# Whether the stillness gate looks at the board alone (``board_gate.py``, where the figures
-# are), per game. Off for both: little faster, and the reviews move (k4h_9506 lost shots).
-BOARD_GATE = {"crokinole": False, "korona": False}
-
-
 class Pipeline:
-    # Skipping moving frames at >= 30 fps (``stride.py``): "off", "safe" (only where no two discs
-    # can change places unseen), or "blind", "odd", "even" (every other moving frame, diagnostics).
-    # Off for now. "safe" fixes the identity swap a blind stride made on seed 7104. It used to skip
-    # hand-only frames too (21% faster) and lost a shot on seed 7401 (hard): the disc set on the
-    # shooting line was never confirmed. Now it skips only while a disc slides: 7401 keeps every
-    # shot, but the gain fell to ~6% of detector frames, and on seed 7701 (hard) it lost a 20 and
-    # reported a removal that did not happen.
-    skip_moving = "off"
+    skip_moving = SKIP_MOVING  # (``settings.py``: "off", "safe", "blind", "odd", "even")
     # The stillness gate's threshold follows the picture's noise (``stillness.py``): True, False,
     # or None for the game's own (``ADAPTIVE_GATE``).
     adaptive_gate: bool | None = None
@@ -126,13 +90,7 @@ class Pipeline:
     block_gate: bool | None = None
     # The gate's board test (``board_gate.py``): True, False, or None for the game's own (``BOARD_GATE``).
     board_gate: bool | None = None
-    # The periodic full passes counted in frames of the video (``stillness.FullPasses``), not
-    # in detector calls (the detector's own ``refresh_frames``). Off for now: any move of when
-    # the full passes come changes reviews that depend on what a full pass finds. Counted in
-    # frames with the adaptive gate, crokinole_4p_part went from exact to 0/1 (a phantom north
-    # disc took west's shot, A 30 -> 40), both when a due pass was forced onto a still frame and
-    # when it waited for the next detected one; with the detector's count it stays exact.
-    frame_passes = False
+    frame_passes = FRAME_PASSES  # (``settings.py``)
     # The detector's change mask without the parts that do not stand out of the picture's noise
     # (``detect/change_noise.py``): that many standard deviations, or None for the game's own
     # (``CHANGE_NOISE``).
@@ -252,38 +210,12 @@ class Pipeline:
         self._set_drift(image)
 
     def resume(self, entries: list[Entry]) -> None:
-        """Continue a match whose shot log is already stored (after a crash or restart).
-
-        The log is replayed into the rules engine (so turn, removals and scores go on from there);
-        discs found at rest afterwards take the names of the discs the rules left at those places,
-        and new discs are numbered after the names already used."""
-        from tracker.pipeline.resume import known_positions, name_counts
-
-        for entry in entries:
-            self.outcomes.append(self.engine.apply(entry))
-            self.entries.append(entry)
-            self.entry_t.append(0.0)
-        if self.game == "korona" and any(isinstance(e, Setup) for e in entries):
-            self._need_setup = bool(self.outcomes and (self.outcomes[-1].round_over or self.outcomes[-1].game_over))
-        self._resume_at = known_positions(self.engine)
-        self._resume_counts = name_counts(entries)
-        if hasattr(self, "namer"):
-            self._apply_resume_counts()
+        """Continue a match whose shot log is already stored (after a crash or restart):
+        ``resume.resume``."""
+        resume.resume(self, entries)
 
     def _apply_resume_counts(self) -> None:
-        counts = getattr(self, "_resume_counts", None)
-        if counts:
-            self.namer._count.update(counts)
-            self._resume_counts = None
-
-    def _claim_resting(self, tracks: list[Track]) -> None:
-        from tracker.pipeline.resume import claim
-
-        for tr in tracks:
-            if tr.state == "rest" and tr.hits >= 3 and tr.id not in self.namer.names:
-                name = claim(self._resume_at, (float(tr.xy[0]), float(tr.xy[1])))
-                if name is not None:
-                    self.namer.names[tr.id] = name
+        resume.apply_counts(self)
 
     def start_tracking(self, board: CrokinoleBoard | KoronaBoard) -> None:
         """Set up the stages after the detector (also used alone, fed with detections)."""
@@ -378,7 +310,7 @@ class Pipeline:
             self.tracker.settle_moving(t)
             self.segmenter.abandon(tracks, t, "the camera moved: board fitted again")
         if self._resume_at:
-            self._claim_resting(tracks)
+            resume.claim_resting(self, tracks)
         if self.skip_moving != "off":
             self.strider.observe(tracks)
         res = FrameResult(index, t, tracks, dets)

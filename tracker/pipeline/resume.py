@@ -7,9 +7,13 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tracker.shotlog import Entry, Setup, Shot
+
+if TYPE_CHECKING:
+    from tracker.pipeline.pipeline import Pipeline
+    from tracker.track import Track
 
 CLAIM_MM = 12.0  # a resting disc this close to where the rules left a disc is that disc
 
@@ -58,3 +62,38 @@ def claim(positions: dict[str, tuple[float, float]], xy: tuple[float, float]) ->
     if best is not None:
         del positions[best]
     return best
+
+
+def resume(p: Pipeline, entries: list[Entry]) -> None:
+    """Continue ``p``'s match from its stored shot log: the log is replayed into the rules engine
+    (so turn, removals and scores go on from there); discs found at rest afterwards take the
+    names of the discs the rules left at those places (``claim_resting``), and new discs are
+    numbered after the names already used (``apply_counts``)."""
+    for entry in entries:
+        p.outcomes.append(p.engine.apply(entry))
+        p.entries.append(entry)
+        p.entry_t.append(0.0)
+    if p.game == "korona" and any(isinstance(e, Setup) for e in entries):
+        p._need_setup = bool(p.outcomes and (p.outcomes[-1].round_over or p.outcomes[-1].game_over))
+    p._resume_at = known_positions(p.engine)
+    p._resume_counts = name_counts(entries)
+    if hasattr(p, "namer"):
+        apply_counts(p)
+
+
+def apply_counts(p: Pipeline) -> None:
+    """The namer numbers new discs after the names the resumed log used."""
+    counts = p._resume_counts
+    if counts:
+        p.namer._count.update(counts)
+        p._resume_counts = None
+
+
+def claim_resting(p: Pipeline, tracks: list[Track]) -> None:
+    """Discs settled at rest (3 sightings) and not yet named take the name of the disc the
+    rules left within ``CLAIM_MM`` of them."""
+    for tr in tracks:
+        if tr.state == "rest" and tr.hits >= 3 and tr.id not in p.namer.names:
+            name = claim(p._resume_at, (float(tr.xy[0]), float(tr.xy[1])))
+            if name is not None:
+                p.namer.names[tr.id] = name
