@@ -1,9 +1,9 @@
-"""``refine._median``: the fits' median from one partition, the same value as ``np.median``."""
+"""``medians.median_of``: the fits' median from one partition, the same value as ``np.median``."""
 
 import numpy as np
 import pytest
 
-from tracker.detect.refine import _median
+from tracker.detect.medians import median_of as _median
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
@@ -20,7 +20,7 @@ def test_median_is_numpys(dtype: type) -> None:
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_row_and_column_medians_are_numpys(dtype: type) -> None:
-    from tracker.detect.refine import _medians
+    from tracker.detect.medians import median_of as _medians
 
     rng = np.random.default_rng(6)
     for rows in (1, 2, 7, 48):

@@ -1,5 +1,5 @@
 """A shot disc first seen in flight whose blurred centres are found along its streak, not on it
-(hand-made detections, board mm): ``tracker.infer.unseen.flicked_unseen``."""
+(hand-made detections, board mm): ``tracker.infer.flicked_unseen.flicked_unseen``."""
 
 from __future__ import annotations
 

@@ -55,7 +55,8 @@ import numpy as np
 
 from tracker.boards import CrokinoleBoard, KoronaBoard
 from tracker.detect.cluster_seeds import UNLIKE_BOARD, around, hole_seeds, lab_weights, reseed
-from tracker.detect.ditch import ditch_circle, like_ditch
+from tracker.detect.ditch import like_ditch
+from tracker.detect.occluders import HOLE_REST, Occluders
 from tracker.detect.outline import MIN_DENSE, MIN_RING, MIN_VISIBLE, OutlineLook, cv2_blur
 from tracker.detect.refine import Fit
 from tracker.detect.strikers import fit_options
@@ -76,11 +77,10 @@ SEED_KIND = 100  # the reject memory's kind for failed seeds of this pass (plus 
 GROW_KIND = 200  # ... for discs whose surroundings were searched in vain
 # A disc centred this far (of the hole's radius) from the 20-hole's centre can rest over its edge;
 # the hole then masks its rim (``occluders``) and is masked for no disc nearer its centre.
-HOLE_REST = 0.5  # (where a disc over its edge is sought: ``cluster_seeds.HOLE_SEEDS``)
 GROW_REACH = 4.5  # disc radii a search around a disc reads (seeds at 2, the look moves 0.5, the fit 1.8)
 
 
-class ClusterPass(OutlineLook):
+class ClusterPass(Occluders, OutlineLook):
     """One pass over one frame and one disc kind; see the module docstring."""
 
     def __init__(self, det: DiscDetector, frame: np.ndarray, lab_view: np.ndarray,
@@ -117,76 +117,6 @@ class ClusterPass(OutlineLook):
         self._map: np.ndarray | None = None
         self._sil: np.ndarray | None = None  # taken discs' silhouettes (x, y, radius), cached
         self.tried: list[np.ndarray] = []  # fits already tried from the cheap look (failed or not)
-
-    # ------------------------------------------------------------------ occluders
-    def _static_occluders(self) -> np.ndarray:
-        b = self.det.board
-        out: list[tuple[float, float, float]] = []
-        if isinstance(b, CrokinoleBoard):
-            pr = b.peg_diameter / 2 + 1.0
-            out += [(float(x), float(y), pr) for x, y in b.peg_positions()]
-            out.append((0.0, 0.0, float(b.hole_radius)))
-        return np.array(out, float).reshape(-1, 3)
-
-    def _pocket_occluders(self) -> np.ndarray:
-        """Korona's pockets as occluders (``DetectorSettings.pocket_occluders``): a pocket is a
-        dark opening, as the 20-hole, and a dark disc just outside its mouth shows no edge on that
-        side once the gap is about a pixel. The mouth is widened by a pixel's share (the fits'
-        margin adds as much again: 1.5 pixels, as ``try_seeds`` keeps off the rim). korona_ru_part
-        at 480x270 (4.4 mm a pixel): n8, 4.5 mm from the sw pocket's mouth, was never found at
-        rest, so its pocketing went unseen."""
-        b = self.det.board
-        if not isinstance(b, KoronaBoard) or not self.det.settings.pocket_occluders:
-            return np.zeros((0, 3))
-        out = [(float(x), float(y), float(b.pocket_radius) + 0.75 * self.det.refiner._mm_per_image_px(np.array([x, y], float)))
-               for x, y in b.pocket_centres().values()]
-        return np.array(out, float).reshape(-1, 3)
-
-    def occluders(self, xy: np.ndarray, margin: float, reach: float = 0.0, pockets: bool = False) -> np.ndarray:
-        """Circles within ``reach`` of a disc near ``xy`` where its rim cannot show (inflated by
-        ``margin``); with ``pockets``, korona's pockets too (``_pocket_occluders``)."""
-        reach += self.radius * 2.6 + 30.0
-        circ: list[np.ndarray] = []
-        if self.taken:
-            if self._sil is None or len(self._sil) != len(self.taken):
-                P = np.array([p for p, _ in self.taken])
-                R = np.array([r for _, r in self.taken])
-                s, k = self.det.pose.top_shift(P, self.det.thickness)
-                # The neighbour's silhouette: its bottom circle and its top face, as one circle.
-                self._sil = np.concatenate([P + 0.5 * s, (k * R + 0.5 * np.linalg.norm(s, axis=1))[:, None]], 1)
-            C = self._sil[:, :2]
-            rad = self._sil[:, 2] + margin
-            near = np.hypot(*(C - xy).T) < reach
-            circ.append(np.concatenate([C[near], rad[near, None]], 1))
-        st = self.static.copy()
-        if len(st):
-            d = np.hypot(*(st[:, :2] - xy).T)
-            # The hole hides nothing of a disc sunk in it (its centre is inside).
-            keep = (d < reach) & (d > HOLE_REST * st[:, 2])
-            st = st[keep]
-            st[:, 2] += margin
-            circ.append(st)
-        if pockets and len(self.pockets):
-            pk = self.pockets[np.hypot(*(self.pockets[:, :2] - xy).T) < reach].copy()
-            pk[:, 2] += margin
-            circ.append(pk)
-        circ.append(self._ditch(xy, margin))
-        return np.concatenate(circ) if circ else np.zeros((0, 3))
-
-    def openings(self, xy: np.ndarray, margin: float) -> np.ndarray:
-        """The 20-hole as ``Refiner.refine``'s ``openings`` (it hides the foot's edge over it
-        too) for a disc near ``xy``, when ``occluders`` masks it."""
-        b = self.det.board
-        if not isinstance(b, CrokinoleBoard):
-            return np.zeros((0, 3))
-        d = float(np.hypot(*xy))
-        if not HOLE_REST * b.hole_radius < d < self.radius * 2.6 + 30.0:
-            return np.zeros((0, 3))
-        return np.array([[0.0, 0.0, b.hole_radius + margin]])
-
-    def _ditch(self, xy: np.ndarray, margin: float) -> np.ndarray:
-        """The ditch beside a disc at ``xy`` at the surface's edge, as one circle (``ditch.py``)."""
-        return ditch_circle(self.det.board, xy, self.radius, margin)
 
     def _like_ditch(self, fit: Fit) -> bool:
         """Whether masking the ditch was fair for ``fit``: its face nearer the ditch's colour

@@ -61,6 +61,7 @@ from tracker.detect import strikers, verify
 from tracker.detect.background import BackgroundModel
 from tracker.detect.candidates import Spectra, search
 from tracker.detect.chamfer import GAME_BEVEL_MM, ChamferCorrection
+from tracker.detect.change_mask import changed, still
 from tracker.detect.change_noise import ChangeNoise, held_through_noise
 from tracker.detect.datatypes import (
     DISC,
@@ -81,8 +82,7 @@ from tracker.detect.priors import confirm
 from tracker.detect.reach import drop_reaching
 from tracker.detect.refine import Fit, Refiner
 from tracker.detect.rejects import RejectMemory
-from tracker.detect.rest_blobs import stale_discs
-from tracker.detect.reuse import crept, held_reference, untouched
+from tracker.detect.reuse import held_reference, untouched
 from tracker.detect.rim_line import on_rim_lines
 from tracker.detect.ring_filter import RingFilter, kind_rings
 from tracker.detect.row_memory import RowMemory
@@ -266,38 +266,7 @@ class DiscDetector:
         return search(self, view, kind, radius, region, lab)
 
     def _changed(self, view: np.ndarray) -> tuple[np.ndarray | None, np.ndarray | None, np.ndarray]:
-        """Where the view changed since the last detection: the changed pixels themselves (None
-        on the first call or with reuse off), and the same dilated by a disc (where a disc could
-        have gone; None for a full pass: first call, periodic refresh, ``refresh()``, reuse
-        off). Also the view's grey image."""
-        grey = cv2.GaussianBlur(cv2.cvtColor(view, cv2.COLOR_BGR2GRAY), (0, 0), 1.0)
-        st = self.settings
-        if self._ref_grey is None or self._last is None or not st.reuse:
-            return None, None, grey
-        # (in OpenCV on 0/1 bytes, read as booleans without a copy)
-        diff = cv2.absdiff(grey, self._ref_grey)
-        _, raw = cv2.threshold(diff, st.change_level, 1, cv2.THRESH_BINARY)
-        raw = cv2.bitwise_and(raw, self._valid.view(np.uint8))
-        moved = cv2.morphologyEx(raw, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-        # on a noisy picture, only the changed parts that stand out of the noise
-        # (``change_noise.py``; off in the settings, on for crokinole: ``pipeline.CHANGE_NOISE``)
-        self.noise.learn(diff, self._valid.view(np.uint8))
-        confirmed = self.noise.confirmed(moved, diff, st.change_level)
-        if confirmed is not moved and self.noise.keep_on_discs and len(self._last):
-            # the dropped parts still stand on the silhouettes of the discs found before: they
-            # are refitted as often as on the unfiltered mask (``change_noise.py``)
-            on = crept(self._last, moved.view(bool), self.view, self.pose, self.thickness, 1)
-            confirmed = cv2.bitwise_or(confirmed, cv2.bitwise_and(moved, on.view(np.uint8)))
-        moved = confirmed
-        if st.creep_pixels > 0:  # a disc creeping to a stop (``reuse.crept``)
-            creep = crept(self._last, raw.view(bool), self.view, self.pose, self.thickness, st.creep_pixels)
-            moved = cv2.bitwise_or(moved, creep.view(np.uint8))
-        if self._force_full or (self.periodic and self._since_full >= st.refresh_frames):
-            return moved.view(bool), None, grey
-        r = max(rad for _, rad in self.kinds)
-        k = 2 * int(np.ceil(1.6 * r / self.mm_per_px)) + 1
-        region = cv2.dilate(moved, np.ones((k, k), np.uint8))  # square: separable, fast
-        return moved.view(bool), region.view(bool), grey
+        return changed(self, view)
 
     # ------------------------------------------------------------------ verification (``verify.py``)
     def _holes(self) -> list[tuple[np.ndarray, float]]:
@@ -333,20 +302,8 @@ class DiscDetector:
         # not have settled yet).
         self.changed = moved is None or bool(moved.any())
         self.moved = moved
-        if region is not None and not region.any():
-            self._since_full += 1
-            assert self._last is not None
-            self._last = strikers.settle(self, frame_bgr, self._last, self._settled)
-            self.lost.still(self._last)
-            if self.settings.rows and self.settings.row_memory:
-                self.row_memory.still(self, view, self._last, grey)
-            if self.settings.rest_blobs:  # a disc at rest missed, its blob about to be absorbed (``rest_blobs.py``)
-                found = stale_discs(self, frame_bgr, view, self._last)
-                if len(found):
-                    self._last = Detections.merge([self._last, found])
-            if self.chamfer is not None:  # every disc kept: the pending chamfer refits are due
-                self.chamfer.begin(frame_bgr, self._last)
-            return self._with_streaks(self._last[np.arange(len(self._last))], view, still=True)
+        if region is not None and not region.any():  # nothing changed near anything (``change_mask.still``)
+            return self._with_streaks(still(self, frame_bgr, view, grey), view, still=True)
         self.rejects.advance(moved)
         full = region is None
         self._force_full = False

@@ -29,6 +29,7 @@ from tracker.calibration.datatypes import Calibration
 from tracker.detect.candidates import CHANNEL_WEIGHTS
 from tracker.detect.consensus import consensus_circle
 from tracker.detect.geometry import CameraPose
+from tracker.detect.medians import median_of, medians
 
 N_RAYS = 48
 
@@ -90,31 +91,6 @@ def _edge_in_window(strength: np.ndarray, rho_mid: np.ndarray, rho_exp: np.ndarr
     den = a_ - 2 * b_ + c_
     off = np.where(den < 0, 0.5 * (a_ - c_) / np.where(den < 0, den, -1.0), 0.0)
     return rho_mid[jj] + np.minimum(np.maximum(off, -1.0), 1.0) * step, peak
-
-
-def _median(a: np.ndarray) -> np.floating:
-    """``np.median`` of a non-empty 1-D array without NaNs, the same value (the middle one, or the
-    mean of the middle two in the array's own precision) from one ``np.partition``: the fits take
-    a dozen medians of a few dozen numbers each, where ``np.median``'s own overhead was most of
-    the cost."""
-    n = len(a)
-    h = n // 2
-    if n % 2:
-        return np.partition(a, h)[h]  # type: ignore[no-any-return]
-    part = np.partition(a, (h - 1, h))
-    return (part[h - 1] + part[h]) / 2  # type: ignore[no-any-return]
-
-
-def _medians(a: np.ndarray, axis: int) -> np.ndarray:
-    """``np.median(a, axis)`` of a 2-D array without NaNs, the same values the same way (one
-    ``np.partition`` along ``axis``, the middle one or the mean of the middle two), without
-    ``np.median``'s own overhead (each fit takes two or three of these)."""
-    n = a.shape[axis]
-    h = n // 2
-    if n % 2:
-        return np.take(np.partition(a, h, axis=axis), h, axis=axis)
-    part = np.partition(a, (h - 1, h), axis=axis)
-    return (np.take(part, h - 1, axis=axis) + np.take(part, h, axis=axis)) / 2  # type: ignore[no-any-return]
 
 
 def edge_bar(px: float, salience: float = 0.0) -> float:
@@ -273,7 +249,7 @@ class Refiner:
         blur_mm = max(1.5, 2.0 * px)
         away = (np.abs(rho_mid - R) > blur_mm + 1.5) & (rho_mid < far)
         salient = edge_bar(px, self.salience)
-        base = _medians(strength[:, away], 1) + 0.5 if away.sum() >= 6 else _medians(strength, 1) + 0.5
+        base = medians(strength[:, away], 1) + 0.5 if away.sum() >= 6 else medians(strength, 1) + 0.5
         f = self.f
         C = self.pose.centre[:2]
         P = P0.copy()
@@ -318,7 +294,7 @@ class Refiner:
             use_t = ~(near & (sep > 0.3) & (sep <= 2.0))
             # The bottom edge's window stops half-way to the top rim; take the innermost edge (a
             # contact shadow lies just outside it).
-            wb = min(win, 0.5 * float(_median(sep[use_b]))) if use_b.any() else win
+            wb = min(win, 0.5 * float(median_of(sep[use_b]))) if use_b.any() else win
             rbot, pb = _edge_in_window(strength, rho_mid, rb_exp, wb, step_mm, first=it > 0)
             Et = o[None] + rtop[:, None] * self.dirs
             Eb = o[None] + rbot[:, None] * self.dirs
@@ -328,7 +304,7 @@ class Refiner:
             ray = np.concatenate([np.arange(N_RAYS), np.nonzero(use_b)[0]])
             # (The typical edge strength over the visible rays only: a hidden side may face the
             # strong edge of a rim or a neighbour's far side.)
-            pt_med = float(_median(pt[~hidden])) if (~hidden).any() else float(_median(pt))
+            pt_med = float(median_of(pt[~hidden])) if (~hidden).any() else float(median_of(pt))
             good = (pk > 0.35 * pt_med) & (pk > salient * base[ray])
             good[:N_RAYS] &= use_t & ~hidden
             good[N_RAYS:] &= ~hidden[use_b]
@@ -338,7 +314,7 @@ class Refiner:
             J_r = -np.where(is_top, k, 1.0)[:, None]
             u, res = self._residuals(pts, is_top, Pn, rn)
             for _ in range(2):
-                med = _median(np.abs(res[good])) if good.any() else 1.0
+                med = median_of(np.abs(res[good])) if good.any() else 1.0
                 sel = good & (np.abs(res) <= max(3.0 * 1.4826 * med, max(0.5, 0.35 * px) if it >= 3 else max(1.5, 0.7 * px)))
                 if sel.sum() < 8:
                     break
@@ -374,7 +350,7 @@ class Refiner:
         T = self.top_of(P)
         R = rt
         coverage, quarter = _coverage(covered, hidden)
-        contrast = float(_median(peak[inl])) if inl.any() else 0.0
+        contrast = float(median_of(peak[inl])) if inl.any() else 0.0
         color = surround = None
         if with_colors:
             color, surround = self.colors(image, P, T, R)
@@ -398,4 +374,4 @@ class Refiner:
         pts = np.concatenate([T[None], T + 0.3 * R * ring[::2], T + 0.6 * R * ring[::2],
                               mid + 1.4 * rr * ring, mid + 1.7 * rr * ring])
         lab = self._sample(image, pts[None])[0]
-        return _medians(lab[:25], 0), _medians(lab[25:], 0)
+        return medians(lab[:25], 0), medians(lab[25:], 0)

@@ -139,7 +139,7 @@ def resting_over_edge(det: DiscDetector, frame: np.ndarray, radius: float) -> Fi
     outline among those that pass the first pass's checks and rest on the surface (not in the
     hole by ``where_of``) is the disc. A disc truly down in the hole draws them back into it
     (its face fills the hole): the sunk-disc renders stay 20s."""
-    from tracker.detect.clusters import HOLE_REST
+    from tracker.detect.occluders import HOLE_REST
 
     b = det.board
     if not isinstance(b, CrokinoleBoard):
@@ -149,7 +149,7 @@ def resting_over_edge(det: DiscDetector, frame: np.ndarray, radius: float) -> Fi
     for s in EDGE_SEED * b.hole_radius * np.stack([np.cos(a), np.sin(a)], 1):
         f = det.refiner.refine(frame, s, radius, with_colors=False,
                                give_up_below=0.6 * det.settings.min_coverage)
-        # (where a disc can rest over the edge: ``clusters.HOLE_REST``; nearer, a sunk disc's
+        # (where a disc can rest over the edge: ``occluders.HOLE_REST``; nearer, a sunk disc's
         # face refitted as one standing on the surface in a hole barely wider than a disc)
         if float(np.hypot(*f.centre)) <= HOLE_REST * b.hole_radius or \
                 det.where_of(float(f.centre[0]), float(f.centre[1]), radius) == IN_HOLE or not det._accept(f, radius):

@@ -72,7 +72,7 @@ def the_hand(seg: ShotSegmenter, shooter: Track, movers: Sequence[Track], paths:
              start: tuple[float, float]) -> Track | None:
     """The track that followed the flicking hand when the shot disc, first seen in flight, was
     taken to have left the shooting line (``start_places.put_down_and_flicked``,
-    ``unseen.flicked_unseen``) where that track rested, within a radius: two discs cannot lie on
+    ``flicked_unseen.flicked_unseen``) where that track rested, within a radius: two discs cannot lie on
     one place, that track was the shot disc's until the flick (see the module doc), and its
     later finds (out behind the line, in the ditch) are no disc's. None otherwise."""
     if not isinstance(seg.board, CrokinoleBoard) or shooter.born < seg._t0 - 1e-6:

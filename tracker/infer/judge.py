@@ -22,6 +22,7 @@ from tracker.detect.datatypes import STRIKER
 from tracker.infer.contacts import found_still, grazed_rim, infer_contacts, motion_start
 from tracker.infer.datatypes import End, ShotRecord
 from tracker.infer.ends import end_of, peak_speed, rested_before, stayed_out
+from tracker.infer.flicked_unseen import flicked_unseen
 from tracker.infer.hand_flick import followed_the_hand, the_hand
 from tracker.infer.never_seen import struck_by_never_seen
 from tracker.infer.rim_gone import knocked_out_unseen
@@ -35,7 +36,6 @@ from tracker.infer.start_places import (
 from tracker.infer.struck_unseen import struck_by_unseen
 from tracker.infer.unseen import (
     arrived_unseen,
-    flicked_unseen,
     sank_unseen,
     striker_put_down,
     unseen_shot,
