@@ -128,14 +128,9 @@ def test_review_of_a_fixture_matches_its_truth(tmp_path: Path, capsys: pytest.Ca
 def _some_frames(src: Path, dest: Path, start: int, n: int) -> Path:
     import cv2
 
-    cap = cv2.VideoCapture(str(src))
-    cap.set(cv2.CAP_PROP_POS_FRAMES, start)
-    frames = []
-    while len(frames) < n:
-        ok, f = cap.read()
-        if not ok:
-            break
-        frames.append(f)
+    from tests.video_frames import read_frames
+
+    frames = read_frames(src, n, start)
     h, w = frames[0].shape[:2]
     vw = cv2.VideoWriter(str(dest), cv2.VideoWriter.fourcc(*"FFV1"), 10.0, (w, h))  # lossless
     for f in frames:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tests.infer.korona_setup_rows import rows_seen
 from tracker.boards import KoronaBoard
 from tracker.detect.datatypes import DISC
 from tracker.errors import InputError
@@ -22,20 +23,7 @@ KB = KoronaBoard()
 def _rows(seen: tuple[str, ...]) -> tuple[Namer, dict[int, Track], dict[int, tuple[float, float]]]:
     """Four players; the discs of the seats in ``seen`` stand in their standard rows, long at
     rest, with their owners known; the other seats' rows were never seen."""
-    namer = Namer("korona", 4, KB)
-    tracks: dict[int, Track] = {}
-    before: dict[int, tuple[float, float]] = {}
-    tid = 1
-    for owner, at in standard_setup(4, 8, KB).discs.values():
-        if owner not in seen:
-            continue
-        tracks[tid] = Track(id=tid, kind=DISC, radius=KB.disc_radius, xy=np.array(at), anchor=np.array(at),
-                            anchor_n=5)
-        tracks[tid].hits = 40
-        before[tid] = at
-        namer.owners[tid] = owner
-        tid += 1
-    return namer, tracks, before
+    return rows_seen(lambda owner, _k: owner in seen)
 
 
 def test_a_seat_whose_row_was_never_seen_is_assumed_in_the_standard_setup() -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from tests.infer.korona_setup_rows import rows_seen
 from tracker.boards import KoronaBoard
 from tracker.detect.datatypes import DISC
 from tracker.infer.datatypes import ShotRecord
@@ -22,22 +23,7 @@ KB = KoronaBoard()
 def _rows(south_seen: tuple[int, ...]) -> tuple[Namer, dict[int, Track], dict[int, tuple[float, float]]]:
     """Four players in their standard rows, long at rest, owners known; of south's eight discs
     only those at the indices ``south_seen`` (0-7, along its row) were seen."""
-    namer = Namer("korona", 4, KB)
-    tracks: dict[int, Track] = {}
-    before: dict[int, tuple[float, float]] = {}
-    tid, i_south = 1, 0
-    for owner, at in standard_setup(4, 8, KB).discs.values():
-        if owner == "south":
-            i_south += 1
-            if i_south - 1 not in south_seen:
-                continue
-        tracks[tid] = Track(id=tid, kind=DISC, radius=KB.disc_radius, xy=np.array(at), anchor=np.array(at),
-                            anchor_n=5)
-        tracks[tid].hits = 40
-        before[tid] = at
-        namer.owners[tid] = owner
-        tid += 1
-    return namer, tracks, before
+    return rows_seen(lambda owner, k: owner != "south" or k in south_seen)
 
 
 def test_a_row_seen_in_part_is_completed_and_no_other_disc_is_dropped() -> None:

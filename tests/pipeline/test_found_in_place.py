@@ -3,21 +3,10 @@ disc (``pipeline.found_in_place``, asked by ``identity.reconcile``)."""
 
 from __future__ import annotations
 
-import numpy as np
-
-from tracker.detect.datatypes import DISC
+from tests.pipeline.tracks import track_at as _track
 from tracker.infer import ShotRecord
 from tracker.pipeline.identity import reconcile
-from tracker.track import Track
 from tracker.track.datatypes import Sample
-
-
-def _track(tid: int, xy: tuple[float, float], born: float, state: str = "rest", occluded: bool = False,
-           last_seen: float = 0.0) -> Track:
-    tr = Track(id=tid, kind=DISC, radius=12.5, xy=np.array(xy), anchor=np.array(xy), anchor_n=3,
-               state=state, occluded=occluded, born=born, last_seen=last_seen)  # type: ignore[arg-type]
-    tr.path = [Sample(born, xy[0], xy[1])]
-    return tr
 
 
 def test_a_korona_disc_called_pocketed_but_found_in_its_place_during_the_shot_is_that_disc() -> None:

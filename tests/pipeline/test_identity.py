@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from tests.pipeline.tracks import track_at as _track
 from tracker.boards import KoronaBoard
 from tracker.detect.datatypes import DISC
 from tracker.infer import ShotRecord
@@ -27,14 +28,6 @@ def test_colours_belong_to_the_seat_opposite_their_row() -> None:
     assert {c: SEATS[i] for c, i in owner.items()} == {0: "south", 1: "west", 2: "north", 3: "east"}
     # scattered discs: no rows to read, the colour convention stands
     assert owners_from_rows(KB, SEATS, [*at[:-1], (0.0, 0.0)], classes) == {}
-
-
-def _track(tid: int, xy: tuple[float, float], born: float, state: str = "rest", occluded: bool = False,
-           last_seen: float = 0.0) -> Track:
-    tr = Track(id=tid, kind=DISC, radius=12.5, xy=np.array(xy), anchor=np.array(xy), anchor_n=3,
-               state=state, occluded=occluded, born=born, last_seen=last_seen)  # type: ignore[arg-type]
-    tr.path = [Sample(born, xy[0], xy[1])]
-    return tr
 
 
 def test_a_disc_lost_in_the_shot_is_the_new_track_nearest_it() -> None:

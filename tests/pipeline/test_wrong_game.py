@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import cv2
 import numpy as np
 import pytest
 
+from tests.video_frames import read_frames
 from tracker.errors import CalibrationError
 from tracker.pipeline import Pipeline
 
@@ -21,15 +21,7 @@ def first_frames(fixture: str, n: int) -> list[np.ndarray]:
     src = FIXTURES / fixture / "video.mp4"
     if not src.exists():
         pytest.skip(f"fixture {fixture} not generated")
-    cap = cv2.VideoCapture(str(src))
-    frames = []
-    while len(frames) < n:
-        ok, f = cap.read()
-        if not ok:
-            break
-        frames.append(f)
-    cap.release()
-    return frames
+    return read_frames(src, n)
 
 
 @pytest.mark.parametrize(("fixture", "game", "other"), [("crokinole_twenty", "korona", "crokinole"),
