@@ -252,3 +252,26 @@ def test_a_blow_carried_through_a_lost_disc_lying_across_the_way_goes_to_that_di
     aside = dict(tracks)  # s1 off the way: the disc n2 struck is the new track
     aside[1] = _croki(1, (-57.0, 68.0), 1.5, state="rest", occluded=True, last_seen=5.0, anchor_n=30)
     assert reconcile(rec, aside, names) == [(6, 3)]
+
+
+def test_a_new_track_that_jumped_onto_a_disc_lost_in_the_shot_ends_as_that_disc() -> None:
+    """c2h_9944 at 16.9 s: north's n3 struck s2 (lost at rest, red on the red board) into s3.
+    The track found on s2's way jumped 74 mm onto s3 as s3 moved off (s3's own track lost at
+    its place at 16.90 s) and ended at s3's rest: it is s3 (the disc it ends as), not s2 (the
+    disc it began on), which took s3's place in the next shots (12.5 switches per 100 shots)."""
+    n3 = _croki(8, (-35.0, -20.0), 15.9, [(16.70, -46.0, 19.0), (16.73, -41.0, -10.0), (16.77, -37.0, -20.0)],
+                last_seen=17.4)
+    s2 = _croki(3, (6.0, -30.0), 7.2, state="lifted", last_seen=7.5, anchor_n=1, rest_xy=(6.0, -30.0))
+    s3 = _croki(7, (56.0, -70.0), 14.5, [(14.50, 56.0, -70.0), (16.90, 56.0, -79.0)], state="rest",
+                occluded=True, last_seen=16.90)
+    run = [(16.77, -17.0, -66.0), (16.80, -11.0, -71.0), (16.83, 10.0, -88.0), (16.93, 82.0, -70.0),
+           (17.10, 112.0, -99.0)]
+    new = _croki(9, (112.0, -99.0), 16.77, run, state="rest", last_seen=17.1)
+    tracks = {8: n3, 3: s2, 7: s3, 9: new}
+    names = {8: "n3", 3: "s2", 7: "s3"}
+    rec = ShotRecord(disc=8, start=(-104.0, 287.0), t_start=16.47, t_end=17.45, frame_start=494, frame_end=523,
+                     ends={8: (-35.0, -20.0), 9: (112.0, -99.0)}, before={8: (-104.0, 287.0), 7: (56.0, -70.0)})
+    assert reconcile(rec, tracks, names) == [(9, 7)]
+    stayed = dict(tracks)  # the new track stayed where it was, away from s3: no jump onto s3
+    stayed[9] = _croki(9, (10.0, -88.0), 16.77, run[:3] + [(16.93, 12.0, -87.0)], state="rest", last_seen=17.1)
+    assert (9, 7) not in reconcile(rec, stayed, names)
