@@ -46,7 +46,8 @@ def reconcile(rec: ShotRecord, tracks: dict[int, Track], names: dict[int, str],
     (``_reachable``; korona at 10 fps untried: k4h_9806's pockets 100%/60% -> 33%/33% with it).
     Crokinole (``unseen_struck``): also a named disc unseen at rest since before the shot that
     a mover of the shot came to touch, or that lay across the way of one (``_struck_on``), for a
-    new track first seen where that blow could have sent it."""
+    new track first seen where that blow could have sent it. Crokinole, before all: a new track
+    that jumped onto a named disc lost during the shot is that disc (``_took_over``)."""
     found = [tracks[k] for k in rec.ends if k in tracks and k not in names and k not in rec.before
              and k != rec.disc and tracks[k].born >= rec.t_start - 0.05]
     used: set[int] = set()
