@@ -159,7 +159,8 @@ def _struck_unseen(rec: ShotRecord, pool: Sequence[Track], movers: Sequence[Trac
     100%); c2h_9944 shots P 88 -> 100%, removed P 25 -> 100% (s1's off_board at 11.0 s found, two
     false fouls gone), but switches 0 -> 12.5 per 100 shots and median/p95 1.15/11.45 -> 1.57/10.97
     mm (s2, now named on the new track it became at 16.8 s, whose run then took s3's finds: a
-    nameless track before); the other 25 crokinole dev matches and 6 fixtures the same."""
+    nameless track before; since ``_took_over`` names that track s3, where it ended, and c2h_9944
+    has no switch); the other 25 crokinole dev matches and 6 fixtures the same."""
     out: dict[int, float] = {}
     for tr in pool:
         at = np.asarray(tr.position(), float)
