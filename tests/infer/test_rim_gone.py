@@ -252,3 +252,34 @@ def test_a_row_mate_shuffled_onto_a_lost_discs_place_is_no_sign_the_row_was_look
     ends = {3: (23.0, RIM), 9: (33.0, 300.0)}
     got = knocked_out_unseen(B, [s5, s6, s7, s], ends, 9, before, {3, 9}, T0, NOW)
     assert 2 not in got
+
+
+def _pushed_along_by_a_coasting_mate(found: list[Track]) -> dict[int, object]:
+    """s7, west of s6 in the north row, is struck east and coasts unseen (the tracker's forecast)
+    along the rim right through s6's place, its course 0.7 mm off s6's centre; s6, lost since
+    the flick, is never seen again, and s5 is seen in place west of them (k2e_9983 at 8.4 s:
+    n1 pushed 84 mm along the south rim by its neighbour)."""
+    s5, s6, s7 = _disc(1, -17.0), _disc(2, 33.0), _disc(3, 8.0)
+    _struck_unseen(s6, None)
+    s7.path = [sm for sm in s7.path if sm.t <= T0]
+    s7.path += [Sample(T0 + 0.1 * k, x, RIM - 0.7, False)
+                for k, x in enumerate([17.0, 25.0, 31.0, 36.0, 38.0, 38.0], start=1)]
+    s7.xy, s7.state, s7.occluded, s7.last_seen = np.array([38.0, RIM - 0.7]), "rest", True, T0
+    before = {1: (-17.0, RIM), 2: (33.0, RIM), 3: (8.0, RIM)}
+    return knocked_out_unseen(B, [s5, s6, s7, *found], {3: (38.0, RIM - 0.7)}, 99, before, {3}, T0, NOW)
+
+
+def test_a_rim_disc_pushed_along_the_rim_by_a_mate_coasting_through_its_place_is_not_off() -> None:
+    """The blow is along the line of centres where s7 touched s6 (from the west, along the rim),
+    not from the nearest point of s7's course (beside s6's centre: "straight into the rim"). s6
+    slid east along the rim: never found, it went down the ne pocket, not over the rim."""
+    assert _pushed_along_by_a_coasting_mate([]) == {2: "pocket:ne"}
+
+
+def test_a_rim_disc_pushed_along_by_a_coasting_mate_and_found_further_along_the_rim_stays() -> None:
+    """A disc first found after the shot rests against the north rim east of s6's place: s6,
+    slid there, is judged neither off nor pocketed."""
+    found = _disc(5, 117.0)
+    found.born = 1.5
+    found.path = [sm for sm in found.path if sm.t >= 1.5]
+    assert _pushed_along_by_a_coasting_mate([found]) == {}

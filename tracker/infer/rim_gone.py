@@ -196,14 +196,32 @@ def _blows(tr: Track, movers: Sequence[Track], at: tuple[float, float], t0: floa
     for o in movers:
         reach = tr.radius + o.radius + tr.radius
         pts = path_since(o, t0)
-        for a, b in zip(pts, pts[1:], strict=False):
+        for k, (a, b) in enumerate(zip(pts, pts[1:], strict=False)):
             if float(np.hypot(*(b - a))) <= TrackerConfig.move_mm or float((q - a) @ (b - a)) <= 0.0:
                 continue  # standing, jittering, or running away from ``at``
             p = closest_on_segment(q, a, b)
             d = float(np.hypot(*(q - p)))
             if d <= reach:
-                out.append((d, q - p))
+                out.append((d, q - _touch(q, pts, k, tr.radius + o.radius, p)))
     return out
+
+
+def _touch(q: np.ndarray, pts: Sequence[np.ndarray], k: int, contact: float, nearest: np.ndarray) -> np.ndarray:
+    """Where the blow of a mover's step ``pts[k]`` -> ``pts[k + 1]`` on a disc resting at ``q``
+    came from: a step that starts touching it (centres within ``contact``) pushes it along the
+    line of centres from where the mover first touched it on its course (a row-mate pressed
+    against it in the row pushes it along the row, however close the tracker's course for it
+    then runs to its centre); any other from the step's ``nearest`` point to ``q``, as the
+    blow of a mover running up at it. A row-mate coasted on a forecast along the rim through
+    the disc's place passes nearest it just beside its centre, which read as a blow straight
+    into the rim (k2e_9983 at 8.4 s: n1, pushed 84 mm along the south rim by its neighbour,
+    was called off the board)."""
+    if float(np.hypot(*(pts[k] - q))) > contact:
+        return nearest
+    first = k
+    while first > 0 and float(np.hypot(*(pts[first - 1] - q))) <= contact:
+        first -= 1
+    return pts[first]
 
 
 def _run_at(tr: Track, movers: Sequence[Track], at: tuple[float, float], t0: float) -> bool:
