@@ -1,5 +1,5 @@
 """The disc a blow struck in a row may itself rebound against the push the forecast gave it
-(``row_order._with_push`` constrains only the discs beyond it; ``WITH_PUSH``, off by default)."""
+(``row_order._with_push`` constrains only the disc it pushes; ``WITH_PUSH``)."""
 
 from __future__ import annotations
 
