@@ -1,5 +1,5 @@
 """A row struck from one end: its discs are pushed on, never back towards the blow
-(``row_order._with_push``, ``row_order.WITH_PUSH``, off by default: see its note)."""
+(``row_order._with_push``, ``row_order.WITH_PUSH``: see its note)."""
 
 from __future__ import annotations
 

@@ -53,13 +53,16 @@ UNSEEN_BLOWS = False
 # false find in the gap of a row being split lay 13 mm from s4's rest place, s4's true find 15
 # mm; the alignment gave s4 the false one and s4's find became a new disc (switches).
 KEEP_ORDERED = True
-# Keep a struck row's discs from going back against the blow in the alignment (``_with_push``).
-# Off: replays (--dets), off -> on: k2e_9971 switches 25 -> 0 per 100 shots (with
-# ``TrackerConfig.no_overlap``), but k4h_9912 0 -> 12.5: at 31.4 s it gives s4's find to its
-# own track, not a false find's beside it, and so shows s4 under s3's name, swapped unseen in an
-# earlier shot (23.2 s, a blow into the row with pushes both ways and a false find's stale track);
-# the other 12 korona dev matches and 5 fixtures the same
-WITH_PUSH = False
+# Keep the disc a struck row disc pushes directly (the next one on along the push) from going
+# back against the blow in the alignment (``_with_push``). Replays of dets20 (session 20,
+# kswitch), off -> on: k2e_9971 switches 25 -> 0 per 100 shots; the other 22 korona dev matches
+# and fixtures and the 33 crokinole ones the same. Constraining every disc beyond the struck one
+# (before) made k4h_9984 position p95 3.23 -> 8.50 mm (17.27 s: a blow into the west end of the
+# north row of eight, the finds of the moving row few and merged, the east end refused a find
+# 10 mm back; the truth's n4-n7 end 13-17 mm back towards the blow: further on, the chain
+# rebounds), and constraining the struck disc itself made k4h_9972 lose a round (an extra pocket:
+# s8, struck obliquely at the row's end, went the other way along the row than its forecast)
+WITH_PUSH = True
 BACK = 0.5  # radii a pushed row disc may be seen back towards the blow (jitter, a rebound)
 GAP = 1.2  # most free space between neighbours on a line, in radii (2.4 changed the detector runs, no gain)
 
@@ -188,9 +191,16 @@ def struck_unseen(tk: Tracker, tr: Track, dt: float) -> bool:
 def _with_push(tk: Tracker, rows: Sequence[Track], dets: Detections, ti: list[int], dj: list[int],
                u: np.ndarray) -> np.ndarray | None:
     """(len(ti), len(dj)) False where a row disc would have gone back against the blow: a row
-    member struck this frame (``tk._struck``) is pushed one way along the row's line ``u``; it
-    and every disc beyond it that way can only be pushed on, never back towards the blow (by
-    more than ``BACK`` radii: detector jitter, a rebound). None when no member's push is known.
+    member struck this frame (``tk._struck``) is pushed one way along the row's line ``u``; the
+    disc it pushes can only be pushed on, never back towards the blow (by
+    more than ``BACK`` radii: detector jitter, a rebound): the next disc on from the struck one
+    along the push only; the discs further on are free (a chain of contacts rebounds: k4h_9984
+    at 17.27 s, see ``WITH_PUSH``), and so is the struck disc itself: the
+    forecast's push is the mover's velocity along the contact normal, and an oblique blow into a
+    rim row sends the struck disc off the rim, its way along the row the forecast's or the other
+    (k4h_9972 at 3.63 s: s8, struck at the row's east end, went 13 mm east and off the rim, its
+    forecast push west; barred from its own finds, s7's track took them). None when no member's
+    push is known.
 
     k2e_9971 at 18.30 s: the striker drove n6 west into n7 along the north rim; n6, seen 17 mm
     west of its place, lay 16 mm east of n7's, n7 itself unseen; the alignment's tie-break
@@ -207,8 +217,8 @@ def _with_push(tk: Tracker, rows: Sequence[Track], dets: Detections, ti: list[in
     first = min(k for k, _ in pushes) if sign > 0 else max(k for k, _ in pushes)
     out = np.ones((len(ti), len(dj)), bool)
     for a, i in enumerate(ti):
-        if (a - first) * sign < 0:
-            continue  # behind the struck disc: this blow does not push it
+        if (a - first) * sign != 1:
+            continue  # only the disc the struck one pushes directly (the others may rebound)
         back = (dets.xy[dj] - rest_of(rows[i])) @ (sign * u)
         out[a] = back >= -BACK * rows[i].radius
     return out
