@@ -206,25 +206,33 @@ def test_a_striker_first_seen_on_its_way_in_is_no_shot() -> None:
     assert _run_all({1: (s, striker)}, fps=30.0, seconds=4.0) == []
 
 
+def _waiting_row(speed: float, push_s: float, back_at: float = float("inf")) -> dict[int, tuple[Track, Callable[[float], Seen]]]:
+    """A rim disc (id 1) unseen from 1.0 s (till ``back_at``) while a hand pushes its row-mate
+    (id 2) along the rim at ``speed`` mm/s for ``push_s`` s: an episode that waits for the rim
+    disc it may have knocked away."""
+    y_rim = B.half - B.disc_radius
+    r = Track(id=1, kind=0, radius=B.disc_radius, xy=np.array([0.0, y_rim]), born=0.0)
+    mate = Track(id=2, kind=0, radius=B.disc_radius, xy=np.array([25.0, y_rim]), born=0.0)
+
+    def rim_disc(t: float) -> Seen:
+        return None if 1.0 <= t < back_at else (0.0, y_rim, "rest")
+
+    def row_mate(t: float) -> Seen:
+        if t < 1.0:
+            return (25.0, y_rim, "rest")
+        return (25.0 + speed * min(t - 1.0, push_s), y_rim, "moving" if t < 1.05 + push_s else "rest")
+
+    return {1: (r, rim_disc), 2: (mate, row_mate)}
+
+
 def test_a_striker_set_down_while_a_shot_waits_for_a_rim_disc_is_shot_once() -> None:
     """k4h_9806 at 22.6 s: an episode waits for a rim disc it may have knocked away (a hand
     nudged its row-mate); meanwhile south's striker is set on its line, and flicked before the
     wait runs out (its first 0.3 s unseen, then seen running up the board). The striker stood
     still through the episode: its run is the next shot's, logged once (it was logged twice,
     once in the episode it never moved in)."""
-    r = Track(id=1, kind=0, radius=B.disc_radius, xy=np.array([0.0, B.half - B.disc_radius]), born=0.0)
-    mate = Track(id=2, kind=0, radius=B.disc_radius, xy=np.array([25.0, B.half - B.disc_radius]), born=0.0)
     s = Track(id=3, kind=STRIKER, radius=B.striker_radius, xy=np.array([-100.0, -LINE]), born=1.2)
-    y_rim = B.half - B.disc_radius
     v0, a = 1000.0, 0.12 * 9810.0
-
-    def rim_disc(t: float) -> Seen:
-        return (0.0, y_rim, "rest") if t < 1.0 else None
-
-    def row_mate(t: float) -> Seen:  # nudged 15 mm along the rim by a hand at 50 mm/s
-        if t < 1.0:
-            return (25.0, y_rim, "rest")
-        return (25.0 + 50.0 * min(t - 1.0, 0.3), y_rim, "moving" if t < 1.35 else "rest")
 
     def striker(t: float) -> Seen:
         if t < 1.2:
@@ -236,7 +244,7 @@ def test_a_striker_set_down_while_a_shot_waits_for_a_rim_disc_is_shot_once() -> 
         dt = min(t - 2.0, v0 / a)
         return (-100.0, -LINE + v0 * dt - 0.5 * a * dt * dt, "moving" if t - 2.0 < v0 / a + 0.2 else "rest")
 
-    assert _run_all({1: (r, rim_disc), 2: (mate, row_mate), 3: (s, striker)}, fps=30.0, seconds=4.0) == [3]
+    assert _run_all({**_waiting_row(50.0, 0.3), 3: (s, striker)}, fps=30.0, seconds=4.0) == [3]
 
 
 def test_a_disc_put_down_while_a_hand_carried_the_striker_is_told_as_placed() -> None:
@@ -278,19 +286,8 @@ def test_a_striker_set_down_as_an_episode_begins_and_flicked_during_its_wait_is_
     rest it is measured a few mm apart from frame to frame (the tracker even calls it moving
     for a frame), and it is flicked before the wait runs out. It never travelled in that
     episode: its run is the next shot's, logged once (it was logged twice)."""
-    r = Track(id=1, kind=0, radius=B.disc_radius, xy=np.array([0.0, B.half - B.disc_radius]), born=0.0)
-    mate = Track(id=2, kind=0, radius=B.disc_radius, xy=np.array([25.0, B.half - B.disc_radius]), born=0.0)
     s = Track(id=3, kind=STRIKER, radius=B.striker_radius, xy=np.array([-130.0, -LINE]), born=0.9)
-    y_rim = B.half - B.disc_radius
     v0, a = 1900.0, 0.12 * 9810.0
-
-    def rim_disc(t: float) -> Seen:
-        return (0.0, y_rim, "rest") if t < 1.0 else None
-
-    def row_mate(t: float) -> Seen:  # nudged 15 mm along the rim by a hand at 50 mm/s
-        if t < 1.0:
-            return (25.0, y_rim, "rest")
-        return (25.0 + 50.0 * min(t - 1.0, 0.3), y_rim, "moving" if t < 1.35 else "rest")
 
     def striker(t: float) -> Seen:
         if t < 0.9:
@@ -303,7 +300,7 @@ def test_a_striker_set_down_as_an_episode_begins_and_flicked_during_its_wait_is_
         dt = min(t - 1.95, v0 / a)
         return (-100.0, -LINE + v0 * dt - 0.5 * a * dt * dt, "moving" if 1.98 < t < 1.95 + v0 / a + 0.2 else "rest")
 
-    assert _run_all({1: (r, rim_disc), 2: (mate, row_mate), 3: (s, striker)}, fps=30.0, seconds=4.0) == [3]
+    assert _run_all({**_waiting_row(50.0, 0.3), 3: (s, striker)}, fps=30.0, seconds=4.0) == [3]
 
 
 def test_a_striker_lost_as_it_is_flicked_and_found_again_on_its_way_is_shot_once() -> None:
@@ -312,19 +309,8 @@ def test_a_striker_lost_as_it_is_flicked_and_found_again_on_its_way_is_shot_once
     the detector's frames for 0.33 s while the rim disc is seen again in place, then found on its
     way up the board. The episode waits for it: one shot, the striker's, seen flicked (it was
     read from the rest states as the rim disc showed, and the run found next made a second)."""
-    r = Track(id=1, kind=0, radius=B.disc_radius, xy=np.array([0.0, B.half - B.disc_radius]), born=0.0)
-    mate = Track(id=2, kind=0, radius=B.disc_radius, xy=np.array([25.0, B.half - B.disc_radius]), born=0.0)
     s = Track(id=3, kind=STRIKER, radius=B.striker_radius, xy=np.array([-100.0, -LINE - 8.0]), born=0.0)
-    y_rim = B.half - B.disc_radius
     v0, a = 1500.0, 0.12 * 9810.0
-
-    def rim_disc(t: float) -> Seen:
-        return None if 1.0 <= t < 1.9 else (0.0, y_rim, "rest")
-
-    def row_mate(t: float) -> Seen:  # pushed 40 mm along the rim by a hand at 100 mm/s
-        if t < 1.0:
-            return (25.0, y_rim, "rest")
-        return (25.0 + 100.0 * min(t - 1.0, 0.4), y_rim, "moving" if t < 1.45 else "rest")
 
     def striker(t: float) -> Seen:
         if t < 1.7:
@@ -336,7 +322,7 @@ def test_a_striker_lost_as_it_is_flicked_and_found_again_on_its_way_is_shot_once
         dt = min(t - 1.69, v0 / a)
         return (-100.0, -LINE - 8.0 + v0 * dt - 0.5 * a * dt * dt, "moving" if t - 1.69 < v0 / a + 0.2 else "rest")
 
-    assert _run_all({1: (r, rim_disc), 2: (mate, row_mate), 3: (s, striker)}, fps=30.0, seconds=4.0) == [3]
+    assert _run_all({**_waiting_row(100.0, 0.4, back_at=1.9), 3: (s, striker)}, fps=30.0, seconds=4.0) == [3]
 
 
 def test_a_striker_measured_apart_at_rest_after_its_shot_lets_the_shot_close() -> None:
