@@ -26,6 +26,12 @@ def shots(p: Pipeline) -> list[Shot]:
     return [e for e in p.entries if isinstance(e, Shot)]
 
 
+def slide_to(a: tuple[float, float], b: tuple[float, float], frames: int) -> list[tuple[float, float]]:
+    """Positions from ``a`` to ``b`` over ``frames`` frames, slowing to a stop."""
+    s = 1.0 - (1.0 - np.linspace(0.0, 1.0, frames + 1)[1:]) ** 2
+    return [(a[0] + (b[0] - a[0]) * f, a[1] + (b[1] - a[1]) * f) for f in s]
+
+
 def discs_at(*xy: tuple[float, float]) -> Detections:
     """Crokinole discs (radius 16 mm) found at ``xy`` (board mm)."""
     return Detections(xy=np.array(xy, float).reshape(-1, 2), radius=np.full(len(xy), 16.0))

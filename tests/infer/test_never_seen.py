@@ -8,18 +8,12 @@ import math
 import numpy as np
 import pytest
 
-from tests.infer.scenes import discs_at, shots
+from tests.infer.scenes import discs_at, feed, shots, slide_to
 from tracker.boards import CrokinoleBoard
 from tracker.pipeline import Pipeline
 
 FPS = 30.0
 R = 15.875  # the board's disc radius
-
-
-def _run(a: tuple[float, float], b: tuple[float, float], frames: int) -> list[tuple[float, float]]:
-    """Positions from ``a`` to ``b`` over ``frames`` frames, slowing to a stop."""
-    s = 1.0 - (1.0 - np.linspace(0.0, 1.0, frames + 1)[1:]) ** 2
-    return [(a[0] + (b[0] - a[0]) * f, a[1] + (b[1] - a[1]) * f) for f in s]
 
 
 @pytest.mark.parametrize(("blend", "refit"), [(False, False), (True, False), (False, True)])
@@ -41,13 +35,13 @@ def test_a_disc_struck_by_a_shot_disc_nobody_saw_is_no_shot_of_its_own(blend: bo
     s1_back = (x, -273.5)  # by the south shooting line (not touching it)
     s1_knocked = (-60.0, -120.0)
     frames: list[list[tuple[float, float]]] = []
-    frames += [[south]] * 20 + [[q] for q in _run(south, s1_rest, 20)] + [[s1_rest]] * 40  # south: s1
-    frames += [[s1_rest, north]] * 20 + [[s1_rest, q] for q in _run(north, n1_end, 20)]  # north: n1 hits s1
-    frames += [[q, n1_end] for q in _run(s1_rest, s1_back, 20)] + [[s1_back, n1_end]] * 40
+    frames += [[south]] * 20 + [[q] for q in slide_to(south, s1_rest, 20)] + [[s1_rest]] * 40  # south: s1
+    frames += [[s1_rest, north]] * 20 + [[s1_rest, q] for q in slide_to(north, n1_end, 20)]  # north: n1 hits s1
+    frames += [[q, n1_end] for q in slide_to(s1_rest, s1_back, 20)] + [[s1_back, n1_end]] * 40
     u = np.subtract(s1_knocked, s1_back) / math.dist(s1_knocked, s1_back)
     if blend:
         frames += [[tuple(np.subtract(s1_back, u * 10.0)), n1_end]]
-    frames += [[q, n1_end] for q in _run(s1_back, s1_knocked, 15)] + [[s1_knocked, n1_end]] * 40  # south, unseen
+    frames += [[q, n1_end] for q in slide_to(s1_back, s1_knocked, 15)] + [[s1_knocked, n1_end]] * 40  # south, unseen
     p = Pipeline("crokinole", 2)
     p.start_tracking(board)
     for k, rows in enumerate(frames):
@@ -81,17 +75,13 @@ def test_the_disc_nobody_saw_stays_in_play_and_is_met_again() -> None:
     n2_end = tuple(np.subtract(s2_at, u2 * (2 * R + 0.5)))
     s2_off = (100.0, -130.0)
     frames: list[list[tuple[float, float]]] = []
-    frames += [[south]] * 20 + [[q] for q in _run(south, s1_rest, 20)] + [[s1_rest]] * 40  # south: s1
-    frames += [[s1_rest, north]] * 20 + [[s1_rest, q] for q in _run(north, n1_rest, 20)]  # north: n1 hits s1
-    frames += [[q, n1_rest] for q in _run(s1_rest, s1_off, 15)] + [[s1_off, n1_rest]] * 40
-    frames += [[s1_off, q] for q in _run(n1_rest, n1_off, 15)] + [[s1_off, n1_off]] * 40  # south: s2, unseen
-    frames += [[s1_off, n1_off, north]] * 20 + [[s1_off, n1_off, q] for q in _run(north, n2_end, 20)]  # north: n2
-    frames += [[s1_off, n1_off, n2_end, q] for q in _run(s2_at, s2_off, 15)] + [[s1_off, n1_off, n2_end, s2_off]] * 40
-    p = Pipeline("crokinole", 2)
-    p.start_tracking(board)
-    for k, rows in enumerate(frames):
-        p.process_detections(discs_at(*rows), k / FPS, k)
-    p.finish()
+    frames += [[south]] * 20 + [[q] for q in slide_to(south, s1_rest, 20)] + [[s1_rest]] * 40  # south: s1
+    frames += [[s1_rest, north]] * 20 + [[s1_rest, q] for q in slide_to(north, n1_rest, 20)]  # north: n1 hits s1
+    frames += [[q, n1_rest] for q in slide_to(s1_rest, s1_off, 15)] + [[s1_off, n1_rest]] * 40
+    frames += [[s1_off, q] for q in slide_to(n1_rest, n1_off, 15)] + [[s1_off, n1_off]] * 40  # south: s2, unseen
+    frames += [[s1_off, n1_off, north]] * 20 + [[s1_off, n1_off, q] for q in slide_to(north, n2_end, 20)]  # north: n2
+    frames += [[s1_off, n1_off, n2_end, q] for q in slide_to(s2_at, s2_off, 15)] + [[s1_off, n1_off, n2_end, s2_off]] * 40
+    p = feed([(k / FPS, discs_at(*rows)) for k, rows in enumerate(frames)])
     log = shots(p)
     assert [s.seat for s in log] == ["south", "north", "south", "north"], log
     assert log[2].disc == "s2" and ("s2", "n1") in log[2].contacts, log[2]

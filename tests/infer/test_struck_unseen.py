@@ -5,20 +5,11 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
-
-from tests.infer.scenes import discs_at, shots
+from tests.infer.scenes import discs_at, feed, shots, slide_to
 from tracker.boards import CrokinoleBoard
-from tracker.pipeline import Pipeline
 
 FPS = 30.0
 R = 15.875  # the board's disc radius
-
-
-def _run(a: tuple[float, float], b: tuple[float, float], frames: int) -> list[tuple[float, float]]:
-    """Positions from ``a`` to ``b`` over ``frames`` frames, slowing to a stop."""
-    s = 1.0 - (1.0 - np.linspace(0.0, 1.0, frames + 1)[1:]) ** 2
-    return [(a[0] + (b[0] - a[0]) * f, a[1] + (b[1] - a[1]) * f) for f in s]
 
 
 def test_a_shot_disc_first_seen_striking_a_disc_is_the_shot_disc() -> None:
@@ -37,16 +28,12 @@ def test_a_shot_disc_first_seen_striking_a_disc_is_the_shot_disc() -> None:
     s2_seen, s2_end = (x, n1_end[1] - 2 * R - 45.0), (x, n1_end[1] - 2 * R - 0.5)
     n1_out = (x, math.sqrt(325.0 ** 2 - x * x))  # 325 mm out: past the shooting line
     frames: list[list[tuple[float, float]]] = []
-    frames += [[south]] * 20 + [[q] for q in _run(south, s1_end, 20)] + [[s1_end]] * 30  # south: s1
-    frames += [[s1_end, north]] * 20 + [[s1_end, q] for q in _run(north, n1_end, 20)]  # north: n1 hits s1
-    frames += [[q, n1_end] for q in _run(s1_end, s1_knocked, 15)] + [[s1_knocked, n1_end]] * 30
+    frames += [[south]] * 20 + [[q] for q in slide_to(south, s1_end, 20)] + [[s1_end]] * 30  # south: s1
+    frames += [[s1_end, north]] * 20 + [[s1_end, q] for q in slide_to(north, n1_end, 20)]  # north: n1 hits s1
+    frames += [[q, n1_end] for q in slide_to(s1_end, s1_knocked, 15)] + [[s1_knocked, n1_end]] * 30
     frames += [[s1_knocked, n1_end, s2_seen], [s1_knocked, n1_end]]  # south: s2, seen once in flight
-    frames += [[s1_knocked, s2_end, q] for q in _run(n1_end, n1_out, 20)] + [[s1_knocked, s2_end, n1_out]] * 40
-    p = Pipeline("crokinole", 2)
-    p.start_tracking(board)
-    for k, rows in enumerate(frames):
-        p.process_detections(discs_at(*rows), k / FPS, k)
-    p.finish()
+    frames += [[s1_knocked, s2_end, q] for q in slide_to(n1_end, n1_out, 20)] + [[s1_knocked, s2_end, n1_out]] * 40
+    p = feed([(k / FPS, discs_at(*rows)) for k, rows in enumerate(frames)])
     log = shots(p)
     assert [s.seat for s in log] == ["south", "north", "south"], log
     last = log[-1]
