@@ -24,6 +24,7 @@ from tracker.infer.datatypes import End, ShotRecord
 from tracker.infer.ends import end_of, peak_speed, rested_before, stayed_out
 from tracker.infer.flicked_unseen import flicked_unseen
 from tracker.infer.hand_flick import followed_the_hand, the_hand
+from tracker.infer.landed_unseen import landed_unseen
 from tracker.infer.never_seen import struck_by_never_seen
 from tracker.infer.rim_gone import knocked_out_unseen
 from tracker.infer.start_places import (
@@ -109,7 +110,8 @@ def judge(seg: ShotSegmenter, tracks: Sequence[Track], t: float, frame: int) -> 
     if not seen_flick or shot_before:
         unseen = unseen_shot(seg, tracks, movers, paths, t, frame) \
             or arrived_unseen(seg, tracks, movers, paths, t, frame) \
-            or (None if candidates else sank_unseen(seg, tracks, movers, paths, t, frame))
+            or (None if candidates else sank_unseen(seg, tracks, movers, paths, t, frame)
+                or landed_unseen(seg, tracks, movers, paths, t, frame))
         if unseen is not None:
             return unseen
         # ... or the shot disc was first seen as it struck one of them (``struck_unseen``)
