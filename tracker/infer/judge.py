@@ -19,6 +19,7 @@ import numpy as np
 from tracker.boards import CrokinoleBoard, KoronaBoard
 from tracker.boards.korona import ON_LINE_MM
 from tracker.detect.datatypes import STRIKER
+from tracker.infer.clear_of_struck import clear_of_struck
 from tracker.infer.contacts import found_still, grazed_rim, infer_contacts, motion_start
 from tracker.infer.datatypes import End, ShotRecord
 from tracker.infer.ends import end_of, peak_speed, rested_before, stayed_out
@@ -210,6 +211,8 @@ def judge(seg: ShotSegmenter, tracks: Sequence[Track], t: float, frame: int) -> 
     ends.update(knocked_out_unseen(seg.board, tracks, ends, shooter.id, seg._before, seg._moved, seg._t0,
                                    seg.t))
     ends = stayed_out(ends, seg._before, radius, contacts, shooter.id)
+    if isinstance(seg.board, CrokinoleBoard):  # (a lone find of two discs meeting: ``clear_of_struck``)
+        ends = clear_of_struck(ends, seg._before, radius, contacts, {tr.id: tr.anchor_n for tr in tracks})
     return ShotRecord(
         disc=shooter.id, start=start, t_start=min(starts.get(shooter.id, seg._t0), t), t_end=seg._end_time(t),
         frame_start=seg._f0, frame_end=frame, contacts=tuple(contacts), ends=ends,
