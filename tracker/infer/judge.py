@@ -19,11 +19,13 @@ import numpy as np
 from tracker.boards import CrokinoleBoard, KoronaBoard
 from tracker.boards.korona import ON_LINE_MM
 from tracker.detect.datatypes import STRIKER
+from tracker.infer.clear_of_struck import clear_of_struck
 from tracker.infer.contacts import found_still, grazed_rim, infer_contacts, motion_start
 from tracker.infer.datatypes import End, ShotRecord
 from tracker.infer.ends import end_of, peak_speed, rested_before, stayed_out
 from tracker.infer.flicked_unseen import flicked_unseen
 from tracker.infer.hand_flick import followed_the_hand, the_hand
+from tracker.infer.landed_unseen import landed_unseen
 from tracker.infer.never_seen import struck_by_never_seen
 from tracker.infer.rim_gone import knocked_out_unseen
 from tracker.infer.start_places import (
@@ -109,7 +111,8 @@ def judge(seg: ShotSegmenter, tracks: Sequence[Track], t: float, frame: int) -> 
     if not seen_flick or shot_before:
         unseen = unseen_shot(seg, tracks, movers, paths, t, frame) \
             or arrived_unseen(seg, tracks, movers, paths, t, frame) \
-            or (None if candidates else sank_unseen(seg, tracks, movers, paths, t, frame))
+            or (None if candidates else sank_unseen(seg, tracks, movers, paths, t, frame)
+                or landed_unseen(seg, tracks, movers, paths, t, frame))
         if unseen is not None:
             return unseen
         # ... or the shot disc was first seen as it struck one of them (``struck_unseen``)
@@ -208,6 +211,8 @@ def judge(seg: ShotSegmenter, tracks: Sequence[Track], t: float, frame: int) -> 
     ends.update(knocked_out_unseen(seg.board, tracks, ends, shooter.id, seg._before, seg._moved, seg._t0,
                                    seg.t))
     ends = stayed_out(ends, seg._before, radius, contacts, shooter.id)
+    if isinstance(seg.board, CrokinoleBoard):  # (a lone find of two discs meeting: ``clear_of_struck``)
+        ends = clear_of_struck(ends, seg._before, radius, contacts, {tr.id: tr.anchor_n for tr in tracks})
     return ShotRecord(
         disc=shooter.id, start=start, t_start=min(starts.get(shooter.id, seg._t0), t), t_end=seg._end_time(t),
         frame_start=seg._f0, frame_end=frame, contacts=tuple(contacts), ends=ends,

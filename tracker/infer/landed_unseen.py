@@ -1,0 +1,84 @@
+"""A crokinole shot whose disc was seen only on the last stretch of its way, coming to rest in the
+open (``judge``'s fallback, beside ``unseen.sank_unseen``, the same for a disc seen going down the
+20-hole).
+
+A dark disc on a dark board can be missed by the detector on the shooting line (the player's hand
+over it, a lone find that never makes a track) and in flight, and found only as it slows to a stop:
+the episode's only mover is then a track first seen already moving, with no rest place behind it,
+and the motion was rejected ("no disc that rested before it"): the shot was lost, and its disc,
+never named, scored nothing (c4h_9945 at 27.1 s: east's e2, found once on the east line 0.4 s
+before the flick, then 30 mm from where it stopped, 14 mm from the centre; B 30 against 45).
+
+No hand sets a crokinole disc down in the open (the hands put discs on the shooting line, take
+discs out of the hole and off the board), and a disc struck there rested before: a new disc first
+seen sliding in towards the centre that came to rest away from the shooting line, in an episode
+where no disc that rested before moved, was shot, from where its course, run back, meets the
+shooting line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from tracker.boards import CrokinoleBoard
+from tracker.infer.datatypes import End, ShotRecord
+from tracker.infer.ends import end_of, peak_speed
+from tracker.infer.start_places import at_start_place, may_start
+from tracker.infer.unseen import inferred_record
+from tracker.track.association import leaves_circle
+from tracker.track.datatypes import Track
+
+if TYPE_CHECKING:
+    from tracker.infer.segmenter import ShotSegmenter
+
+# On: shots read from a disc first seen on its last stretch, at rest in the open (module doc).
+ON = True
+# mm its first sighting must lie from where it rests to give it a course (the detector's scatter
+# at rest is well under this)
+MIN_STEP_MM = 3.0
+
+
+def landed_unseen(seg: ShotSegmenter, tracks: Sequence[Track], movers: Sequence[Track],
+                  paths: dict[int, np.ndarray], t: float, frame: int) -> ShotRecord | None:
+    """The shot read from a disc first seen sliding in that came to rest in the open (module
+    doc), or None: off, not crokinole, or no such disc, or a disc that rested before moved (the
+    caller asks only when none was a candidate for the shot disc)."""
+    b = seg.board
+    if not ON or not isinstance(b, CrokinoleBoard):
+        return None
+    if any(tr.id in seg._before and tr.born < seg._t0 - 1e-6 and tr.id in paths for tr in movers):
+        return None  # a disc that rested before moved: the other readings' case
+    fresh = [tr for tr in movers if tr.state == "rest" and tr.born >= seg._t0 - 1e-6
+             and tr.id not in seg._shot_before and tr.id in paths and len(paths[tr.id]) >= 2
+             and not at_start_place(b, tr.position(), tr) and not seg.unlike_a_disc(tr) and not tr.leaving]
+    for tr in sorted(fresh, key=lambda tr: tr.born):
+        p = paths[tr.id]
+        # its course: from its first sighting to where it rests (the mean of many sightings; a
+        # second sighting in flight, blurred, may lie a few mm aside: c4h_9945's, 2.4 mm, turned
+        # the course 10 degrees and put the start 50 mm along the line)
+        p0 = p[0, 1:].astype(float)
+        step = np.asarray(tr.position(), float) - p0
+        # first seen on the surface within the shooting line, sliding in towards the centre
+        if float(np.hypot(*p0)) >= b.shooting_line_radius or float(np.hypot(*step)) < MIN_STEP_MM \
+                or float(p0 @ step) >= 0:
+            continue
+        u = step / float(np.hypot(*step))
+        s = leaves_circle(p0, -u, b.shooting_line_radius)
+        if s is None:
+            continue
+        start = (float(p0[0] - u[0] * s), float(p0[1] - u[1] * s))
+        if not may_start(b, start, tr):
+            continue
+        t0 = float(p[0, 0])
+        seg._before[tr.id] = start
+        seg._shot_before.add(tr.id)
+        paths = dict(paths)
+        flight = s / max(peak_speed(p), seg.shot_speed)  # a straight run from the line, at least a flick's speed
+        paths[tr.id] = np.vstack([[[t0 - flight, *start]], p])
+        ends: dict[int, End] = {o.id: end_of(o) for o in movers if o.id in seg._before or o.born >= seg._t0 - 1e-6}
+        why = f"shot inferred from its disc's last stretch: track {tr.id} from {start[0]:.0f}, {start[1]:.0f} unseen"
+        return inferred_record(seg, tracks, tr.id, start, t0 - flight, paths, ends, t, frame, why)
+    return None
