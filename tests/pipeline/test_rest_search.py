@@ -96,3 +96,15 @@ def test_nothing_unexplained_finds_nothing() -> None:
     stays and the lost disc's old place explain all the change; the forecast stands."""
     forecast = (OPEN[0] + 25.0, OPEN[1] - 31.0)
     assert _reported(710, (-60.0, 40.0), None, forecast) == forecast
+
+
+@pytest.mark.parametrize("seed", [712, 713])
+def test_a_disc_whose_fits_the_detector_turns_down_is_placed_from_its_blob(seed: int,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """c2h_9986 n2 against its peg: no fit of it passes the detector's checks (coverage 0.53), so
+    a loose fit that explains the blob, placed by the region model, stands (the edge fits alone
+    scattered 5-6 mm there)."""
+    monkeypatch.setattr(DiscDetector, "_accept", lambda self, fit, radius, residual_scale=1.0: False)
+    forecast = (AT_PEG[0] - 2.0, AT_PEG[1] - 40.0)
+    got = _reported(seed, (20.0, -55.0), AT_PEG, forecast)
+    assert isinstance(got, tuple) and _off(got, AT_PEG) < 1.5, got

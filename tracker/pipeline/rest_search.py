@@ -22,7 +22,16 @@ disc's (``verify.shape_ok``) and its silhouette explains the blob (``EXPLAINS``)
 ``rest_blobs`` takes a disc found by its blob (c2h_9986's n2 against its peg: coverage 0.53),
 but only from a blob beyond the forecast's own reach (``rest_unseen.REACH``): a blob within it
 backs the forecast, and such loose fits scatter by several millimetres on the hard camera
-(c2h_9986's n1 on the shooting line, forecast 5 mm off: the loose fit 9 mm off).
+(c2h_9986's n1 on the shooting line, forecast 5 mm off: the loose fit 9 mm off). A loose fit's
+place is the region model's (``MODEL``: ``chamfer.ChamferCorrection.modelled``, as korona's discs
+at rest are placed, ``rest_places``) from the first loose fit, best first, it holds on from.
+
+Replays of dets21 (31 crokinole dev matches, 6 crokinole fixtures), before -> after: c2h_9986
+rounds 0/1 -> 1/1 (n2 40 mm -> 0.4 mm off; 0.95/5.06 -> 0.89/5.03 mm), c4h_9993 s2 40 -> 0.5 mm
+(0.52/2.84 -> 0.50/2.69; the round still lost at w2's shot: w2 lost in flight, its track took
+s2's run), c4h_9963 e1 5.9 -> 1.2 mm (p95 4.17 -> 1.44), c4h_9981 e1 found 0.55 mm off
+(0.25/1.29 -> 0.26/1.23), c4h_9975 w1 26 -> 0.4 mm (0.40/4.04 -> 0.41/4.01); the others
+identical. Without the model (edge fits alone): n2 5.3 mm, s2 0.6 mm off.
 """
 
 from __future__ import annotations
@@ -66,6 +75,9 @@ MIN_COVERAGE = 0.3
 EXPLAINS = (0.7, 0.6)
 # Disc radii between a fit's centre and its blob's.
 NEAR = 0.75
+# On: a loose fit's place is the region model's (``chamfer.ChamferCorrection.modelled``, as korona's
+# discs at rest: ``rest_places``) from the first loose fit it holds on; the edge fits alone scatter.
+MODEL = True
 # The fits' starts round a blob's centre (disc radii): a blob is a disc's shadow side, or the part
 # of a faint disc that differs enough (c4h_9993's cream s2 on the cream board: its blob's centre
 # 9 mm from the disc's).
@@ -171,6 +183,20 @@ class Search:
         self.extra = extra  # places explained besides the discs at rest (the shot disc's start)
         self._blobs: list[Blob] | None = None
 
+    def _modelled(self, fits: list[Fit]) -> np.ndarray | None:
+        """The region model's centre (``rest_places._model``) from the first loose fit it holds
+        on (``chamfer.ChamferCorrection.modelled`` gives its start back where it does not)."""
+        from tracker.pipeline.rest_places import _model
+
+        model = _model(self.det)
+        R = self.det.board.disc_radius
+        for fit in fits:
+            start = np.asarray(fit.centre, float)
+            centre = np.asarray(model.modelled(self.frame, start, R, fit), float)
+            if not np.array_equal(centre, start):
+                return centre
+        return None
+
     def find(self, tr: Track, at_xy: tuple[float, float]) -> tuple[float, float] | None:
         """The place of the lost disc ``tr`` (forecast at ``at_xy``) fitted from the nearest blob
         within ``SEARCH_RADII`` that a fit takes; the blob is then used up."""
@@ -187,7 +213,7 @@ class Search:
             far = float(np.hypot(*(bl.centre - at))) > rest_unseen.REACH * R
             xy = rest_unseen.fit_near(self.det, self.frame, self.tracks, tr, bl.centre, NEAR,
                                       loose=(lambda f, bl=bl: loose_ok(self.det, f, bl)) if far else None,  # type: ignore[misc]
-                                      rings=RINGS, ties=True)
+                                      rings=RINGS, ties=True, settle=self._modelled if MODEL else None)
             if xy is not None:
                 self._blobs.remove(bl)
                 return xy

@@ -123,12 +123,14 @@ def _better(fit: Fit, than: Fit, ties: bool) -> bool:
 
 def fit_near(det: DiscDetector, frame: np.ndarray, tracks: list[Track], tr: Track, at: np.ndarray,
              reach: float, loose: Callable[[Fit], bool] | None = None,
-             rings: tuple[float, ...] = (START_RING,), ties: bool = False) -> tuple[float, float] | None:
+             rings: tuple[float, ...] = (START_RING,), ties: bool = False,
+             settle: Callable[[list[Fit]], np.ndarray | None] | None = None) -> tuple[float, float] | None:
     """The chamfer-corrected centre of the best fit (by coverage) of the disc ``tr`` from starts
     around ``at`` that lies within ``reach`` disc radii of it and that the detector would accept
     (or, failing any, that ``loose`` takes), pushing into no neighbour at rest; None if none.
     ``rings``: the starts' rings round ``at``, in disc radii; ``ties``: of fits with the same
-    outline share, the one with the smaller residual (``_better``)."""
+    outline share, the one with the smaller residual (``_better``); ``settle``: given the loose
+    fits (none accepted), best first, the place they make, if it has one (else the best's)."""
     b = det.board
     assert isinstance(b, CrokinoleBoard)
     R = b.disc_radius
@@ -139,7 +141,8 @@ def fit_near(det: DiscDetector, frame: np.ndarray, tracks: list[Track], tr: Trac
     occ = occluders(det, tracks, tr, at, margin)
     a = 2 * np.pi * np.arange(START_COUNT) / START_COUNT
     starts = [at] + [at + ring * R * np.array([np.cos(t), np.sin(t)]) for ring in rings for t in a]
-    best = second = None
+    best = None
+    loose_fits: list[Fit] = []
     for st in starts:
         fit = det.refiner.refine(frame, st, R, with_colors=False, occluders=occ, start_at=st)
         if not bool(np.all(np.isfinite(fit.centre))) or float(np.hypot(*(fit.centre - at))) > reach * R:
@@ -148,12 +151,20 @@ def fit_near(det: DiscDetector, frame: np.ndarray, tracks: list[Track], tr: Trac
             continue
         if not det._accept(fit, R, residual_scale=1.5 if fit.visible < 1.0 else 1.0) or \
                 not det.place_ok(fit.centre, R, fit.mm_per_px):
-            if loose is not None and loose(fit) and (second is None or _better(fit, second, ties)):
-                second = fit
+            if loose is not None and loose(fit):
+                loose_fits.append(fit)
             continue
         if best is None or _better(fit, best, ties):
             best = fit
-    best = best if best is not None else second
+    if best is None and loose_fits:
+        ranked: list[Fit] = []
+        for fit in loose_fits:  # (best first: insertion by ``_better``, the first kept on a tie)
+            k = next((i for i, o in enumerate(ranked) if _better(fit, o, ties)), len(ranked))
+            ranked.insert(k, fit)
+        placed = settle(ranked) if settle is not None else None
+        if placed is not None:
+            return None if _overlap(tracks, tr, placed, R) > OVERLAP_MM else (float(placed[0]), float(placed[1]))
+        best = ranked[0]
     if best is None:
         return None
     cc = _chamfer(det)
