@@ -46,7 +46,7 @@ from tracker.detect.datatypes import Detections
 from tracker.errors import CalibrationError, TrackerError
 from tracker.infer import HandEvent, Namer, ShotRecord, ShotSegmenter
 from tracker.infer.striker_look import StrikerLook
-from tracker.pipeline import camera, hands, referee, rest_places, resume
+from tracker.pipeline import camera, hands, referee, rest_places, rest_search, resume
 from tracker.pipeline.board_gate import board_test
 from tracker.pipeline.players_ruling import DoubtfulFoul
 from tracker.pipeline.settings import (
@@ -159,6 +159,7 @@ class Pipeline:
         self._fit_frame: np.ndarray | None = None  # the image the bump's fit was made on (``camera.restart``)
         self._last_dets = Detections.empty()
         self._frame: np.ndarray | None = None  # the frame being processed (``_step``), for ``rest_places``
+        self._judged: rest_search.Judged | None = None  # the board the last shot was judged on (``rest_search``)
         self.settling = Settling(round(SETTLE_S * fps))
         self.passes = FullPasses()  # the periodic full passes, in frames (``_start``: the detector's)
         self.strider = StrideGate(fps)
@@ -305,6 +306,7 @@ class Pipeline:
         if refit:  # fitted again after the camera moved: the old places were seen through the old fit
             self._tracked_board = self.board
             self.tracker.rebase(dets, t)
+            self._judged = None
         tracks = self.tracker.update(dets, t)
         if refit:  # what moved since the bump, or jumped now, was the picture: start afresh
             self.tracker.settle_moving(t)
@@ -318,7 +320,9 @@ class Pipeline:
         for h in hands:
             self._hand(h, res)
         for rec in shots:
-            self._shot(rest_places.refit_ends(getattr(self, "detector", None), self._frame, rec, tracks), res)
+            self._shot(rest_places.refit_ends(getattr(self, "detector", None), self._frame, rec, tracks, self._judged), res)
+        if (shots or self._judged is None) and self._frame is not None and self.game == "crokinole" and rest_search.ON:
+            self._judged = rest_search.remember(self._frame, tracks)  # (the next shot's search: ``rest_search``)
         if not self.segmenter.in_shot:  # a disc called pocketed or off seen on the board again
             withdraw(self, res, t, index)
         return res

@@ -82,7 +82,7 @@ from tracker.detect.datatypes import STRIKER
 from tracker.detect.fitpass import CONCENTRIC
 from tracker.detect.strikers import STRIKER_FIT
 from tracker.infer.datatypes import End, ShotRecord
-from tracker.pipeline import rest_unseen
+from tracker.pipeline import rest_search, rest_unseen
 from tracker.track.datatypes import Track
 
 if TYPE_CHECKING:
@@ -197,13 +197,14 @@ def on_rim_line(board: KoronaBoard, xy: tuple[float, float]) -> tuple[float, flo
 
 
 def refit_ends(det: DiscDetector | None, frame: np.ndarray | None, rec: ShotRecord,
-               tracks: list[Track]) -> ShotRecord:
+               tracks: list[Track], judged: rest_search.Judged | None = None) -> ShotRecord:
     """``rec`` with the places of its korona discs at rest refitted on ``frame`` (the module's
-    docstring); unchanged without a frame or a detector, or on a crokinole board."""
+    docstring); unchanged without a frame or a detector. On a crokinole board, its discs lost at
+    rest (``_crokinole_ends``; ``judged``: the board the last shot was judged on)."""
     if det is None or frame is None:
         return rec
     if isinstance(det.board, CrokinoleBoard):
-        return _crokinole_ends(det, frame, rec, tracks) if rest_unseen.ON else rec
+        return _crokinole_ends(det, frame, rec, tracks, judged) if rest_unseen.ON else rec
     if not isinstance(det.board, KoronaBoard):
         return rec
     board = det.board
@@ -226,16 +227,25 @@ def refit_ends(det: DiscDetector | None, frame: np.ndarray | None, rec: ShotReco
     return replace(rec, ends=ends)
 
 
-def _crokinole_ends(det: DiscDetector, frame: np.ndarray, rec: ShotRecord, tracks: list[Track]) -> ShotRecord:
+def _crokinole_ends(det: DiscDetector, frame: np.ndarray, rec: ShotRecord, tracks: list[Track],
+                    judged: rest_search.Judged | None = None) -> ShotRecord:
     """``rec`` with the places of its crokinole discs lost at rest fitted on ``frame``
-    (``rest_unseen.py``); the places the detector's sightings back stay."""
+    (``rest_unseen.py``; where none lies near the forecast, sought by what changed since
+    ``judged``: ``rest_search.py``); the places the detector's sightings back stay."""
     by_id = {tr.id: tr for tr in tracks}
     ends: dict[int, End] = dict(rec.ends)
+    search: rest_search.Search | None = None
     for tid, e in rec.ends.items():
         tr = by_id.get(tid)
         if not isinstance(e, tuple) or tr is None or not rest_unseen.unseen(tr):
             continue
         xy = rest_unseen.refit(det, frame, tracks, tr, e)
+        if xy is None and judged is not None and rest_search.ON:
+            if search is None:
+                search = rest_search.Search(det, judged, frame, tracks, [rec.start, *rec.before.values()])
+            xy = search.find(tr, e)
+            if xy is not None and rest_search.MOVE_TRACK:  # the tracker's place for it too (``rest_search``)
+                tr.xy, tr.anchor = np.array(xy, float), np.array(xy, float)
         if xy is not None:
             ends[tid] = (round(xy[0], 2), round(xy[1], 2))
     return replace(rec, ends=ends) if ends != dict(rec.ends) else rec

@@ -16,12 +16,14 @@ silhouettes), the 20-hole and the ditch masked; a fit the detector would accept 
 residual loosened as for masked fits) that lies within ``REACH`` disc radii of the forecast and
 pushes into no neighbour is reported, at its chamfer-corrected centre (the detector's own
 correction, ``chamfer.ChamferCorrection.note``). Only the shot log's ends (and what the rules
-make of them) change: no identity, shot or event does.
+make of them) change: no identity, shot or event does. A disc with no such fit near its forecast
+is sought where the board changed since the last shot was judged (``rest_search.py``).
 """
 
 from __future__ import annotations
 
 import weakref
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -29,7 +31,7 @@ import numpy as np
 from tracker.boards import CrokinoleBoard
 from tracker.detect.chamfer import GAME_BEVEL_MM, ChamferCorrection
 from tracker.detect.ditch import ditch_circle
-from tracker.detect.refine import Refiner
+from tracker.detect.refine import Fit, Refiner
 from tracker.track.datatypes import Track
 
 if TYPE_CHECKING:
@@ -108,30 +110,61 @@ def refit(det: DiscDetector, frame: np.ndarray, tracks: list[Track], tr: Track,
           at_xy: tuple[float, float]) -> tuple[float, float] | None:
     """The place of the crokinole disc ``tr`` lost at rest, forecast at ``at_xy``, fitted on
     ``frame``; None when no fit the detector would accept lies near it."""
+    return fit_near(det, frame, tracks, tr, np.asarray(at_xy, float), REACH)
+
+
+def _better(fit: Fit, than: Fit, ties: bool) -> bool:
+    """The fit with the larger outline share; with ``ties``, of two with the same, the one with
+    the smaller residual (else the first)."""
+    if ties:
+        return (fit.coverage, -fit.residual) > (than.coverage, -than.residual)
+    return fit.coverage > than.coverage
+
+
+def fit_near(det: DiscDetector, frame: np.ndarray, tracks: list[Track], tr: Track, at: np.ndarray,
+             reach: float, loose: Callable[[Fit], bool] | None = None,
+             rings: tuple[float, ...] = (START_RING,), ties: bool = False,
+             settle: Callable[[list[Fit]], np.ndarray | None] | None = None) -> tuple[float, float] | None:
+    """The chamfer-corrected centre of the best fit (by coverage) of the disc ``tr`` from starts
+    around ``at`` that lies within ``reach`` disc radii of it and that the detector would accept
+    (or, failing any, that ``loose`` takes), pushing into no neighbour at rest; None if none.
+    ``rings``: the starts' rings round ``at``, in disc radii; ``ties``: of fits with the same
+    outline share, the one with the smaller residual (``_better``); ``settle``: given the loose
+    fits (none accepted), best first, the place they make, if it has one (else the best's)."""
     b = det.board
     assert isinstance(b, CrokinoleBoard)
     R = b.disc_radius
-    at = np.asarray(at_xy, float)
     px = det.refiner._mm_per_image_px(at)
     if px > MAX_MM_PER_PX:
         return None
     margin = max(1.5, 0.75 * px)
     occ = occluders(det, tracks, tr, at, margin)
     a = 2 * np.pi * np.arange(START_COUNT) / START_COUNT
-    starts = [at] + [at + START_RING * R * np.array([np.cos(t), np.sin(t)]) for t in a]
+    starts = [at] + [at + ring * R * np.array([np.cos(t), np.sin(t)]) for ring in rings for t in a]
     best = None
+    loose_fits: list[Fit] = []
     for st in starts:
         fit = det.refiner.refine(frame, st, R, with_colors=False, occluders=occ, start_at=st)
-        if not bool(np.all(np.isfinite(fit.centre))) or float(np.hypot(*(fit.centre - at))) > REACH * R:
-            continue
-        if not det._accept(fit, R, residual_scale=1.5 if fit.visible < 1.0 else 1.0):
-            continue
-        if not det.place_ok(fit.centre, R, fit.mm_per_px):
+        if not bool(np.all(np.isfinite(fit.centre))) or float(np.hypot(*(fit.centre - at))) > reach * R:
             continue
         if _overlap(tracks, tr, fit.centre, R) > OVERLAP_MM:
             continue
-        if best is None or fit.coverage > best.coverage:
+        if not det._accept(fit, R, residual_scale=1.5 if fit.visible < 1.0 else 1.0) or \
+                not det.place_ok(fit.centre, R, fit.mm_per_px):
+            if loose is not None and loose(fit):
+                loose_fits.append(fit)
+            continue
+        if best is None or _better(fit, best, ties):
             best = fit
+    if best is None and loose_fits:
+        ranked: list[Fit] = []
+        for fit in loose_fits:  # (best first: insertion by ``_better``, the first kept on a tie)
+            k = next((i for i, o in enumerate(ranked) if _better(fit, o, ties)), len(ranked))
+            ranked.insert(k, fit)
+        placed = settle(ranked) if settle is not None else None
+        if placed is not None:
+            return None if _overlap(tracks, tr, placed, R) > OVERLAP_MM else (float(placed[0]), float(placed[1]))
+        best = ranked[0]
     if best is None:
         return None
     cc = _chamfer(det)
