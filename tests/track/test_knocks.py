@@ -9,6 +9,7 @@ import numpy as np
 from tracker.boards import CrokinoleBoard, KoronaBoard
 from tracker.detect.datatypes import DISC, STRIKER, Detections
 from tracker.track import Tracker
+from tracker.track.tracker import TrackerConfig
 
 KB = KoronaBoard()
 
@@ -24,8 +25,10 @@ def test_disc_knocked_over_the_rim_unseen_is_off() -> None:
     """The striker drives a disc resting against the north rim straight outward, fast enough to
     jump it (1800 mm/s; ``track.rims.RIM_JUMP_SPEED``: a blow slower than 1500 mm/s only presses
     it into the rim); the next frame the disc is gone (over the rim) and the striker stands
-    where it hit: the disc is off."""
-    tr = Tracker(KB)
+    where it hit: with ``TrackerConfig.unseen_over_rim``, the disc is off. (Off by default: the
+    tracker keeps it covered where it rested, and the shot's judge calls it off,
+    ``infer.rim_gone``: :func:`test_disc_knocked_hard_into_the_rim_unseen_is_left_to_the_judge`.)"""
+    tr = Tracker(KB, TrackerConfig(unseen_over_rim=True))
     rim_y = KB.half - KB.disc_radius
     frames: list[tuple[float, list[tuple[float, float, int]]]] = []
     for k in range(5):  # both at rest
@@ -39,6 +42,25 @@ def test_disc_knocked_over_the_rim_unseen_is_off() -> None:
     striker = next(x for x in tr.tracks if x.kind == STRIKER)
     assert disc.state == "off"
     assert striker.state == "rest"
+    assert len(tr.tracks) == 2
+
+
+def test_disc_knocked_hard_into_the_rim_unseen_is_left_to_the_judge() -> None:
+    """The same blow by default: the disc is kept covered where it rested, unseen (struck hard
+    into a rim a disc jumps it only now and then), for the shot's judge (``infer.rim_gone``)."""
+    tr = Tracker(KB)
+    rim_y = KB.half - KB.disc_radius
+    frames: list[tuple[float, list[tuple[float, float, int]]]] = []
+    for k in range(5):
+        frames.append((0.1 * k, [(0.0, 150.0, STRIKER), (0.0, rim_y, DISC)]))
+    frames.append((0.5, [(0.0, 330.0, STRIKER), (0.0, rim_y, DISC)]))
+    for k in range(6, 14):
+        frames.append((0.1 * k, [(0.0, 372.0, STRIKER)]))
+    for t, items in frames:
+        tr.update(dets(items), t)
+    disc = next(x for x in tr.tracks if x.kind == DISC)
+    assert disc.state == "rest" and disc.occluded
+    assert abs(float(disc.xy[1])) <= rim_y + 1.0
     assert len(tr.tracks) == 2
 
 

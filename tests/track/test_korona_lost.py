@@ -142,13 +142,13 @@ def test_a_rim_disc_unseen_for_seconds_is_still_on_the_board() -> None:
     assert back is not None and back.last_seen == t
 
 
-def _rim_blow(back_at: float | None, step: float = 200.0) -> tuple[Tracker, int]:
+def _rim_blow(back_at: float | None, step: float = 200.0, cfg: TrackerConfig | None = None) -> tuple[Tracker, int]:
     """A disc resting against the north rim; the striker runs up into it at ``step`` mm a frame
     (10 fps: 2000 mm/s by default) and the
     disc's detection vanishes the frame it is due to be hit (knocked unseen, its course into the
     rim); the striker stops against the rim beside where it lay. From ``back_at`` (s) on the
     disc is detected again where it rested (None: never again, it jumped the rim)."""
-    tk = Tracker(B)
+    tk = Tracker(B, cfg or TrackerConfig())
     rim = B.half - B.disc_radius
     disc = (0.0, rim, DISC, B.disc_radius)
     t = 0.0
@@ -182,10 +182,18 @@ def test_a_rim_disc_called_off_unseen_and_found_in_place_was_not_off() -> None:
     assert sum(1 for t in tk.tracks if t.kind == DISC) == 1
 
 
-def test_a_rim_disc_knocked_unseen_and_never_seen_again_is_off() -> None:
+def test_a_rim_disc_knocked_unseen_and_never_seen_again_is_kept_where_it_rested() -> None:
     """The same blow, and the disc is not seen again: it jumped the rim (truth detections of
-    korona_ru_part at 3.55 s): off the board."""
+    korona_ru_part at 3.55 s). The tracker keeps it covered where it rested (a disc struck hard
+    into a rim jumps it only now and then: ``TrackerConfig.unseen_over_rim``), and the shot's
+    judge calls it off, a disc struck head on into the rim and never seen again
+    (``infer.rim_gone.knocked_out_unseen``; tests/infer/test_rim_gone.py). With the setting on,
+    the forecast of the blow called it off the board here."""
     tk, tid = _rim_blow(back_at=None)
+    tr = tk.get(tid)
+    assert tr is not None and tr.state == "rest" and tr.occluded
+    assert tr.rest_xy is not None and np.allclose(tr.xy, tr.rest_xy)
+    tk, tid = _rim_blow(back_at=None, cfg=TrackerConfig(unseen_over_rim=True))
     tr = tk.get(tid)
     assert tr is not None and tr.state == "off"
 

@@ -32,6 +32,24 @@ class TrackerConfig:
     # (position median 2.57 -> 2.54 mm); the other 10 korona dev matches, 4 korona fixtures and
     # the 6 crokinole fixtures the same
     rim_pressed: bool = True
+    # korona: a resting disc knocked away unseen starts from its rest place taken within the rims
+    # (``rims.on_board``): a rim disc measured a mm or two past its limit is on the board, and its
+    # forecast folds back off the rim like any other's (``rims.within_rims``). Replays (--dets),
+    # off -> on: k4h_9912 false off_board at 23.9 s gone (p95 at rest 3.76 -> 3.74 mm); the other
+    # 9 k4h and 10 k2e dev matches and the 5 korona fixtures the same
+    rest_on_board: bool = True
+    # korona: a disc knocked away unseen (its blow forecast, ``lifecycle.knocked_unseen``) may be
+    # forecast over a rim when the blow sends it into the rim at ``rims.RIM_JUMP_SPEED`` or more.
+    # Off: it comes back off the rim, and whether it jumped is judged from what is seen after
+    # (``infer.rim_gone``: a disc knocked straight into the rim and never seen again went over
+    # it). Faster than that a disc jumps the rim only now and then (the rendered matches: with
+    # a chance growing from 0 at 1500 mm/s to 1 in 2 at 3500, ``sim.physics.PhysicsParams``),
+    # and the forecast over the rim had it called off while it came back into the field, its
+    # sightings there a new disc (k4h_9996 at 26.3 s: south's row disc, struck into the north rim
+    # by the striker at 1.7 m/s and lost, seen again 6 mm from its place 0.07 s later). Replays
+    # (--dets), on -> off: k4h_9996 false off_board at 27.6 s gone (median/p95 at rest 0.92/8.80
+    # -> 0.88/8.77 mm); the other 9 k4h and 10 k2e dev matches and the 5 korona fixtures the same
+    unseen_over_rim: bool = False
     # a mover strikes (``Tracker._struck``: knocked away unseen if lost now) only the resting discs
     # it meets before or as it bounces off the first (``association.reached``), not every disc its
     # straight line would touch within the frame (k4h_9972 at 3.63 s: the striker head-on into s8

@@ -39,7 +39,9 @@ from tracker.track.fate import (
 from tracker.track.hidden_blows import coast_into_disc, coasted_into_hole
 from tracker.track.rims import (
     PRESSED_RESTITUTION,
+    RIM_JUMP_SPEED,
     blow_speed,
+    on_board,
     pressed_into_rim,
     rebound_blocked,
     wedged,
@@ -314,17 +316,19 @@ def knocked_unseen(tk: Tracker, tr: Track, t: float, dt: float) -> None:
     pocket at a low frame rate). It moves on, unseen, at the speed the collision gives it;
     if it is not seen again within ``lost_after`` its fate is decided from where it was
     heading (:func:`resolve_lost`: a pocket, off the board, or covered where it rested).
-    Korona: sent into a rim slower than a disc can jump it (at most as fast as the mover was
-    seen going), it rebounds off the rim (:mod:`tracker.track.rims`); resting against that rim
-    already, it slides along it and comes back off it slowly (``rims.pressed_into_rim``)."""
+    Korona: sent into a rim, it rebounds off it (:mod:`tracker.track.rims`; over it only with
+    ``unseen_over_rim``, fast enough to jump); resting against that rim already (its place taken
+    on the board, ``rest_on_board``), it slides along it and comes back off it slowly."""
     at, v = tk._struck[tr.id]
     sent = 0.5 * (1 + tk.cfg.restitution) * blow_speed([o for o in tk.tracks if o is not tr], tr.settled_xy,
                                                          tr.radius, tr.last_seen, dt)
+    q = on_board(tk.board, tr.settled_xy, rim_radius(tk.board, tr)) if tk.cfg.rest_on_board else tr.settled_xy
+    jump = RIM_JUMP_SPEED if tk.cfg.unseen_over_rim else float("inf")  # (``TrackerConfig.unseen_over_rim``)
     if tk.cfg.rim_pressed:  # korona: pressed into the rim it rests against (``rims.pressed_into_rim``)
-        at, v = pressed_into_rim(tk.board, tr.settled_xy, np.asarray(at, float), np.asarray(v, float), rim_radius(tk.board, tr),
-                                 _others(tk, tr), sent)
-    at, v = within_rims(tk.board, tr.settled_xy, np.asarray(at, float), np.asarray(v, float), rim_radius(tk.board, tr),
-                        tk.cfg.restitution, sent)
+        at, v = pressed_into_rim(tk.board, q, np.asarray(at, float), np.asarray(v, float), rim_radius(tk.board, tr),
+                                 _others(tk, tr), sent, jump)
+    at, v = within_rims(tk.board, q, np.asarray(at, float), np.asarray(v, float), rim_radius(tk.board, tr),
+                        tk.cfg.restitution, sent, jump)
     ref = tr.settled_xy
     tr.rest_xy = (float(ref[0]), float(ref[1]))
     tr.state, tr.v, tr.xy = "moving", np.asarray(v, float), np.asarray(at, float)

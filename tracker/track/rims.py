@@ -30,13 +30,15 @@ RIM_JUMP_SPEED = 1500.0
 
 
 def within_rims(board: CrokinoleBoard | KoronaBoard, p0: np.ndarray, p: np.ndarray, v: np.ndarray, radius: float,
-                restitution: float, speed: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+                restitution: float, speed: float = 0.0, jump: float = RIM_JUMP_SPEED) -> tuple[np.ndarray, np.ndarray]:
     """Position and velocity of a disc of ``radius`` the tracker moved from ``p0`` to ``p`` at
     ``v``, folded back off any korona rim it ran past on the way (from within it), going outward
     slower than ``RIM_JUMP_SPEED``: as far back as it ran past (times ``restitution``), going
     back at ``restitution`` of its speed into the rim. Unchanged on a crokinole board, within the
     rims, beyond one already (it jumped), or going fast enough to jump one. ``speed``: how fast
-    the disc may really go, if faster than ``v`` (``blow_speed``), for the jump test only."""
+    the disc may really go, if faster than ``v`` (``blow_speed``), for the jump test only;
+    ``jump``: the speed into a rim from which it goes over (infinite: never; a disc knocked away
+    unseen, ``TrackerConfig.unseen_over_rim``)."""
     if not isinstance(board, KoronaBoard):
         return p, v
     lim = board.half - radius
@@ -45,7 +47,7 @@ def within_rims(board: CrokinoleBoard | KoronaBoard, p0: np.ndarray, p: np.ndarr
     for k in (0, 1):
         over = abs(float(p[k])) - lim
         crossed = abs(float(p0[k])) <= lim + 1.0  # (a rim disc is measured up to a mm past)
-        if over > 0 and crossed and float(v[k]) * float(p[k]) > 0 and pace * abs(float(v[k])) < RIM_JUMP_SPEED:
+        if over > 0 and crossed and float(v[k]) * float(p[k]) > 0 and pace * abs(float(v[k])) < jump:
             p[k] = np.sign(p[k]) * (lim - restitution * over)
             v[k] = -restitution * v[k]
     return p, v
@@ -67,6 +69,18 @@ def blow_speed(movers: Sequence[Track], at: np.ndarray, radius: float, seen: flo
         if float(np.hypot(*(m.xy - at))) <= m.radius + radius + 2 * fast * dt:
             best = max(best, fast)
     return best
+
+
+def on_board(board: CrokinoleBoard | KoronaBoard, q: np.ndarray, radius: float) -> np.ndarray:
+    """``q`` (mm) taken within the limits of a disc of ``radius`` by the korona rims: a disc at
+    rest lies on the board, and one against a rim is measured up to a few mm past its limit
+    (k4h_9912 at 23.13 s: s7, 1.9 mm past the north rim's limit and struck into it unseen, was
+    forecast straight through the rim, as if it had jumped it already, and called off the board
+    while it came back off the rim into the field). Unchanged on a crokinole board."""
+    if not isinstance(board, KoronaBoard):
+        return np.asarray(q, float)
+    lim = board.half - radius
+    return np.clip(np.asarray(q, float), -lim, lim)
 
 
 def barred_over_rim(board: KoronaBoard, at: np.ndarray, towards: np.ndarray, radius: float,
@@ -106,7 +120,8 @@ PRESSED_RESTITUTION = 0.3
 
 
 def pressed_into_rim(board: CrokinoleBoard | KoronaBoard, q: np.ndarray, at: np.ndarray, v: np.ndarray,
-                     radius: float, others: np.ndarray, speed: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+                     radius: float, others: np.ndarray, speed: float = 0.0,
+                     jump: float = RIM_JUMP_SPEED) -> tuple[np.ndarray, np.ndarray]:
     """Korona: where a disc resting at ``q`` against a rim (within ``RIM_TOUCH_MM`` of touching
     it), struck into that rim (forecast at ``at`` with velocity ``v``, slower than a disc can jump
     the rim), goes: along the rim with the blow's part along it, and back off the rim with only
@@ -122,7 +137,7 @@ def pressed_into_rim(board: CrokinoleBoard | KoronaBoard, q: np.ndarray, at: np.
     next disc of its row: k2e_9911 at 35.77 s, s4 driven east into the north rim by the striker and
     unseen, forecast 35 mm back off the rim two frames later while it slid 30 mm east into s6,
     which passed the blow on to s7; s4's track, by its wide gate, took s7's detection (an identity
-    switch)."""
+    switch). ``jump``: as :func:`within_rims`'."""
     if not isinstance(board, KoronaBoard):
         return at, v
     lim = board.half - radius
@@ -130,7 +145,7 @@ def pressed_into_rim(board: CrokinoleBoard | KoronaBoard, q: np.ndarray, at: np.
     pace = max(1.0, speed / max(float(np.hypot(*w)), 1e-9))
     for k in (0, 1):
         side = float(np.sign(q[k]))
-        if abs(float(q[k])) < lim - RIM_TOUCH_MM or float(w[k]) * side <= 0 or pace * abs(float(w[k])) >= RIM_JUMP_SPEED:
+        if abs(float(q[k])) < lim - RIM_TOUCH_MM or float(w[k]) * side <= 0 or pace * abs(float(w[k])) >= jump:
             continue
         if _row_in_the_way(q, out, k, radius, others):
             return at, v
