@@ -22,7 +22,8 @@ import numpy as np
 
 from tracker.boards import CrokinoleBoard, KoronaBoard
 from tracker.infer.datatypes import Contact
-from tracker.infer.rim_reach import obstacles_at, rim_reached, rim_side
+from tracker.infer.first_touch import aimed_at, first_touch
+from tracker.infer.rim_reach import obstacles_at, rim_glance, rim_reached, rim_side
 from tracker.track.association import first_contact
 from tracker.track.blows import passes_within
 
@@ -82,6 +83,7 @@ def infer_contacts(
     """
     found: list[Contact] = []
     movers = [k for k, p in paths.items() if len(p) >= 2]
+    korona = isinstance(board, KoronaBoard)
     # 1. Discs set in motion: who hit them.
     for b in movers:
         if b == shooter or b not in rest:
@@ -95,6 +97,7 @@ def infer_contacts(
         t_lo -= 0.5 * (t_hi - t_lo)
         q = np.asarray(rest[b])
         best: tuple[float, float, int] | None = None
+        near: tuple[float, float, int] | None = None  # the nearest, whether or not it came nearer
         for a in movers:
             if a == b:
                 continue
@@ -108,17 +111,23 @@ def infer_contacts(
             xy = _interp(pa, ts)
             d = np.hypot(xy[:, 0] - q[0], xy[:, 1] - q[1]) - (radius[a] + radius[b])
             i = int(np.argmin(d))
+            this = (float(d[i]), first_touch(ts, d) if FIRST_TOUCH and korona else float(ts[i]), a)
+            if near is None or this[0] < near[0]:
+                near = this
+            if APPROACH_MM is not None and korona and d[i] > APPROACH_MM and d[i] >= float(
+                    np.hypot(pa[0, 1] - q[0], pa[0, 2] - q[1])) - radius[a] - radius[b] - APPROACH_MM:
+                continue  # never touched it and never came nearer it than it started: no blow
             # also the straight segment between the samples bracketing the window
-            if best is None or d[i] < best[0]:
-                best = (float(d[i]), float(ts[i]), a)
+            if best is None or this[0] < best[0]:
+                best = this
         if best is not None and best[0] < 2.5 * radius[b]:
             found.append(Contact(best[1], best[2], b))
         elif _clearly_moved(p, q, radius[b]):
             # Knocked more than its radius, but no path passes near its rest place: the frames
             # that showed the hitter there were lost (blur, a missed detection). Something hit
             # it; the likeliest is the disc whose path came nearest, else the shot disc.
-            who = best[2] if best is not None else shooter
-            found.append(Contact(best[1] if best is not None else float(t_hi), who, b))
+            who = near[2] if near is not None else shooter
+            found.append(Contact(near[1] if near is not None else float(t_hi), who, b))
     # 2. Sharp turns: pegs, rims, discs.
     pegs = np.array(board.peg_positions()) if isinstance(board, CrokinoleBoard) else np.zeros((0, 2))
     peg_r = board.peg_diameter / 2 if isinstance(board, CrokinoleBoard) else 0.0
@@ -137,7 +146,8 @@ def infer_contacts(
             v1 = (p[k + 1, 1:] - p[k, 1:]) / dt1
             dv = float(np.hypot(*(v1 - v0)))
             sp = float(np.hypot(*v0))
-            if dv < max(turn_mm_s, 0.35 * sp):
+            glance = rim_glance(p, k, board.half - ra) if RIM_GLANCE and isinstance(board, KoronaBoard) else None
+            if dv < max(turn_mm_s, 0.35 * sp) and glance is None:
                 continue
             a1 = p[k, 1:]
             tol = 3.0
@@ -149,6 +159,8 @@ def infer_contacts(
                 d, tt = min(((float(np.hypot(*(c - q))), tc) for c, tc in corners), key=lambda x: x[0])
                 if d <= ra + peg_r + tol + 2.0:
                     cands.append((d - ra - peg_r, tt, "peg"))
+            if glance is not None:
+                cands.append(glance)
             if isinstance(board, KoronaBoard):
                 lim = board.half - ra - tol
                 for c, tc in corners:
@@ -177,6 +189,19 @@ def infer_contacts(
                     tt = _after_own_hits(found, a, tt, max(dt0, dt1))
                 found.append(Contact(tt, a, what))
     return _dedupe(sorted(found, key=lambda c: c.t))
+
+
+# ``infer_contacts``, korona only (crokinole not measured): RIM_GLANCE, a mover's motion across
+# a rim turned back next to it is a bounce off it however little it turned (``rim_glance``);
+# FIRST_TOUCH, a blow on a resting disc is timed where the mover first reached touching distance
+# of it, not where it ran deepest into its place (``first_touch``); APPROACH_MM, a mover that
+# never came within this of touching a disc that "left" its place, nor this much nearer it than
+# it started, did not strike it (korona_ru_part at 23.3 s: s2, read 8 mm off its place as north's
+# striker, set down 23 mm from it, was shot away from it, was taken as struck by it: "the striker
+# first touched south's pawn", a foul; None: off)
+RIM_GLANCE = True
+FIRST_TOUCH = True
+APPROACH_MM: float | None = 3.0
 
 
 # mm beyond touching that a mover's run may pass a disc at rest and still be taken to have
@@ -336,7 +361,9 @@ def grazed_rim(contacts: Sequence[Contact], paths: Mapping[int, Path], rest: Map
     next already within reach (a disc radius of touching it where it met the rim): a shot at
     that disc that touched the rim on its way in, not a bank shot played off the rim to a disc
     away from it (k2e_9911 at 30.75 s: north's striker met the south rim 3 mm from touching
-    n7, which it struck 5 ms later)."""
+    n7, which it struck 5 ms later); or a rim met on a run aimed at that disc from the striker's
+    place (``AIMED_GRAZE``: k2e_9941 at 35.65 s, south's striker, shot at s5 lying against the
+    east rim, glanced off that rim 60 mm short of it: an uncalled indirect shot, a foul)."""
     if not isinstance(board, KoronaBoard) or shooter not in paths:
         return False
     mine = [c for c in contacts if shooter in (c.a, c.b)]
@@ -347,8 +374,17 @@ def grazed_rim(contacts: Sequence[Contact], paths: Mapping[int, Path], rest: Map
         return False
     p = paths[shooter]
     run = _run_to_rim(p, mine[0].t, board.half - radius[shooter])
-    return bool(run) and float(np.hypot(*(run[-1] - np.asarray(rest[hit], float)))) \
-        <= radius[shooter] + 2 * radius[hit]
+    if not run:
+        return False
+    q = np.asarray(rest[hit], float)
+    if float(np.hypot(*(run[-1] - q))) <= radius[shooter] + 2 * radius[hit]:
+        return True
+    return AIMED_GRAZE and aimed_at(run[0], run[-1], q, radius[shooter] + radius[hit])
+
+
+# ``grazed_rim``: a rim met on a run whose straight course from the striker's place was aimed at
+# the disc it struck next (``first_touch.aimed_at``) was grazed on the way to it
+AIMED_GRAZE = True
 
 
 def _dedupe(contacts: Sequence[Contact], window: float = 0.12) -> list[Contact]:

@@ -90,3 +90,45 @@ def rim_side(c: np.ndarray) -> str:
     if abs(y) >= abs(x):
         return "rim:north" if y > 0 else "rim:south"
     return "rim:east" if x > 0 else "rim:west"
+
+
+# mm/s: the least speed into a rim and back out of it, each over two legs, that ``rim_glance``
+# takes for a bounce (the detections' scatter, ~0.5 mm, moves a two-leg velocity by ~10 mm/s
+# at 30 fps); ``GLANCE_TOL``: mm short of touching the rim that the sample nearest it may lie
+# (the fits of a disc against the rim's shadow fall a little short of it)
+GLANCE_MM_S = 40.0
+GLANCE_TOL = 5.0
+
+
+def rim_glance(p: Path, k: int, lim: float, tol: float = GLANCE_TOL,
+               min_speed: float = GLANCE_MM_S) -> tuple[float, float, str] | None:
+    """A glancing bounce off a rim at sample ``k``: the disc's nearest approach to one rim
+    (``lim``: the centre's farthest reach), within ``tol`` of it, with its velocity across that
+    rim into it over the two legs before and out of it over the two legs after, each at
+    ``min_speed`` at least. Only a blow turns a disc's motion across a rim back, and next to the
+    rim with no disc struck, the rim gave it. A disc meeting a rim at a shallow angle keeps most
+    of its speed and turns by less than the sharp-turn test of ``infer_contacts`` asks
+    (k2e_9941 at 35.65 s: south's striker ran up the east rim at 480 mm/s, came in across it at
+    150 mm/s and left at 75, then struck s5: an unannounced indirect shot, a foul, read as a
+    direct one). Returns (distance, time, ``rim:side``) as :func:`rim_reached`, or None."""
+    if k < 2 or k + 2 >= len(p):
+        return None
+    t = p[:, 0]
+    if t[k] - t[k - 2] <= 0 or t[k + 2] - t[k] <= 0:
+        return None
+    best: tuple[float, float, str] | None = None
+    for axis in (0, 1):
+        for sign in (1.0, -1.0):
+            s = p[k - 2:k + 3, 1 + axis] * sign
+            if s[2] < lim - tol or s[2] < max(s[1], s[3]):
+                continue  # not the nearest approach to this rim, or not near it
+            u_in = (s[2] - s[0]) / (t[k] - t[k - 2])
+            u_out = (s[4] - s[2]) / (t[k + 2] - t[k])
+            if u_in < min_speed or u_out > -min_speed:
+                continue
+            side = np.zeros(2)
+            side[axis] = sign
+            d = max(lim - float(s[2]), 0.0) + 1.0
+            if best is None or d < best[0]:
+                best = (d, float(t[k]), rim_side(side * (lim + 1.0)))
+    return best
