@@ -9,7 +9,7 @@ import numpy as np
 
 from tracker.boards import CrokinoleBoard
 from tracker.calibration.datatypes import Calibration
-from tracker.detect.boxes import area, merge_overlapping, region_boxes
+from tracker.detect.boxes import area, merge_overlapping, parts, region_boxes
 from tracker.detect.candidates import box_responses, ring_response
 from tracker.detect.detector import DiscDetector
 from tracker.detect.view_colours import lab_of
@@ -147,3 +147,24 @@ def test_ring_response_is_the_plain_sum_of_its_sectors() -> None:
         coh = q if coh is None else np.minimum(coh, q)
     got = ring_response(lab, filt)
     assert np.array_equal(got.score, score) and np.array_equal(got.coherence, coh)
+
+
+def _parts_of_the_whole_mask(valid: np.ndarray) -> np.ndarray:
+    """``parts`` as it was: OpenCV's labelling over the whole mask."""
+    n, _, stats, _ = cv2.connectedComponentsWithStats(valid.view(np.uint8), connectivity=8)
+    return np.asarray(stats[1:n])
+
+
+def test_the_parts_are_labelled_within_their_bounding_box_the_same_parts_in_the_same_order() -> None:
+    rng = np.random.default_rng(5)
+    for trial in range(300):
+        h, w = rng.integers(20, 140, 2)
+        valid = np.zeros((h, w), bool)
+        for _ in range(rng.integers(0, 7)):  # blobs and specks anywhere, odd corners included
+            y, x = rng.integers(0, h), rng.integers(0, w)
+            valid[y : y + rng.integers(1, 30), x : x + rng.integers(1, 30)] = True
+        if trial % 3 == 0:
+            valid &= rng.random((h, w)) < 0.7  # ragged parts, touching diagonally
+        got, want = parts(valid), _parts_of_the_whole_mask(valid)
+        assert got.shape == want.shape and np.array_equal(got, want)
+    assert parts(np.zeros((30, 40), bool)).shape == (0, 5)

@@ -40,6 +40,7 @@ from scipy.special import ndtr
 
 from tracker.boards import CrokinoleBoard
 from tracker.calibration.datatypes import Calibration
+from tracker.detect.colours_solve import colours_of
 from tracker.detect.geometry import CameraPose
 
 BLUR_PX = 0.6  # the camera's blur (Gaussian sigma, pixels) before a pixel's own width
@@ -278,7 +279,7 @@ class SilhouetteFitter:
                 weighed[:] = [w, sw, img * sw]
             _, sw, img_w = weighed
             assert sw is not None and img_w is not None
-            coef, *_ = np.linalg.lstsq(A * sw, img_w, rcond=None)
+            coef = colours_of(A * sw, img_w)
             res = img - A @ coef
             return res, coef
 
