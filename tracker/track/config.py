@@ -123,6 +123,17 @@ class TrackerConfig:
     # crokinole: a disc called into the 20-hole and found sliding on beyond it within
     # ``hole_course.PASSED_S`` crossed it (``hole_course.passed_over``)
     hole_passed: bool = True
+    # korona: an unseen moving disc's coast strikes a free resting disc (no disc touching it) in its
+    # way instead of running on through it (``hidden_blows.coast_into_disc``, crokinole's always);
+    # with ``ghost_ahead`` (neither fixes k2e_9995 alone). Replays (--dets), both off -> on: k2e_9995
+    # switches 25 -> 0 per 100 shots; the other 9 k2e, 10 k4h dev matches and 5 korona fixtures
+    # identical. Unrestricted (rows, any ghost, any time) they cost k4h_9306, k4h_9912, k4h_9996,
+    # k2e_9705, k2e_9911 switches or pockets
+    korona_coast_blow: bool = True
+    # korona: a disc knocked away unseen from a free place (a ghost) may take, within
+    # ``ghost_course.FRESH_S`` of its last sighting, a wide-stage detection ahead of that place
+    # along its blow's course (``ghost_course.behind_blow``); before, only a new track could
+    ghost_ahead: bool = True
     # korona (figures in the functions' notes): movers and resting discs' places
     # (``overlap.mover_on_rest_place``); off: a new board fit pairs all tracks jointly
     # (``refit.rebase_korona``), no unseen rim rebound onto a disc in play (``rims.rebound_blocked``),

@@ -1,5 +1,5 @@
-"""Crokinole blows no frame showed: an unseen mover's coast into a resting disc
-(``coast_into_disc``), and a new track that was two discs of one blow (``split_blow``, with
+"""Blows no frame showed: an unseen mover's coast into a resting disc
+(``coast_into_disc``; korona: a free one), and a new track that was two discs of one blow (``split_blow``, with
 :func:`tracker.track.merge.blow_split`). Functions of the :class:`tracker.track.tracker.Tracker`
 (``tk``), called from :mod:`tracker.track.lifecycle`.
 """
@@ -19,24 +19,35 @@ from tracker.track.datatypes import Track
 if TYPE_CHECKING:
     from tracker.track.tracker import Tracker
 
+CONTACT_SLACK_MM = 5.0  # mm beyond two radii within which a disc touches another (a row)
+
 
 def coast_into_disc(tk: Tracker, tr: Track, t: float, dt: float) -> tuple[np.ndarray, np.ndarray] | None:
-    """Crokinole: (position, velocity) after ``dt`` of an unseen moving disc whose coast runs
+    """(position, velocity) after ``dt`` of an unseen moving disc whose coast runs
     into a disc resting in its path, before any peg: it strikes it and keeps the part of its
     motion across the line of centres (equal masses), as the tracker's collision forecast
     has it, instead of coasting on through it. The struck disc's course is kept for the next
     frames (``tk._blown``, a forecast of :func:`tracker.track.prediction.predict`): the mover
     has left it by then, so no collision forecast of theirs gives it one. None when its coast
     meets no resting disc. c4h_9203 at 23.0 s: e2, unseen for two frames as it struck s2,
-    coasted on through s2's place and took s2's next detection (the two swapped names)."""
-    if not isinstance(tk.board, CrokinoleBoard) or tr.kind != DISC:
+    coasted on through s2's place and took s2's next detection (the two swapped names).
+
+    Korona (``TrackerConfig.korona_coast_blow``): only a free disc is struck so (no other disc
+    touching it, ``in_a_row``): a blow into a row passes along the row, which the two-disc
+    forecast does not know (the row stages of :mod:`tracker.track.blows` and
+    :mod:`tracker.track.row_order` follow rows). k2e_9995 at 22.47 s: s3, unseen, coasted on
+    through s2's place (s2 against the north rim, s1 42 mm away); s2's find coming back off the
+    rim was taken for s3 and the two swapped names. Nor a disc the mover was last seen overlapping
+    (``overlapped``)."""
+    crok = isinstance(tk.board, CrokinoleBoard)
+    if (not crok and not tk.cfg.korona_coast_blow) or tr.kind != DISC:
         return None
     best: tuple[float, tuple[np.ndarray, np.ndarray], int, tuple[np.ndarray, np.ndarray]] | None = None
     for o in tk.tracks:
         if o is tr or o.kind != DISC:
             continue
         q = o.settled_xy if o.state == "rest" else struck_now(o, t)
-        if q is None:
+        if q is None or (not crok and (in_a_row(tk, o, tr, q) or overlapped(tr, o, q))):
             continue
         reach = tr.radius + o.radius
         if float(np.hypot(*(tr.xy - q))) > tr.speed * dt + reach:
@@ -54,6 +65,22 @@ def coast_into_disc(tk: Tracker, tr: Track, t: float, dt: float) -> tuple[np.nda
     if struck is not None and struck.state == "rest":
         tk._blown[best[2]] = (best[3][0], best[3][1], t)
     return best[1]
+
+
+def in_a_row(tk: Tracker, o: Track, tr: Track, q: np.ndarray) -> bool:
+    """Whether a disc in play other than ``o`` and the mover ``tr`` lies within touching
+    distance (``CONTACT_SLACK_MM``) of ``q``, where ``o`` rests."""
+    return any(float(np.hypot(*(p.settled_xy - q))) < o.radius + p.radius + CONTACT_SLACK_MM
+               for p in tk.tracks if p is not o and p is not tr and p.alive and p.kind == DISC)
+
+
+def overlapped(tr: Track, o: Track, q: np.ndarray) -> bool:
+    """Whether the mover ``tr`` was last seen overlapping ``o``'s place ``q`` by more than half a
+    radius: discs do not overlap, so that sighting was ``o``'s own or a false find, and its
+    course says nothing of a blow on ``o`` (k2e_9953 at 18.83 s: n6, covered by the striker, took
+    n4's find 53 mm away and "struck" n4 from inside it)."""
+    seen = tr.last_sighting()
+    return seen is not None and float(np.hypot(seen.x - q[0], seen.y - q[1])) < o.radius + tr.radius / 2
 
 
 def struck_now(o: Track, t: float) -> np.ndarray | None:

@@ -40,6 +40,7 @@ from tracker.track.config import TrackerConfig
 from tracker.track.confirm import promote
 from tracker.track.datatypes import Sample, Track
 from tracker.track.fate import FLEETING_HITS
+from tracker.track.ghost_course import behind_blow, may_seek
 from tracker.track.lifecycle import miss, new_track, observe, revive
 from tracker.track.overlap import mover_on_rest_place, pushed_aside
 from tracker.track.pair_costs import (
@@ -91,6 +92,8 @@ class Tracker:
         else:
             self._pegs, self._peg_r, self._half = np.zeros((0, 2)), 0.0, board.half
         self._striker_r = board.striker_radius if isinstance(board, KoronaBoard) else None
+        # korona: a ghost found ahead of its place (``ghost_course``)
+        self._ghosts_wide = self.cfg.ghost_ahead and isinstance(board, KoronaBoard)
 
     # ------------------------------------------------------------------ public
     def expect(self, track_id: int, xy: tuple[float, float]) -> None:
@@ -259,7 +262,8 @@ class Tracker:
         # Stage 2: wide gate for moving discs and discs that may just have been hit.
         movers = [tr for tr in live if tr.state == "moving"]
         cand = [i for i, tr in enumerate(rows)
-                if i not in used_t and tr.id not in self._ghosts and may_jump(self, tr, movers, dt)]
+                if i not in used_t and (tr.id not in self._ghosts or (self._ghosts_wide and may_seek(self, tr)))
+                and may_jump(self, tr, movers, dt)]
         dcols = [j for j in range(len(dets)) if j not in used_d]
         if cand and dcols:
             # as far as the disc could have gone at its speed (a bounce may add some), never
@@ -275,6 +279,7 @@ class Tracker:
             cand, wide = blows.with_rows(self, rows, cand, wide, used_t)
             sub = (cost[np.ix_(cand, dcols)] + backwards(self, rows, cand, dets, dcols)
                    + sideways(self, rows, cand, dets, dcols, cost, dt)
+                   + (behind_blow(self, rows, cand, dets, dcols) if self._ghosts_wide else 0.0)
                    + (beyond_reach(self, rows, cand, dets, dcols, t, dt) if self.cfg.reach_from_sighting else 0.0))
             for a, b in assign(sub, wide):
                 pairs.append((cand[a], dcols[b]))
