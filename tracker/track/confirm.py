@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -19,6 +20,7 @@ import numpy as np
 from tracker.boards import CrokinoleBoard, KoronaBoard
 from tracker.boards.korona import ON_LINE_MM
 from tracker.detect.datatypes import DISC, IN_HOLE, STRIKER
+from tracker.track import donor_course
 from tracker.track.datatypes import Sample, Track
 from tracker.track.hidden_blows import split_blow
 from tracker.track.hole_course import passed_over
@@ -106,8 +108,10 @@ def confirm(tk: Tracker, tr: Track, t: float, dt: float) -> None:
     if born_moving(tk, tr) and tr.state in ("rest", "moving"):
         v = np.array([last.x - first.x, last.y - first.y]) / max(last.t - first.t, 1e-3)
         crok = isinstance(tk.board, CrokinoleBoard)
+        course = partial(donor_course.may_be_donor, tk.board, tr, v, tk.cfg.decel) \
+            if isinstance(tk.board, KoronaBoard) and donor_course.ON else None
         donor = donor_of(tk.tracks, tr, v, first, tk.cfg.v_max, may_rest=knock_or_flick(tk, tr) if crok else None,
-                         unlike=tk.cfg.colour_gate, struck=crok) \
+                         unlike=tk.cfg.colour_gate, struck=crok, course=course) \
             or striker_seen_as_disc(tk, tr, v, first)
         if WAY_OUT and not crok and donor is not None and donor.state == "rest" and way_out_blocked(tk.tracks, donor, tr):
             # a disc knocked away unseen the blow's forecast lost, rather than one that could not go that way

@@ -77,7 +77,8 @@ def nudged_from(tracks: Sequence[Track], tr: Track, first: Sample, dt: float,
 
 def donor_of(tracks: Sequence[Track], tr: Track, v: np.ndarray, first: Sample, v_max: float,
              kind: int | None = None, may_rest: Callable[[Track], bool] | None = None,
-             unlike: float | None = None, struck: bool = False) -> Track | None:
+             unlike: float | None = None, struck: bool = False,
+             course: Callable[[Track, float], bool] | None = None) -> Track | None:
     """The vanished disc a track born moving came from.
 
     Candidates vanished (resting and unseen, or moving) at most ``DONOR_WINDOW`` before the new track's
@@ -86,7 +87,9 @@ def donor_of(tracks: Sequence[Track], tr: Track, v: np.ndarray, first: Sample, v
     peg bounce between the first detections makes that line rough, so the gate is wide.
     Candidates are of the new track's kind, or of ``kind`` when given; a resting one must pass
     ``may_rest`` when given. ``struck``: a resting disc the detector had lost vanished when
-    another last came to touch it (``unseen_since``), not when it was last seen.
+    another last came to touch it (``unseen_since``), not when it was last seen. ``course``,
+    when given, must pass each candidate and the time it has been gone
+    (korona: ``donor_course.may_be_donor``).
     """
     best, best_cost = None, BIG
     z = np.array([first.x, first.y])
@@ -100,6 +103,8 @@ def donor_of(tracks: Sequence[Track], tr: Track, v: np.ndarray, first: Sample, v
         if may_rest is not None and d.state == "rest" and not may_rest(d):
             continue
         if unlike is not None and other_colour(d, tr, unlike):
+            continue
+        if course is not None and not course(d, gap):
             continue
         back = z - v * gap
         cost = min(float(np.hypot(*(back - p))), reach)

@@ -23,7 +23,7 @@ import numpy as np
 
 from tracker.boards import CrokinoleBoard
 from tracker.detect.datatypes import DISC
-from tracker.track import blows
+from tracker.track import blows, turned_back
 from tracker.track.association import (
     bounce_hypothesis,
     collision_hypotheses,
@@ -102,6 +102,7 @@ def predict(tk: Tracker, rows: Sequence[Track], dt: float, t: float) -> tuple[li
     tk._striking = {}
     for a in movers:
         A = rows[a]
+        back = turned_back.ON and turned_back.turned_back(tk.board, A, cfg.move_mm)  # no disc's velocity
         first: tuple[float, np.ndarray, np.ndarray] | None = None  # (contact time, struck place, normal)
         near = [b for b in resting if rows[b] is not A
                 and np.hypot(*(A.xy - rows[b].settled_xy)) <= A.speed * dt + A.radius + rows[b].radius]
@@ -118,7 +119,7 @@ def predict(tk: Tracker, rows: Sequence[Track], dt: float, t: float) -> tuple[li
                 gates[b] = max(gates[b], 2 * B.radius)
                 push = hit[1] - q
                 norm = float(np.hypot(*push))
-                if norm > 1e-9 and meets:  # the struck disc's velocity: the mover's along the normal
+                if norm > 1e-9 and meets and not back:  # the struck disc's velocity: the mover's along the normal
                     n = push / norm
                     vb = 0.5 * (1 + cfg.restitution) * float(A.v @ n) * n
                     tk._struck[B.id] = (hit[1], vb)
