@@ -87,6 +87,7 @@ from tracker.detect.rim_line import on_rim_lines
 from tracker.detect.ring_filter import RingFilter, kind_rings
 from tracker.detect.row_memory import RowMemory
 from tracker.detect.rows import held_places
+from tracker.detect.salient import GAME_EDGE_SALIENCE
 from tracker.detect.settings import DetectorSettings
 from tracker.detect.twenty_hole import (
     empty_hole_colour,
@@ -130,8 +131,9 @@ class DiscDetector:
         self.bevel = float(GAME_BEVEL_MM.get(self.game, 0.0) if st.bevel is None else st.bevel)
         fast = FastProjection.of(calib)  # the fits' many projections, without cv2.projectPoints
         # (the disc fits' edge bar only: the chamfer's refits and the flat fits of the 20-hole keep theirs)
+        salience = GAME_EDGE_SALIENCE.get(self.game, 0.0) if st.edge_salience is None else st.edge_salience
         self.refiner = Refiner(fast, self.pose, self.thickness, bevel=self.bevel if st.bevel_in_fit else 0.0,
-                               salience=st.edge_salience)
+                               salience=salience, enough=(st.min_coverage, st.min_quarter_coverage))
         # Video: the chamfer allowed for in the reported centres only (``chamfer.py``).
         # (The refit waits until the disc holds still: ``deferred.py``.)
         self.chamfer = DeferredChamfer(ChamferCorrection(Refiner(fast, self.pose, self.thickness, bevel=self.bevel),
@@ -176,6 +178,7 @@ class DiscDetector:
         # colour (8-bit Lab, blurred as the model's) of the empty 20-hole, from the frame given
         # to ``set_background`` when nothing lay over the hole (``verify.is_empty_hole``).
         self.background = BackgroundModel(self._valid)
+        self.earlier_background: BackgroundModel | None = None  # (``carry_over``)
         self.hole_lab: np.ndarray | None = None
         # ... and the empty hole's picture, the same view's box around it (``twenty_hole.covering_disc``)
         self.hole_picture: np.ndarray | None = None
@@ -243,6 +246,10 @@ class DiscDetector:
         first call (``priors.py``)."""
         if self.hole_lab is None:
             self.hole_lab = old.hole_lab
+        # the empty board as the old fit's view learned it (the same board millimetres), for the
+        # salient finds' face until this one has learned its own (``salient.face_change``)
+        before = old.background if old.background.ready else old.earlier_background
+        self.earlier_background = before if before is not None and before.valid.shape == self._valid.shape else None
         self.priors = resting if isinstance(self.board, CrokinoleBoard) and resting is not None and len(resting) else None
 
     def relearn_hole(self, frame_bgr: np.ndarray) -> None:

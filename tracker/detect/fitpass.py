@@ -26,6 +26,7 @@ from tracker.detect.datatypes import DISC, IN_HOLE, STRIKER, Detections
 from tracker.detect.refine import Fit
 from tracker.detect.rest_blobs import resting_blobs
 from tracker.detect.reuse import untouched
+from tracker.detect.salient import moving_salient
 from tracker.detect.twenty_hole import covering_disc, resting_over_edge
 
 if TYPE_CHECKING:
@@ -59,8 +60,8 @@ def fit_kind(det: DiscDetector, frame_bgr: np.ndarray, view: np.ndarray, lab: np
             camo = _camouflaged(det, frame_bgr, fit, kind, radius)
             if camo is not True:
                 rejected.append((c, float(q), fit))
-                if camo is False:  # (one turned down only for moving is fitted again once it rests)
-                    det.rejects.note(c, kind, radius, fit, "outline")
+                if camo is False and not moving_salient(det, fit, radius):  # (one turned down only
+                    det.rejects.note(c, kind, radius, fit, "outline")  # for moving is fitted again once it rests)
                 continue
         if not det._accept_colors(det.refiner.add_colors(frame_bgr, fit)):
             det.rejects.note(c, kind, radius, fit, "colour")

@@ -53,6 +53,9 @@ class Fit:
     hidden: np.ndarray | None = None  # (N_RAYS,) bool: rays hidden by an occluder
     # The ``occluders`` and ``bounds`` the fit was made with (a refit of the same disc uses them)
     masks: tuple[np.ndarray | None, float | None] = (None, None)
+    # The outline passes ``Refiner.enough`` only on the game's lower edge bar (``Refiner.salience``):
+    # a salient find, kept only where the board's paint cannot pass for one (``salient.py``)
+    salient: bool = False
 
 
 def _ray_to_circle(origin: np.ndarray, dirs: np.ndarray, c: np.ndarray, R: float | np.ndarray) -> np.ndarray:
@@ -118,8 +121,11 @@ class Refiner:
     """Refines coarse centres against one frame."""
 
     def __init__(self, calib: Calibration, pose: CameraPose, thickness: float, bevel: float = 0.0,
-                 salience: float = 0.0) -> None:
+                 salience: float = 0.0, enough: tuple[float, float] = (0.0, 0.0)) -> None:
         self.calib = calib
+        # the outline's coverage, overall and in its worst quarter, that needs no lower bar
+        # (``salience``: the detector's ``min_coverage`` and ``min_quarter_coverage``)
+        self.enough = enough
         self.bevel = bevel  # size of the chamfer (or rounding) of the disc's top edge, mm
         self.salience = salience  # an edge's bar over its ray's texture (``edge_bar``; 0: by resolution)
         self.pose = pose
@@ -248,104 +254,120 @@ class Refiner:
         # low resolution the edge blur covers much of the ray).
         blur_mm = max(1.5, 2.0 * px)
         away = (np.abs(rho_mid - R) > blur_mm + 1.5) & (rho_mid < far)
-        salient = edge_bar(px, self.salience)
         base = medians(strength[:, away], 1) + 0.5 if away.sum() >= 6 else medians(strength, 1) + 0.5
         f = self.f
         C = self.pose.centre[:2]
-        P = P0.copy()
-        r = radius
-        inl = np.zeros(N_RAYS, bool)
-        resid_rms = 9.9
-        E = np.zeros((N_RAYS, 2))
-        peak = np.zeros(N_RAYS)
-        covered = np.zeros(N_RAYS, bool)
-        hidden = np.zeros(N_RAYS, bool)
-        occ = None if occluders is None or len(occluders) == 0 else np.asarray(occluders, float).reshape(-1, 3)
-        opn = None if openings is None or len(openings) == 0 else np.asarray(openings, float).reshape(-1, 3)
-        masking = occ is not None or bounds is not None
-        for it, win in enumerate((max(6.0, 2.0 * px), max(3.0, 1.2 * px), max(1.5, 0.8 * px), max(1.0, 0.6 * px))):
-            T = self.top_of(P)
-            if consensus and it == consensus_at:
-                P, r = consensus_circle(strength, rho_mid, base, o, self.dirs, P, radius, ~hidden, C, f)
+        # The resolution's own bar first; a lower one of the game's (``salience``) only for an
+        # outline that fails ``enough`` on it, kept when it passes there (``Fit.salient``).
+        plain_bar = edge_bar(px)
+        bars = [plain_bar] if self.salience <= 0.0 or self.salience == plain_bar else [plain_bar, self.salience]
+        salient_find = False
+        state: tuple = ()
+        for n_bar, salient in enumerate(bars):
+            P = P0.copy()
+            r = radius
+            inl = np.zeros(N_RAYS, bool)
+            resid_rms = 9.9
+            E = np.zeros((N_RAYS, 2))
+            peak = np.zeros(N_RAYS)
+            covered = np.zeros(N_RAYS, bool)
+            hidden = np.zeros(N_RAYS, bool)
+            occ = None if occluders is None or len(occluders) == 0 else np.asarray(occluders, float).reshape(-1, 3)
+            opn = None if openings is None or len(openings) == 0 else np.asarray(openings, float).reshape(-1, 3)
+            masking = occ is not None or bounds is not None
+            for it, win in enumerate((max(6.0, 2.0 * px), max(3.0, 1.2 * px), max(1.5, 0.8 * px), max(1.0, 0.6 * px))):
                 T = self.top_of(P)
-            if consensus and it >= consensus_at:
-                win = max(1.0, 0.6 * px)
-            # Top rim on every ray; the bottom edge where the bottom circle is the silhouette
-            # (the near side) and lies clear of the top rim.
-            rt_exp = _ray_to_circle(o, self.dirs, T, k * r - self._bevel_drop(self.dirs, P))
-            rtop, pt = _edge_in_window(strength, rho_mid, rt_exp, win, step_mm, first=0 < it < (consensus_at if consensus else 9))
-            if masking:
-                rim = o[None] + rt_exp[:, None] * self.dirs
-                hidden = np.zeros(N_RAYS, bool)
-                if occ is not None:
-                    dd = np.hypot(rim[:, None, 0] - occ[None, :, 0], rim[:, None, 1] - occ[None, :, 1])
-                    hidden |= (dd < occ[None, :, 2]).any(axis=1)
-                if bounds is not None:
-                    hidden |= np.abs(rim).max(axis=1) > bounds
-            rb_exp = _ray_to_circle(o, self.dirs, P, r)
-            B = o[None] + rb_exp[:, None] * self.dirs
-            near = ((B - P) @ (T - P)) / r < -(k - 1) * r
-            if opn is not None:  # the foot's edge over an opening (the near side's silhouette)
-                db = np.hypot(B[:, None, 0] - opn[None, :, 0], B[:, None, 1] - opn[None, :, 1])
-                hidden |= near & (rb_exp - rt_exp > 2.0) & (db < opn[None, :, 2]).any(axis=1)
-            sep = rb_exp - rt_exp
-            use_b = near & (sep > 2.0)
-            # Where the two edges are too close to tell apart, the near side is ambiguous.
-            use_t = ~(near & (sep > 0.3) & (sep <= 2.0))
-            # The bottom edge's window stops half-way to the top rim; take the innermost edge (a
-            # contact shadow lies just outside it).
-            wb = min(win, 0.5 * float(median_of(sep[use_b]))) if use_b.any() else win
-            rbot, pb = _edge_in_window(strength, rho_mid, rb_exp, wb, step_mm, first=it > 0)
-            Et = o[None] + rtop[:, None] * self.dirs
-            Eb = o[None] + rbot[:, None] * self.dirs
-            pts = np.concatenate([Et, Eb[use_b]])
-            pk = np.concatenate([pt, pb[use_b]])
-            is_top = np.concatenate([np.ones(N_RAYS, bool), np.zeros(int(use_b.sum()), bool)])
-            ray = np.concatenate([np.arange(N_RAYS), np.nonzero(use_b)[0]])
-            # (The typical edge strength over the visible rays only: a hidden side may face the
-            # strong edge of a rim or a neighbour's far side.)
-            pt_med = float(median_of(pt[~hidden])) if (~hidden).any() else float(median_of(pt))
-            good = (pk > 0.35 * pt_med) & (pk > salient * base[ray])
-            good[:N_RAYS] &= use_t & ~hidden
-            good[N_RAYS:] &= ~hidden[use_b]
-            Pn, rn = P, r
-            sel = good
-            J_scale = np.where(is_top, 1.0 + f, 1.0)[:, None]
-            J_r = -np.where(is_top, k, 1.0)[:, None]
-            u, res = self._residuals(pts, is_top, Pn, rn)
-            for _ in range(2):
-                med = median_of(np.abs(res[good])) if good.any() else 1.0
-                sel = good & (np.abs(res) <= max(3.0 * 1.4826 * med, max(0.5, 0.35 * px) if it >= 3 else max(1.5, 0.7 * px)))
+                if consensus and it == consensus_at:
+                    P, r = consensus_circle(strength, rho_mid, base, o, self.dirs, P, radius, ~hidden, C, f)
+                    T = self.top_of(P)
+                if consensus and it >= consensus_at:
+                    win = max(1.0, 0.6 * px)
+                # Top rim on every ray; the bottom edge where the bottom circle is the silhouette
+                # (the near side) and lies clear of the top rim.
+                rt_exp = _ray_to_circle(o, self.dirs, T, k * r - self._bevel_drop(self.dirs, P))
+                rtop, pt = _edge_in_window(strength, rho_mid, rt_exp, win, step_mm, first=0 < it < (consensus_at if consensus else 9))
+                if masking:
+                    rim = o[None] + rt_exp[:, None] * self.dirs
+                    hidden = np.zeros(N_RAYS, bool)
+                    if occ is not None:
+                        dd = np.hypot(rim[:, None, 0] - occ[None, :, 0], rim[:, None, 1] - occ[None, :, 1])
+                        hidden |= (dd < occ[None, :, 2]).any(axis=1)
+                    if bounds is not None:
+                        hidden |= np.abs(rim).max(axis=1) > bounds
+                rb_exp = _ray_to_circle(o, self.dirs, P, r)
+                B = o[None] + rb_exp[:, None] * self.dirs
+                near = ((B - P) @ (T - P)) / r < -(k - 1) * r
+                if opn is not None:  # the foot's edge over an opening (the near side's silhouette)
+                    db = np.hypot(B[:, None, 0] - opn[None, :, 0], B[:, None, 1] - opn[None, :, 1])
+                    hidden |= near & (rb_exp - rt_exp > 2.0) & (db < opn[None, :, 2]).any(axis=1)
+                sep = rb_exp - rt_exp
+                use_b = near & (sep > 2.0)
+                # Where the two edges are too close to tell apart, the near side is ambiguous.
+                use_t = ~(near & (sep > 0.3) & (sep <= 2.0))
+                # The bottom edge's window stops half-way to the top rim; take the innermost edge (a
+                # contact shadow lies just outside it).
+                wb = min(win, 0.5 * float(median_of(sep[use_b]))) if use_b.any() else win
+                rbot, pb = _edge_in_window(strength, rho_mid, rb_exp, wb, step_mm, first=it > 0)
+                Et = o[None] + rtop[:, None] * self.dirs
+                Eb = o[None] + rbot[:, None] * self.dirs
+                pts = np.concatenate([Et, Eb[use_b]])
+                pk = np.concatenate([pt, pb[use_b]])
+                is_top = np.concatenate([np.ones(N_RAYS, bool), np.zeros(int(use_b.sum()), bool)])
+                ray = np.concatenate([np.arange(N_RAYS), np.nonzero(use_b)[0]])
+                # (The typical edge strength over the visible rays only: a hidden side may face the
+                # strong edge of a rim or a neighbour's far side.)
+                pt_med = float(median_of(pt[~hidden])) if (~hidden).any() else float(median_of(pt))
+                good = (pk > 0.35 * pt_med) & (pk > salient * base[ray])
+                good[:N_RAYS] &= use_t & ~hidden
+                good[N_RAYS:] &= ~hidden[use_b]
+                Pn, rn = P, r
+                sel = good
+                J_scale = np.where(is_top, 1.0 + f, 1.0)[:, None]
+                J_r = -np.where(is_top, k, 1.0)[:, None]
+                u, res = self._residuals(pts, is_top, Pn, rn)
+                for _ in range(2):
+                    med = median_of(np.abs(res[good])) if good.any() else 1.0
+                    sel = good & (np.abs(res) <= max(3.0 * 1.4826 * med, max(0.5, 0.35 * px) if it >= 3 else max(1.5, 0.7 * px)))
+                    if sel.sum() < 8:
+                        break
+                    J = np.concatenate([-u * J_scale, J_r], 1)
+                    cols = [0, 1] if it < 2 else [0, 1, 2]  # radius held until the centre settles
+                    sw = np.sqrt(np.sqrt(pk[sel]))
+                    sol_c, *_ = np.linalg.lstsq(J[sel][:, cols] * sw[:, None], -res[sel] * sw, rcond=None)
+                    sol = np.zeros(3)
+                    sol[cols] = sol_c
+                    Pn = Pn + sol[:2]
+                    rn = float(min(max(rn + sol[2], 0.7 * radius), 1.3 * radius))
+                    # (also the next step's starting residual: the same circle)
+                    u, res = self._residuals(pts, is_top, Pn, rn)
+                    resid_rms = float(np.sqrt((res[sel] ** 2).sum() / int(sel.sum())))
+                    if np.abs(sol).max() < 1e-3:
+                        break
                 if sel.sum() < 8:
                     break
-                J = np.concatenate([-u * J_scale, J_r], 1)
-                cols = [0, 1] if it < 2 else [0, 1, 2]  # radius held until the centre settles
-                sw = np.sqrt(np.sqrt(pk[sel]))
-                sol_c, *_ = np.linalg.lstsq(J[sel][:, cols] * sw[:, None], -res[sel] * sw, rcond=None)
-                sol = np.zeros(3)
-                sol[cols] = sol_c
-                Pn = Pn + sol[:2]
-                rn = float(min(max(rn + sol[2], 0.7 * radius), 1.3 * radius))
-                # (also the next step's starting residual: the same circle)
-                u, res = self._residuals(pts, is_top, Pn, rn)
-                resid_rms = float(np.sqrt((res[sel] ** 2).sum() / int(sel.sum())))
-                if np.abs(sol).max() < 1e-3:
+                P, r = Pn, rn
+                inl = np.zeros(N_RAYS, bool)
+                inl[ray[sel]] = True
+                # Ambiguous near-side rays do not enter the fit, but they must show an edge (either
+                # one) for the outline to count as closed.
+                amb = ~use_t & ~use_b
+                span = (rho_mid[None, :] >= (rt_exp - 1.0)[:, None]) & (rho_mid[None, :] <= (rb_exp + 1.0)[:, None])
+                amb_peak = np.where(span, strength, 0.0).max(axis=1)
+                covered = (inl | (amb & (amb_peak > salient * base) & (amb_peak > 0.35 * pt_med))) & ~hidden
+                E = Et
+                peak = pt
+                if it == 1 and _coverage(covered, hidden)[0] < give_up_below:
                     break
-            if sel.sum() < 8:
-                break
-            P, r = Pn, rn
-            inl = np.zeros(N_RAYS, bool)
-            inl[ray[sel]] = True
-            # Ambiguous near-side rays do not enter the fit, but they must show an edge (either
-            # one) for the outline to count as closed.
-            amb = ~use_t & ~use_b
-            span = (rho_mid[None, :] >= (rt_exp - 1.0)[:, None]) & (rho_mid[None, :] <= (rb_exp + 1.0)[:, None])
-            amb_peak = np.where(span, strength, 0.0).max(axis=1)
-            covered = (inl | (amb & (amb_peak > salient * base) & (amb_peak > 0.35 * pt_med))) & ~hidden
-            E = Et
-            peak = pt
-            if it == 1 and _coverage(covered, hidden)[0] < give_up_below:
-                break
+            if n_bar == 0 and len(bars) > 1:
+                cov0, q0 = _coverage(covered, hidden)
+                if cov0 >= self.enough[0] and q0 >= self.enough[1]:
+                    break
+                state = (P, r, inl, resid_rms, E, peak, covered, hidden)
+            elif n_bar == 1:
+                cov1, q1 = _coverage(covered, hidden)
+                salient_find = cov1 >= self.enough[0] and q1 >= self.enough[1]
+                if not salient_find:  # (turned down on either bar: as on the resolution's own)
+                    P, r, inl, resid_rms, E, peak, covered, hidden = state
         rt = k * r - self.bevel * float(np.clip(np.hypot(*(P - C)) / max(float(self.pose.centre[2]), 1.0), 0.0, 1.0))
         T = self.top_of(P)
         R = rt
@@ -356,7 +378,7 @@ class Refiner:
             color, surround = self.colors(image, P, T, R)
         return Fit(centre=P, radius=r, mm_per_px=px, coverage=coverage, quarter_coverage=float(quarter), residual=resid_rms, contrast=contrast,
                    color=color, surround=surround, top_centre=T, top_radius=R, edges=E, inliers=inl,
-                   visible=float(1.0 - hidden.mean()), hidden=hidden, masks=(occluders, bounds))
+                   visible=float(1.0 - hidden.mean()), hidden=hidden, masks=(occluders, bounds), salient=salient_find)
 
     def add_colors(self, image: np.ndarray, fit: Fit) -> Fit:
         """Sample the fit's top-face and surround colours (done only for fits worth keeping)."""

@@ -105,51 +105,29 @@ class DetectorSettings:
     rest_blobs_full: bool = False
     # The disc fits' edge bar (``refine.edge_bar``): an edge on a ray counts when it is this many
     # times the ray's texture level (the median edge strength away from the rim). 0: by the
-    # image's resolution, 3 under 2 mm per image pixel, else 2. The hard renders' grain at
-    # 1280x720 (1.3 mm per image pixel) puts a ray's texture level at 5-9 Lab units per mm, and a
-    # dark disc on dark wood or a grey one in a glare peaks at only 2-3 times it, so under 3 most
-    # of its rays read open and it is turned down (c4h_9975 at 11 s: e1 by the shooting line and
-    # w1 by a peg, coverage 0.67 and 0.31, worst quarter 0.25 and 0.08; with 2: 0.90 and 0.65).
-    # Off by default. With 2 (crokinole, 1280x720, every fit at 2): fresh full passes on 3 frames
-    # each of 4 hard matches found 15 -> 26 of 47 resting discs (c4h_9945's grey e1 in the glare
-    # at every one, c4h_9975's e1 and w1), on 9 other crokinole matches 65 -> 82 of 98; finds that
-    # are no disc 21 -> 36 (some are sliding discs, which the truth used leaves out), among them
-    # the board's painted "10" numerals (c4h_9975 at (1, 154), c2h_9932 at (2, 144): in a review
-    # a false disc at rest from 1.9 s on) and circles across the ditch's edges (c4h_9921 at (238,
-    # 250) and (-266, 232)). The blue discs on c4h_9921's blue board and the red ones on c2h_9944's
-    # red board are still missed (no ring candidate there; a face too like the board). Full reviews,
-    # before -> with 2 (rounds, shots R/P, 20s R/P, removed R/P, pos median/p95 mm, switches):
-    # c4h_9975 0/1 -> 0/1, removed 0%/0% the same, 0.39/0.56 -> 0.26/1.04 (w1 and the later discs
-    # found at rest, but the tracker calls s2 and n1 a foul to the ditch at 14.8 s); c4h_9945 0/1
-    # -> 0/1, shots 75%/100% -> 100%/89%, 20s 100%/100% -> 0%/100%, removed 60%/75% -> 100%/83%,
-    # 0.68/4.56 -> 0.86/2.11, switches 0 -> 12.5 (w1 now seen at rest on the shooting line before
-    # its flick, then lost in flight: called a foul to the ditch, and its 20 at 8.9 s lost);
-    # c2h_9944 0/1 -> 0/1, shots 88%/88% -> 75%/100%, removed 100%/25% -> 100%/100%, 1.15/11.45 ->
-    # 0.55/4.72, switches 0 -> 12.5; c4h_9921 0/1 -> 0/1, 20s 100%/100% -> 50%/100% (n1's 20 at
-    # 8.3 s missed; w1 now found at rest at (170, -262), and two false finds in the ditch),
-    # 2.05/6.33 -> 0.71/6.37. The 6 crokinole fixtures (480x270: 2 mm per image pixel or more,
-    # the bar already 2) identical. Six other hard matches: c2h_9802 0/1 -> 1/1 but shots P 100%
-    # -> 80% and removed 100%/100% -> 75%/50%, 0.23/3.87 -> 0.28/0.65; c2h_9914 0/1 -> 0/1,
-    # 0.38/3.72 -> 0.30/0.95; c4h_9951 0/1 -> 0/1, removed 100%/100% -> 33%/25%, 0.48/5.92 ->
-    # 0.58/1.08; c4h_9981 0/1 -> 1/1, removed 100%/50% -> 100%/100%, 0.27/2.49 -> 0.27/1.38;
-    # c2h_9986 0/1 -> 1/1, 1.19/5.09 -> 0.71/1.05; c4h_9963 1/1, 0.85/4.95 -> 0.45/4.58; c2h_9932
-    # 1/1 -> 0/1 (an extra 20 of n4 at 23.1 s), 2.96/8.63 -> 1.84/5.97; c2h_9956 1/1, 1.40/7.38 ->
-    # 1.42/7.46; c2e_9501 and c4e_9946 the same figures. So the 12 hard matches' rounds 3/12 ->
-    # 5/12 (three won, one lost), the places at rest far better, but removals lost. What loses
-    # them is downstream of the detector, mostly one thing: the shooter's disc, now found while
-    # it sits at the shooting line before the flick (or is set down there), is a track at rest;
-    # the flight's first frames go unseen on the hard camera, a find on the flicking finger
-    # (c4h_9945 at 4.4 s: 24 mm behind the disc, outside the line) pulls the track outward, and
-    # the segmenter calls it a shot to the ditch (a foul), the real disc a new one (c4h_9945's w1;
-    # c2h_9802's phantom shots of n1 at 4.2 s and s5 at 20.0 s, each ending on its shooting line
-    # and called a foul to the ditch, look the same: not followed frame by frame); or the disc is
-    # now seen while a hand carries it in, and setting it down on the line is a shot (c4h_9951's
-    # s2 at 14.2 s). c4h_9975's e1, found
-    # at rest from 10.1 s, is still not seen in flight: s1, struck off, is taken for the shooter.
-    # Applied to the disc fits only: with the chamfer's refits and the 20-hole's flat fits at 2
-    # as well, the four hard matches came out the same but c2h_9944 removed P 50%. Korona left
-    # alone: it lost rounds to a bar of 2 before (``strikers.fit_options``).
-    edge_salience: float = 0.0
+    # image's resolution, 3 under 2 mm per image pixel, else 2; None: the game's
+    # (``salient.GAME_EDGE_SALIENCE``: 2 for crokinole, korona by resolution). The hard renders'
+    # grain at 1280x720 (1.3 mm per image pixel) puts a ray's texture level at 5-9 Lab units per
+    # mm, and a dark disc on dark wood or a grey one in a glare peaks at only 2-3 times it, so
+    # under 3 most of its rays read open and it is turned down (c4h_9975 at 11 s: e1 and w1,
+    # coverage 0.67 and 0.31; with 2: 0.90 and 0.65). The lower bar is tried only for an outline
+    # that fails on the resolution's own (``Fit.salient``), and such a find is kept only inside
+    # the shooting area, at rest, with a face unlike the empty board's picture there
+    # (``salient.py``): on a bar of 2 for every fit the board's painted "10" numerals and circles
+    # across the ditch's edge were discs, the shooter's disc on its line was a disc at rest, and
+    # the discs the bar of 3 found were fitted differently and some lost (c2h_9932 and c4h_9951
+    # lost their rounds). Off by default: full reviews of 16 crokinole dev matches (main 9bed01e
+    # caches -> None, fresh; rounds 9/16 -> 10/16): c4h_9975 0/1 -> 1/1, places at rest better
+    # (c2h_9956 p95 7.38 -> 0.64 mm, c4h_9963 4.17 -> 1.23, c4h_9981 1.29 -> 0.76, c4h_9951 9.46
+    # -> 6.09, c2h_9986 5.06 -> 4.42, c4h_9921 median 1.37 -> 0.99), but c2h_9802 1/1 -> 0/1 (a
+    # switch: s3 now seen at rest at (5, -16) and s1 not, and after n3's shot at 18.3 s the
+    # tracker gives s3's new place to s1), c4h_9945's 20 of w1 at 8.9 s lost (w1, now seen at
+    # rest by the hole, kept there when it drops in), c4h_9951 removed R 100% -> 67% and c2h_9932
+    # removed P -> 0% (discs taken off by hand called removals). Each is downstream of the
+    # detector: a disc now found where it lies is followed worse than one never seen. The 6
+    # crokinole fixtures (480x270: the bar is 2 there already) and korona are the same
+    # (detections compared frame by frame).
+    edge_salience: float | None = 0.0
     min_color_step: float = 6.0  # top face vs the board around it, weighted 8-bit Lab units
     max_candidates: int = 120
     reuse: bool = True  # keep unchanged discs from the previous call (video)

@@ -21,6 +21,7 @@ import numpy as np
 
 from tracker.boards import CrokinoleBoard, KoronaBoard
 from tracker.detect.refine import Fit
+from tracker.detect.salient import salient_ok
 
 if TYPE_CHECKING:
     from tracker.detect.detector import DiscDetector
@@ -133,7 +134,7 @@ def accept(det: DiscDetector, fit: Fit, radius: float, residual_scale: float = 1
     st = det.settings
     if fit.coverage < st.min_coverage or fit.quarter_coverage < st.min_quarter_coverage:
         return False
-    return shape_ok(det, fit, radius, residual_scale)
+    return shape_ok(det, fit, radius, residual_scale) and salient_ok(det, fit, radius)
 
 
 def camouflaged(det: DiscDetector, fit: Fit, radius: float) -> bool:
