@@ -16,14 +16,15 @@ import numpy as np
 from tracker.boards import CrokinoleBoard, KoronaBoard
 from tracker.track.datatypes import Track
 
-# Whether ``predict`` ignores such movers' blows (korona). Off: replayed reviews (--dets) of the
-# 10 k4h and 10 k2e dev matches and the 5 korona fixtures, off -> on: k4h_9966 pockets P 33 -> 50%
+# Whether ``predict`` ignores such movers' blows (korona). On since session 21, with
+# ``donor_course.ON``. Replayed reviews (--dets) of the 10 k4h and 10 k2e dev matches and the 5
+# korona fixtures, off -> on: k4h_9966 pockets P 33 -> 50%
 # (the false s4 ne pocket at 4.45 s gone), median 2.03 -> 1.93 mm, but p95 5.25 -> 5.38 mm (south's
 # striker's refit at rest after that shot 2.80 -> 5.39 mm off, s3's 4.98 -> 4.12; cause not
 # found); the other 24 identical. With ``donor_course.ON`` too: k4h_9966 pockets 33%/33% ->
 # 67%/100%, k2e_9983 switches 25 -> 0, korona_4p_part p95 2.75 -> 2.71 mm, k4h_9506 p95 2.60 ->
 # 2.68 mm; all 25: pockets 81%/95% -> 82%/98%, switches 6.6 -> 5.7 per 100 shots.
-ON = False
+ON = True
 # The cosine between the last two steps below which the second turned back on the first.
 BACK_COS = -0.5
 
