@@ -23,7 +23,7 @@ import numpy as np
 from tracker.boards import CrokinoleBoard, KoronaBoard
 from tracker.boards.korona import ON_LINE_MM
 from tracker.detect.datatypes import STRIKER
-from tracker.infer.contacts import infer_contacts
+from tracker.infer.contacts import infer_contacts, motion_start
 from tracker.infer.datatypes import Contact, End, ShotRecord
 from tracker.infer.ends import end_of, peak_speed, stayed_out, stopped_by_hand
 from tracker.infer.start_places import TOUCH_MM, at_start_place, may_start, runs_back
@@ -191,6 +191,38 @@ def inferred_record(seg: ShotSegmenter, tracks: Sequence[Track], shooter: int, s
     )
 
 
+# ``arrived_unseen``: the shot disc seen on its way before the blow runs back along its own course
+OWN_COURSE = True
+
+
+def own_course(b: CrokinoleBoard, own: np.ndarray, struck: np.ndarray, was: np.ndarray,
+               shot_speed: float) -> tuple[tuple[float, float], float] | None:
+    """Where and when a shot disc seen on its way before it struck (``arrived_unseen``) left the
+    shooting line: its sightings (``own``: t, x, y) before the struck disc (``struck``, resting at
+    ``was``) set off, two or more at least a radius apart, heading in from within the line, run
+    back along their course to the line at their speed. The struck disc's push says the course
+    only for a head-on blow: c4h_9945 at 20.0 s, west's w2, seen twice in flight, struck s2 off
+    centre; s2's push, run back from w2's rest place, put the start 10 degrees round the board,
+    over the quadrant line in south's, and the shot was logged as south's s3. None otherwise."""
+    k = motion_start(struck, (float(was[0]), float(was[1])))
+    if k is None or not len(own):
+        return None
+    pre = own[own[:, 0] < struck[k, 0] - 1e-6]
+    if len(pre) < 2:
+        return None
+    p0 = pre[0, 1:].astype(float)
+    step = pre[-1, 1:].astype(float) - p0
+    dist, dt = float(np.hypot(*step)), float(pre[-1, 0] - pre[0, 0])
+    if dist < b.disc_radius or dt <= 0 or float(p0 @ step) >= 0 or float(np.hypot(*p0)) >= b.shooting_line_radius \
+            or dist / dt < shot_speed:
+        return None
+    u = step / dist
+    s = leaves_circle(p0, -u, b.shooting_line_radius)
+    if s is None:
+        return None
+    return (float(p0[0] - u[0] * s), float(p0[1] - u[1] * s)), float(pre[0, 0]) - s / (dist / dt)
+
+
 def knock_cost(seg: ShotSegmenter, new: Track, old: Track, start: tuple[float, float]) -> float:
     """How well a new track fits as where a struck disc went: its distance from the struck
     disc's rest place, plus a diameter when it lies nearer the shot's start than that rest
@@ -242,22 +274,27 @@ def arrived_unseen(seg: ShotSegmenter, tracks: Sequence[Track], movers: list[Tra
     by = {tr.id: tr for tr in tracks}
     shooter, struck = by[pairs[0][1]], by[pairs[0][2]]
     was = np.array(seg._before[struck.id])
-    push = paths[struck.id][-1, 1:] - was
-    u = push / max(float(np.hypot(*push)), 1e-9)
-    rest = np.array(shooter.position())
-    s = leaves_circle(rest, -u, b.shooting_line_radius)
-    if s is None:
-        return None
-    start = (float(rest[0] - u[0] * s), float(rest[1] - u[1] * s))
-    t0 = float(paths[struck.id][0, 0])
+    own = paths.get(shooter.id, np.zeros((0, 3)))
+    course = own_course(b, own, paths[struck.id], was, seg.shot_speed) if OWN_COURSE else None
+    paths = dict(paths)
+    if course is not None:  # seen on its way before the blow: its own course, run back
+        start, t0 = course
+        paths[shooter.id] = np.vstack([[[t0, *start]], own])
+    else:
+        push = paths[struck.id][-1, 1:] - was
+        u = push / max(float(np.hypot(*push)), 1e-9)
+        rest = np.array(shooter.position())
+        s = leaves_circle(rest, -u, b.shooting_line_radius)
+        if s is None:
+            return None
+        start = (float(rest[0] - u[0] * s), float(rest[1] - u[1] * s))
+        t0 = float(paths[struck.id][0, 0])
+        # a straight run from the line to the blow, at the speed it gave the struck disc (equal
+        # masses: all of it, head-on)
+        flight = s / max(peak_speed(paths[struck.id]), seg.shot_speed)
+        paths[shooter.id] = np.vstack([[[t0 - flight, *start], [t0, *rest]], own])
     seg._before[shooter.id] = start
     seg._shot_before.add(shooter.id)
-    paths = dict(paths)
-    own = paths.get(shooter.id, np.zeros((0, 3)))
-    # a straight run from the line to the blow, at the speed it gave the struck disc (equal
-    # masses: all of it, head-on)
-    flight = s / max(peak_speed(paths[struck.id]), seg.shot_speed)
-    paths[shooter.id] = np.vstack([[[t0 - flight, *start], [t0, *rest]], own])
     ends: dict[int, End] = {tr.id: end_of(tr) for tr in movers if tr.id in seg._before or tr.born >= seg._t0 - 1e-6}
     why = f"shot inferred from the disc it struck: track {shooter.id} from {start[0]:.0f}, {start[1]:.0f} unseen"
     return inferred_record(seg, tracks, shooter.id, start, t0, paths, ends, t, frame, why)

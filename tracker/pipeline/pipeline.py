@@ -305,6 +305,8 @@ class Pipeline:
         refit = self.board is not self._tracked_board
         if refit:  # fitted again after the camera moved: the old places were seen through the old fit
             self._tracked_board = self.board
+            # (the tracker's last frame was the bump's notice: the camera moved within a check's period before)
+            self.tracker.drop_bump_doubles(self.tracker._t_now - self.drift_every)
             self.tracker.rebase(dets, t)
             self._judged = None
         tracks = self.tracker.update(dets, t)

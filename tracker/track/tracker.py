@@ -36,6 +36,7 @@ from tracker.boards import CrokinoleBoard, KoronaBoard
 from tracker.detect.datatypes import DISC, Detections
 from tracker.track import blows
 from tracker.track.association import assign, hypothesis_cost
+from tracker.track.bump_doubles import bump_doubles
 from tracker.track.config import TrackerConfig
 from tracker.track.confirm import promote
 from tracker.track.datatypes import Sample, Track
@@ -162,6 +163,15 @@ class Tracker:
         self._retired -= ids
         self._leaving -= ids
         self._ghosts -= ids
+        return sorted(ids)
+
+    def drop_bump_doubles(self, since: float) -> list[int]:
+        """Forget the doubles of discs resting unseen, born since ``since`` through a board fit the
+        camera had left (``bump_doubles``; called on a new fit's first frame). Returns their ids."""
+        ids = set(bump_doubles(self, since))
+        if ids:
+            self.tracks = [tr for tr in self.tracks if tr.id not in ids]
+            self._tentative = [tr for tr in self._tentative if tr.id not in ids]
         return sorted(ids)
 
     def rebase(self, dets: Detections, t: float, reach: float = 2.5) -> list[int]:
