@@ -40,7 +40,7 @@ from tracker.boards import CrokinoleBoard, KoronaBoard
 from tracker.boards.korona import ON_LINE_MM
 from tracker.detect.datatypes import STRIKER
 from tracker.infer.datatypes import HandEvent, ShotRecord
-from tracker.infer.ends import reached, still_between
+from tracker.infer.ends import reached, seen_seldom, still_between
 from tracker.infer.judge import judge
 from tracker.infer.rim_gone import rim_unseen
 from tracker.infer.start_places import at_start_place
@@ -298,7 +298,9 @@ class ShotSegmenter:
                 # last seen while a shot was played: no hand lifts a disc then (the detector
                 # lost it, or it was knocked away unseen): not the hands' work
                 in_shot = any(lo - 0.05 <= tr.last_seen <= hi for lo, hi in self._shot_spans)
-                kind = "lost" if where == "surface" and in_shot else "lifted"
+                # (crokinole: nor one the detector saw at its place only now and then: ``seen_seldom``)
+                seldom = isinstance(self.board, CrokinoleBoard) and old == "rest" and seen_seldom(tr)
+                kind = "lost" if where == "surface" and (in_shot or seldom) else "lifted"
                 out.append(HandEvent(kind, t, frame, tr.id, tr.position(), where))
             elif tr.state == "rest" and old is None and t <= self._quiet_known_until:
                 pass  # just after a new board fit (``abandon``)

@@ -145,15 +145,21 @@ def split_blow(tk: Tracker, tr: Track, shooter: Track, struck: Track, t: float) 
         tk.det_track[j] = struck.id
 
 
-def coasted_into_hole(b: CrokinoleBoard, tr: Track) -> bool:
+def coasted_into_hole(b: CrokinoleBoard, tr: Track, reach: float = 1.0) -> bool:
     """Whether a disc knocked away unseen (never seen away from its rest place:
     ``fate.never_seen_away``) had its coast, as the blow's forecast and the pegs' bounces made
     it, cross the 20-hole's capture zone slowly enough to drop in (``hole_course.passes_over_hole``'s
     speed). ``fate.resolve_lost`` reads such a disc's fate from its last sighting, at rest, and
     leaves it covered where it lay. c4h_9945 at 8.5 s: w1, dark and never seen in motion, struck
     by n1 off a peg and back into the hole; left "covered" at its place, its 20 was missed and
-    e1's next shot was lost with it."""
-    from tracker.track.hole_course import HOLE_CAPTURE
+    e1's next shot was lost with it.
+
+    The course is a forecast (the blow's, then the pegs' bounces), not a sighting: it is held to
+    ``reach`` hole radii of the hole's centre (``TrackerConfig.unseen_hole_reach``: over the hole
+    itself), not to the capture zone (0.55) a seen disc must cross. With w1's rest place measured
+    0.3 mm off (``DetectorSettings.edge_salience`` finds it at rest) the same blow's forecast
+    crossed 10.8 mm from the centre, 1.2 mm out of the capture zone, and w1 was again left
+    covered at its empty place."""
     from tracker.track.slide import hole_drop_speed
 
     seen = tr.last_sighting()
@@ -164,6 +170,6 @@ def coasted_into_hole(b: CrokinoleBoard, tr: Track) -> bool:
     for a, c in zip(run, run[1:], strict=False):
         p, q = np.array([a.x, a.y]), np.array([c.x, c.y])
         speed = float(np.hypot(*(q - p))) / max(c.t - a.t, 1e-3)
-        if segment_distance(np.zeros(2), p, q) <= HOLE_CAPTURE * b.hole_radius and speed <= fast:
+        if segment_distance(np.zeros(2), p, q) <= reach * b.hole_radius and speed <= fast:
             return True
     return False

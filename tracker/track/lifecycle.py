@@ -226,7 +226,7 @@ def miss(tk: Tracker, tr: Track, t: float, dt: float) -> None:
                                float).reshape(-1, 2)
             struck = left_since(tk, tr, dt) if isinstance(tk.board, CrokinoleBoard) else None
             if cfg.unseen_into_hole and isinstance(tk.board, CrokinoleBoard) and never_seen_away(tr) \
-                    and coasted_into_hole(tk.board, tr):
+                    and coasted_into_hole(tk.board, tr, cfg.unseen_hole_reach):
                 tr.state, tr.xy, tr.v = "hole", np.zeros(2), np.zeros(2)
                 return
             on_blow = isinstance(tk.board, CrokinoleBoard) and struck_last(tk, tr, dt)
