@@ -9,19 +9,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from tracker.boards import KoronaBoard
-from tracker.detect.datatypes import DISC, STRIKER, Detections
+from tests.track.korona_rim import LIM, B, R, strike, unseen_for
+from tracker.detect.datatypes import DISC
 from tracker.track.rims import on_board
-from tracker.track.tracker import Tracker, TrackerConfig
-
-B = KoronaBoard()
-R = B.disc_radius
-LIM = B.half - R  # where a disc's centre lies against a rim
-
-
-def _dets(rows: list[tuple[float, float, int, float]]) -> Detections:
-    a = np.array(rows, float).reshape(-1, 4)
-    return Detections(xy=a[:, :2], kind=a[:, 2].astype(int), radius=a[:, 3])
+from tracker.track.tracker import TrackerConfig
 
 
 def _struck_into_rim(past: float, cfg: TrackerConfig) -> tuple[str, np.ndarray]:
@@ -30,20 +21,9 @@ def _struck_into_rim(past: float, cfg: TrackerConfig) -> tuple[str, np.ndarray]:
     way along the rim: ``rims.pressed_into_rim`` leaves the blow to the row); neither is seen
     from the frame the disc is struck, nor the striker. Returns the disc's state and place a
     few frames on."""
-    tk = Tracker(B, cfg)
     disc, nxt = (-18.0, LIM + past, DISC, R), (-18.0 + 2 * R + 0.5, LIM + past, DISC, R)
-    dt = 1 / 30
-    for k in range(10):
-        tk.update(_dets([disc, nxt]), k * dt)
-    (rim,) = [tr for tr in tk.tracks if tr.kind == DISC and tr.xy[0] < -10]
-    p, v = np.array([-83.0, 338.0]), np.array([650.0, 700.0])
-    t = 10 * dt
-    while float(np.hypot(*(p - rim.settled_xy))) > R + B.striker_radius + 1.0:
-        tk.update(_dets([disc, nxt, (p[0], p[1], STRIKER, B.striker_radius)]), t)
-        p, t = p + v * dt, t + dt
-    for _ in range(4):
-        tk.update(_dets([]), t)
-        t += dt
+    tk, rim, _, t = strike(cfg, [disc, nxt], (-83.0, 338.0), (650.0, 700.0))
+    unseen_for(tk, 4, t)
     return rim.state, rim.xy.copy()
 
 

@@ -7,36 +7,18 @@ from __future__ import annotations
 
 import numpy as np
 
-from tracker.boards import KoronaBoard
-from tracker.detect.datatypes import DISC, STRIKER, Detections
-from tracker.track.tracker import Tracker, TrackerConfig
-
-B = KoronaBoard()
-R = B.disc_radius
-LIM = B.half - R  # where a disc's centre lies against a rim
-
-
-def _dets(rows: list[tuple[float, float, int, float]]) -> Detections:
-    a = np.array(rows, float).reshape(-1, 4)
-    return Detections(xy=a[:, :2], kind=a[:, 2].astype(int), radius=a[:, 3])
+from tests.track.korona_rim import LIM, B, R, dets, strike
+from tracker.detect.datatypes import DISC, STRIKER
+from tracker.track.tracker import TrackerConfig
 
 
 def _struck_into_rim(found_r: float, pressed: bool) -> np.ndarray:
     """A striker driven north-east into a disc resting against the north rim (found with radius
     ``found_r``), its row's next disc touching it on the east; neither is seen from the frame the
     disc is struck. Returns the struck disc's forecast position after that frame."""
-    tk = Tracker(B, TrackerConfig(rim_pressed=pressed))
     disc, nxt = (-18.0, LIM, DISC, found_r), (-18.0 + 2 * R + 0.5, LIM, DISC, R)
-    dt = 1 / 30
-    for k in range(10):
-        tk.update(_dets([disc, nxt]), k * dt)
-    (rim,) = [tr for tr in tk.tracks if tr.kind == DISC and tr.xy[0] < -10]
-    p, v = np.array([-83.0, 338.0]), np.array([650.0, 700.0])
-    t = 10 * dt
-    while float(np.hypot(*(p - rim.settled_xy))) > R + B.striker_radius + 1.0:
-        tk.update(_dets([disc, nxt, (p[0], p[1], STRIKER, B.striker_radius)]), t)
-        p, t = p + v * dt, t + dt
-    tk.update(_dets([(p[0], p[1], STRIKER, B.striker_radius)]), t)
+    tk, rim, p, t = strike(TrackerConfig(rim_pressed=pressed), [disc, nxt], (-83.0, 338.0), (650.0, 700.0))
+    tk.update(dets([(p[0], p[1], STRIKER, B.striker_radius)]), t)
     assert rim.state == "moving"
     return rim.xy.copy()
 

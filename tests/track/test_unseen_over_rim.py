@@ -10,38 +10,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from tracker.boards import KoronaBoard
-from tracker.detect.datatypes import DISC, STRIKER, Detections
-from tracker.track.tracker import Tracker, TrackerConfig
-
-B = KoronaBoard()
-R = B.disc_radius
-LIM = B.half - R  # where a disc's centre lies against a rim
-
-
-def _dets(rows: list[tuple[float, float, int, float]]) -> Detections:
-    a = np.array(rows, float).reshape(-1, 4)
-    return Detections(xy=a[:, :2], kind=a[:, 2].astype(int), radius=a[:, 3])
+from tests.track.korona_rim import LIM, R, strike, unseen_for
+from tracker.detect.datatypes import DISC
+from tracker.track.tracker import TrackerConfig
 
 
 def _struck_hard_into_rim(cfg: TrackerConfig) -> tuple[str, np.ndarray]:
     """A striker driven north at 2.4 m/s straight into a disc resting against the north rim;
     neither is seen from the frame it strikes. Returns the disc's state and place 0.5 s on (past
     the tracker's ``lost_after``: its fate decided)."""
-    tk = Tracker(B, cfg)
-    disc = (40.0, LIM, DISC, R)
-    dt = 1 / 30
-    for k in range(10):
-        tk.update(_dets([disc]), k * dt)
-    (rim,) = [tr for tr in tk.tracks if tr.kind == DISC]
-    p, v = np.array([40.0, 150.0]), np.array([0.0, 2400.0])
-    t = 10 * dt
-    while float(np.hypot(*(p - rim.settled_xy))) > R + B.striker_radius + 1.0:
-        tk.update(_dets([disc, (p[0], p[1], STRIKER, B.striker_radius)]), t)
-        p, t = p + v * dt, t + dt
-    for _ in range(15):
-        tk.update(_dets([]), t)
-        t += dt
+    tk, rim, _, t = strike(cfg, [(40.0, LIM, DISC, R)], (40.0, 150.0), (0.0, 2400.0))
+    unseen_for(tk, 15, t)
     return rim.state, rim.xy.copy()
 
 

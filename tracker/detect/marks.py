@@ -64,21 +64,29 @@ def painted_mark(det: DiscDetector, fit: Fit) -> bool:
 def covered(det: DiscDetector, centre: np.ndarray, radius: float) -> bool:
     """Whether this call's view differs, inside the mark at ``centre``, from the empty board's
     picture there (known for at least half of it): something lies on the mark."""
-    bg, view = det.background, det.current_view
+    bg = det.background
+    change = median_change(det, bg, centre, radius)
+    return change is not None and change > bg.threshold(MIN_DIFF)
+
+
+def median_change(det: DiscDetector, bg: BackgroundModel, centre: np.ndarray, radius: float) -> float | None:
+    """The median difference (``BackgroundModel.difference``) between this call's view and
+    ``bg``'s picture of the empty board inside ``INNER`` of the circle at ``centre`` (``radius``,
+    mm); None where the picture is not learned, or not known for half of that circle."""
+    view = det.current_view
     if not bg.ready or view is None:
-        return False
+        return None
     v = det.view
-    u, w = v.to_px(centre[None])[0]
+    u, w = v.to_px(np.asarray(centre, float)[None])[0]
     rp = INNER * radius / v.mm_per_px
     x0, x1 = max(0, int(u - rp) - 2), min(v.width, int(u + rp) + 3)
     y0, y1 = max(0, int(w - rp) - 2), min(v.height, int(w + rp) + 3)
     if x1 - x0 < 3 or y1 - y0 < 3:
-        return False
+        return None
     yy, xx = np.mgrid[y0:y1, x0:x1]
     inside = np.hypot(xx - u, yy - w) <= rp
     known = inside & bg.known[y0:y1, x0:x1]
     if known.sum() < 0.5 * inside.sum():
-        return False
+        return None
     blurred = BackgroundModel.prepare(lab_of(np.ascontiguousarray(view[y0:y1, x0:x1])))
-    diff = bg.difference(blurred, (y0, y1, x0, x1))
-    return float(np.median(diff[known])) > bg.threshold(MIN_DIFF)
+    return float(np.median(bg.difference(blurred, (y0, y1, x0, x1))[known]))

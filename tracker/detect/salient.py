@@ -34,12 +34,10 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from tracker.boards import CrokinoleBoard
-from tracker.detect.background import BackgroundModel
 from tracker.detect.datatypes import Detections
-from tracker.detect.marks import INNER
+from tracker.detect.marks import median_change
 from tracker.detect.reuse import untouched
 from tracker.detect.streaks import MIN_DIFF
-from tracker.detect.view_colours import lab_of
 
 if TYPE_CHECKING:
     from tracker.detect.detector import DiscDetector
@@ -70,29 +68,9 @@ def face_change(det: DiscDetector, centre: np.ndarray, radius: float) -> float |
     the camera was knocked, a disc the new picture would start with is unknown to it).
     """
     for bg in (det.background, det.earlier_background):
-        if bg is not None and (change := _change(det, bg, centre, radius)) is not None:
+        if bg is not None and (change := median_change(det, bg, centre, radius)) is not None:
             return change - max(bg.threshold(MIN_DIFF), FACE_STEP)
     return None
-
-
-def _change(det: DiscDetector, bg: BackgroundModel, centre: np.ndarray, radius: float) -> float | None:
-    view = det.current_view
-    if not bg.ready or view is None:
-        return None
-    v = det.view
-    u, w = v.to_px(np.asarray(centre, float)[None])[0]
-    rp = INNER * radius / v.mm_per_px
-    x0, x1 = max(0, int(u - rp) - 2), min(v.width, int(u + rp) + 3)
-    y0, y1 = max(0, int(w - rp) - 2), min(v.height, int(w + rp) + 3)
-    if x1 - x0 < 3 or y1 - y0 < 3:
-        return None
-    yy, xx = np.mgrid[y0:y1, x0:x1]
-    inside = np.hypot(xx - u, yy - w) <= rp
-    known = inside & bg.known[y0:y1, x0:x1]
-    if known.sum() < 0.5 * inside.sum():
-        return None
-    blurred = BackgroundModel.prepare(lab_of(np.ascontiguousarray(view[y0:y1, x0:x1])))
-    return float(np.median(bg.difference(blurred, (y0, y1, x0, x1))[known]))
 
 
 def salient_ok(det: DiscDetector, fit: Fit, radius: float) -> bool:

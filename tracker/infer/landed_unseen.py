@@ -24,11 +24,9 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from tracker.boards import CrokinoleBoard
-from tracker.infer.datatypes import End, ShotRecord
-from tracker.infer.ends import end_of, peak_speed
+from tracker.infer.datatypes import ShotRecord
 from tracker.infer.start_places import at_start_place, may_start
-from tracker.infer.unseen import inferred_record
-from tracker.track.association import leaves_circle
+from tracker.infer.unseen import back_to_line, from_line
 from tracker.track.datatypes import Track
 
 if TYPE_CHECKING:
@@ -65,20 +63,8 @@ def landed_unseen(seg: ShotSegmenter, tracks: Sequence[Track], movers: Sequence[
         if float(np.hypot(*p0)) >= b.shooting_line_radius or float(np.hypot(*step)) < MIN_STEP_MM \
                 or float(p0 @ step) >= 0:
             continue
-        u = step / float(np.hypot(*step))
-        s = leaves_circle(p0, -u, b.shooting_line_radius)
-        if s is None:
+        back = back_to_line(b, p0, step)
+        if back is None or not may_start(b, back[0], tr):
             continue
-        start = (float(p0[0] - u[0] * s), float(p0[1] - u[1] * s))
-        if not may_start(b, start, tr):
-            continue
-        t0 = float(p[0, 0])
-        seg._before[tr.id] = start
-        seg._shot_before.add(tr.id)
-        paths = dict(paths)
-        flight = s / max(peak_speed(p), seg.shot_speed)  # a straight run from the line, at least a flick's speed
-        paths[tr.id] = np.vstack([[[t0 - flight, *start]], p])
-        ends: dict[int, End] = {o.id: end_of(o) for o in movers if o.id in seg._before or o.born >= seg._t0 - 1e-6}
-        why = f"shot inferred from its disc's last stretch: track {tr.id} from {start[0]:.0f}, {start[1]:.0f} unseen"
-        return inferred_record(seg, tracks, tr.id, start, t0 - flight, paths, ends, t, frame, why)
+        return from_line(seg, tracks, movers, paths, tr, *back, t, frame, "its disc's last stretch")
     return None

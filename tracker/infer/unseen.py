@@ -195,6 +195,33 @@ def inferred_record(seg: ShotSegmenter, tracks: Sequence[Track], shooter: int, s
 OWN_COURSE = True
 
 
+def back_to_line(b: CrokinoleBoard, p0: np.ndarray, step: np.ndarray) -> tuple[tuple[float, float], float] | None:
+    """Where a course through ``p0`` heading along ``step`` (mm), run back, meets the shooting
+    line, and how far back that is (mm); None when it does not meet it."""
+    u = step / float(np.hypot(*step))
+    s = leaves_circle(p0, -u, b.shooting_line_radius)
+    if s is None:
+        return None
+    return (float(p0[0] - u[0] * s), float(p0[1] - u[1] * s)), s
+
+
+def from_line(seg: ShotSegmenter, tracks: Sequence[Track], movers: Sequence[Track], paths: dict[int, np.ndarray],
+              tr: Track, start: tuple[float, float], s: float, t: float, frame: int, how: str) -> ShotRecord:
+    """The shot of ``tr``, a disc first seen already on its way in: flicked from ``start`` on the
+    shooting line, ``s`` mm back along its course from its first sighting, at its peak speed (at
+    least a flick's) before that sighting; ``how`` says what its course was read from."""
+    p = paths[tr.id]
+    t0 = float(p[0, 0])
+    seg._before[tr.id] = start
+    seg._shot_before.add(tr.id)
+    paths = dict(paths)
+    flight = s / max(peak_speed(p), seg.shot_speed)  # a straight run from the line, at least a flick's speed
+    paths[tr.id] = np.vstack([[[t0 - flight, *start]], p])
+    ends: dict[int, End] = {o.id: end_of(o) for o in movers if o.id in seg._before or o.born >= seg._t0 - 1e-6}
+    why = f"shot inferred from {how}: track {tr.id} from {start[0]:.0f}, {start[1]:.0f} unseen"
+    return inferred_record(seg, tracks, tr.id, start, t0 - flight, paths, ends, t, frame, why)
+
+
 def own_course(b: CrokinoleBoard, own: np.ndarray, struck: np.ndarray, was: np.ndarray,
                shot_speed: float) -> tuple[tuple[float, float], float] | None:
     """Where and when a shot disc seen on its way before it struck (``arrived_unseen``) left the
@@ -324,20 +351,8 @@ def sank_unseen(seg: ShotSegmenter, tracks: Sequence[Track], movers: list[Track]
         # first seen on the surface (not down in the hole) and moving in towards it
         if far <= b.hole_radius or float(np.hypot(*step)) < 1.0 or float(p0 @ step) >= 0:
             continue
-        u = step / float(np.hypot(*step))
-        s = leaves_circle(p0, -u, b.shooting_line_radius)
-        if s is None:
-            continue
-        start = (float(p0[0] - u[0] * s), float(p0[1] - u[1] * s))
-        t0 = float(p[0, 0])
-        seg._before[tr.id] = start
-        seg._shot_before.add(tr.id)
-        paths = dict(paths)
-        flight = s / max(peak_speed(p), seg.shot_speed)  # a straight run from the line, at least a flick's speed
-        paths[tr.id] = np.vstack([[[t0 - flight, *start]], p])
-        ends: dict[int, End] = {o.id: end_of(o) for o in movers if o.id in seg._before or o.born >= seg._t0 - 1e-6}
-        why = f"shot inferred from its disc's way into the hole: track {tr.id} from {start[0]:.0f}, {start[1]:.0f} unseen"
-        return inferred_record(seg, tracks, tr.id, start, t0 - flight, paths, ends, t, frame, why)
+        if (back := back_to_line(b, p0, step)) is not None:
+            return from_line(seg, tracks, movers, paths, tr, *back, t, frame, "its disc's way into the hole")
     return None
 
 
