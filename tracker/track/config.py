@@ -138,7 +138,10 @@ class TrackerConfig:
     korona_coast_blow: bool = True
     # korona: a disc knocked away unseen from a free place (a ghost) may take, within
     # ``ghost_course.FRESH_S`` of its last sighting, a wide-stage detection ahead of that place
-    # along its blow's course (``ghost_course.behind_blow``); before, only a new track could
+    # along its blow's course (``ghost_course.behind_blow``); before, only a new track could.
+    # Not beyond a disc resting across the straight way there (``ghost_course.across_rest``,
+    # session 21): replays (--dets), k2e_9983 switches 25 -> 0 per 100 shots (as with this off);
+    # the other 9 k2e, 10 k4h dev matches and 5 korona fixtures identical
     ghost_ahead: bool = True
     # korona (figures in the functions' notes): movers and resting discs' places
     # (``overlap.mover_on_rest_place``); off: a new board fit pairs all tracks jointly

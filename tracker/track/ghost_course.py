@@ -13,7 +13,13 @@ ghost: the two swapped names). Any way ahead is allowed; a find behind is anothe
 Only a ghost knocked from a free place (``in_a_row``: a row passes its blow along, which the
 row stages follow) and unseen for at most ``FRESH_S`` (later, its forecast coast has drifted:
 k4h_9306 at 12.77 s, w8 unseen 0.3 s took w6's find 200 mm off; korona_ru_part at 56.7 s, a
-ghost unseen 0.5 s, a find 330 mm off). ``TrackerConfig.ghost_ahead``.
+ghost unseen 0.5 s, a find 330 mm off). Nor through a disc resting in its way
+(``across_rest``): a disc met on the way is struck and stops the ghost or turns it aside, so a
+find beyond it along that line is that disc's or another's (k2e_9983 at 27.30 s: s6, knocked
+from (42, 412) along the north rim east by a blow forecast 65 degrees off into the field, struck
+s7 resting 30 mm east and stopped by its place; s7, knocked on, was found at (107, 411) beyond
+s6's, and the ghost, 28 mm "ahead" along its forecast, took it while s7's track took s6's find
+by its own place: the two swapped names). ``TrackerConfig.ghost_ahead``.
 """
 
 from __future__ import annotations
@@ -32,6 +38,7 @@ if TYPE_CHECKING:
 
 FRESH_S = 0.2  # s: unseen longer, a ghost is found again only near its forecast (the first stage)
 ROW_SLACK_MM = 5.0  # mm beyond two radii within which a disc touches another (a row)
+GRAZE_MM = 5.0  # mm inside two radii within which a run past a resting disc only grazes it
 
 
 def course(tr: Track) -> np.ndarray | None:
@@ -65,9 +72,29 @@ def may_seek(tk: Tracker, tr: Track) -> bool:
             and not in_a_row(tk, tr, np.asarray(tr.rest_xy, float)) and course(tr) is not None)
 
 
+def across_rest(tk: Tracker, tr: Track, p: np.ndarray, q: np.ndarray) -> bool:
+    """Whether a disc resting in play (other than ``tr``) lies across ``tr``'s straight run from
+    ``p`` to ``q``: its centre between the two along the run, within two radii less
+    ``GRAZE_MM`` of the line (the run would have struck it, not passed it)."""
+    run = q - p
+    n = float(np.hypot(*run))
+    if n < 1e-6:
+        return False
+    u = run / n
+    for o in tk.tracks:
+        if o is tr or not o.alive or o.state != "rest":
+            continue
+        w = np.asarray(o.settled_xy, float) - p
+        along = float(w @ u)
+        if 0.0 < along < n and abs(float(w[0] * u[1] - w[1] * u[0])) < tr.radius + o.radius - GRAZE_MM:
+            return True
+    return False
+
+
 def behind_blow(tk: Tracker, rows: Sequence[Track], cand: list[int], dets: Detections, dcols: list[int]) -> np.ndarray:
     """BIG for a ghost (one ``may_seek`` let in) and a detection not ahead of the place it was
-    knocked from along its course (``course``); 0 elsewhere."""
+    knocked from along its course (``course``), or beyond a disc resting across the way there
+    (``across_rest``); 0 elsewhere."""
     out = np.zeros((len(cand), len(dcols)))
     if not len(dcols):
         return out
@@ -79,6 +106,10 @@ def behind_blow(tk: Tracker, rows: Sequence[Track], cand: list[int], dets: Detec
         if u is None:
             out[a] = BIG
             continue
-        along = (dets.xy[dcols] - np.asarray(tr.rest_xy, float)) @ u
+        p = np.asarray(tr.rest_xy, float)
+        along = (dets.xy[dcols] - p) @ u
         out[a, along <= 0.0] = BIG
+        for b, j in enumerate(dcols):
+            if along[b] > 0.0 and across_rest(tk, tr, p, dets.xy[j].astype(float)):
+                out[a, b] = BIG
     return out
