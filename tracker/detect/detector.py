@@ -73,7 +73,6 @@ from tracker.detect.datatypes import (
     Detections,
 )
 from tracker.detect.deferred import DeferredChamfer
-from tracker.detect.fitpass import _cie as _cie  # (``rim.py`` takes it from here)
 from tracker.detect.fitpass import fit_kind
 from tracker.detect.geometry import BoardView, FastProjection, camera_pose
 from tracker.detect.lost import LostDiscs
@@ -87,7 +86,7 @@ from tracker.detect.rim_line import on_rim_lines
 from tracker.detect.ring_filter import RingFilter, kind_rings
 from tracker.detect.row_memory import RowMemory
 from tracker.detect.rows import held_places
-from tracker.detect.salient import GAME_EDGE_SALIENCE
+from tracker.detect.salient import earlier_background, edge_salience
 from tracker.detect.settings import DetectorSettings
 from tracker.detect.twenty_hole import (
     empty_hole_colour,
@@ -131,9 +130,8 @@ class DiscDetector:
         self.bevel = float(GAME_BEVEL_MM.get(self.game, 0.0) if st.bevel is None else st.bevel)
         fast = FastProjection.of(calib)  # the fits' many projections, without cv2.projectPoints
         # (the disc fits' edge bar only: the chamfer's refits and the flat fits of the 20-hole keep theirs)
-        salience = GAME_EDGE_SALIENCE.get(self.game, 0.0) if st.edge_salience is None else st.edge_salience
         self.refiner = Refiner(fast, self.pose, self.thickness, bevel=self.bevel if st.bevel_in_fit else 0.0,
-                               salience=salience, enough=(st.min_coverage, st.min_quarter_coverage))
+                               salience=edge_salience(self.game, st.edge_salience), enough=(st.min_coverage, st.min_quarter_coverage))
         # Video: the chamfer allowed for in the reported centres only (``chamfer.py``).
         # (The refit waits until the disc holds still: ``deferred.py``.)
         self.chamfer = DeferredChamfer(ChamferCorrection(Refiner(fast, self.pose, self.thickness, bevel=self.bevel),
@@ -246,10 +244,7 @@ class DiscDetector:
         first call (``priors.py``)."""
         if self.hole_lab is None:
             self.hole_lab = old.hole_lab
-        # the empty board as the old fit's view learned it (the same board millimetres), for the
-        # salient finds' face until this one has learned its own (``salient.face_change``)
-        before = old.background if old.background.ready else old.earlier_background
-        self.earlier_background = before if before is not None and before.valid.shape == self._valid.shape else None
+        self.earlier_background = earlier_background(old, self._valid.shape)
         self.priors = resting if isinstance(self.board, CrokinoleBoard) and resting is not None and len(resting) else None
 
     def relearn_hole(self, frame_bgr: np.ndarray) -> None:

@@ -192,7 +192,7 @@ def rim_discs(det: DiscDetector, lab: np.ndarray, found: Detections,
                 out += [xy for a, xy in light if abs(a) <= end and _free(xy, known, out, r)]
     if not out:
         return Detections.empty()
-    from tracker.detect.detector import _cie
+    from tracker.detect.fitpass import _cie
     from tracker.detect.rows import _lab_at
 
     xy = np.array(out)

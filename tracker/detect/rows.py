@@ -179,7 +179,7 @@ def _gaps_and_ends(det: DiscDetector, lab: np.ndarray, found: Detections, board_
                         out.append((xy, c))
     if not out:
         return Detections.empty()
-    from tracker.detect.detector import _cie
+    from tracker.detect.fitpass import _cie
 
     xy = np.array([q for q, _ in out])
     return Detections(xy=xy, radius=np.full(len(xy), r), color=np.array([_cie(c) for _, c in out]),

@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from tracker.boards import CrokinoleBoard
+from tracker.detect.background import BackgroundModel
 from tracker.detect.datatypes import Detections
 from tracker.detect.marks import median_change
 from tracker.detect.reuse import untouched
@@ -50,6 +51,19 @@ GAME_EDGE_SALIENCE = {"crokinole": 2.0}
 # Lab, the median inside ``INNER`` of its top face), and by the picture's noise bar
 FACE_STEP = 20.0
 
+
+
+def edge_salience(game: str, setting: float | None) -> float:
+    """The fits' lower edge bar: the setting, or the game's own where it is None."""
+    return GAME_EDGE_SALIENCE.get(game, 0.0) if setting is None else setting
+
+
+def earlier_background(old: DiscDetector, shape: tuple[int, ...]) -> BackgroundModel | None:
+    """The empty board as the detector ``old`` (replaced after a knock of the camera) had learned
+    it, in the same board millimetres and view ``shape``, for the salient finds' face until the
+    new detector has learned its own (``face_change``); None when it had learned none."""
+    before = old.background if old.background.ready else old.earlier_background
+    return before if before is not None and before.valid.shape == shape else None
 
 def inside_shooting_area(det: DiscDetector, centre: np.ndarray, radius: float) -> bool:
     """Whether a disc of ``radius`` at ``centre`` lies wholly inside the crokinole shooting line."""
