@@ -7,17 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from tracker.boards import CrokinoleBoard
+from tests.track.crokinole_frames import dets, run
 from tracker.detect.datatypes import Detections
-from tracker.track import Tracker
-
-BOARD = CrokinoleBoard()
-R = BOARD.disc_radius
-FPS = 30.0
-
-
-def _dets(*xy: tuple[float, float]) -> Detections:
-    return Detections(xy=np.array(xy, float).reshape(-1, 2), radius=np.full(len(xy), R))
 
 
 def test_a_disc_whose_coast_bounced_off_a_peg_it_passed_takes_its_next_detection_ahead() -> None:
@@ -28,13 +19,11 @@ def test_a_disc_whose_coast_bounced_off_a_peg_it_passed_takes_its_next_detection
     lay behind the bounced coast's heading and was refused: a new track took it, and s3 was kept
     at its last sighting, 240 mm off (and the next shots named a phantom s4 and s5)."""
     start, stop, other = (-196.0, -233.0), (4.0, -17.0), (150.0, 150.0)
-    frames: list[Detections] = [_dets(start, other) for _ in range(20)]
-    frames += [_dets((-199.0, -215.0), other), _dets((-160.0, -184.0), other)]  # seen twice, moving
-    frames += [_dets(other) for _ in range(6)]  # lost in its blur
-    frames += [_dets(stop, other) for _ in range(30)]  # found stopped, and seen there on
-    tk = Tracker(BOARD)
-    for i, det in enumerate(frames):
-        tk.update(det, i / FPS)
+    frames: list[Detections] = [dets(start, other) for _ in range(20)]
+    frames += [dets((-199.0, -215.0), other), dets((-160.0, -184.0), other)]  # seen twice, moving
+    frames += [dets(other) for _ in range(6)]  # lost in its blur
+    frames += [dets(stop, other) for _ in range(30)]  # found stopped, and seen there on
+    tk = run(frames)
     shooter = min(tk.tracks, key=lambda tr: tr.born)
     assert np.hypot(*(np.array(shooter.position()) - stop)) < 2.0, shooter.position()
     live = [tr for tr in tk.tracks if tr.state in ("rest", "moving")]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tests.track.korona_frames import id_near
 from tracker.boards import KoronaBoard
 from tracker.detect.datatypes import DISC, STRIKER, Detections
 from tracker.track import Tracker, row_order
@@ -37,12 +38,6 @@ FRAMES: list[list[tuple[float, float, int]]] = [
 ]
 
 
-def _id_near(tk: Tracker, at: tuple[float, float], within: float = 4.0) -> int:
-    live = [tr for tr in tk.tracks if tr.state in ("rest", "moving") and tr.kind == DISC]
-    best = min(live, key=lambda tr: float(np.hypot(*(tr.xy - np.array(at)))))
-    return best.id if float(np.hypot(*(best.xy - np.array(at)))) < within else -1
-
-
 def _names() -> tuple[tuple[int, int], tuple[int, int]]:
     """(n6, n7) track ids before the blow and at rest after it."""
     tk = Tracker(KB)
@@ -51,8 +46,8 @@ def _names() -> tuple[tuple[int, int], tuple[int, int]]:
         a = np.array([(x, y) for x, y, _ in pts], float)
         tk.update(Detections(xy=a, kind=np.array([c for *_, c in pts]), where=np.zeros(len(a), int)), 17.5667 + k / 30)
         if k == 9:
-            before = (_id_near(tk, (-45.4, -409.1)), _id_near(tk, (-79.1, -411.4)))
-    return before, (_id_near(tk, (-133.1, -407.1)), _id_near(tk, (-133.6, -381.7)))
+            before = (id_near(tk, (-45.4, -409.1)), id_near(tk, (-79.1, -411.4)))
+    return before, (id_near(tk, (-133.1, -407.1)), id_near(tk, (-133.6, -381.7)))
 
 
 def test_a_row_disc_is_not_pushed_back_towards_the_blow(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tests.track.korona_frames import id_near
 from tracker.boards import KoronaBoard
 from tracker.detect.datatypes import DISC, STRIKER, Detections
 from tracker.track import Tracker, row_order
@@ -46,12 +47,6 @@ FRAMES: list[list[tuple[float, float, int]]] = [
 ]
 
 
-def _id_near(tk: Tracker, at: tuple[float, float], within: float = 4.0) -> int:
-    live = [tr for tr in tk.tracks if tr.state in ("rest", "moving") and tr.kind == DISC]
-    best = min(live, key=lambda tr: float(np.hypot(*(tr.xy - np.array(at)))))
-    return best.id if float(np.hypot(*(best.xy - np.array(at)))) < within else -1
-
-
 @pytest.mark.parametrize("with_push", [False, True])
 def test_the_struck_disc_keeps_its_name_when_it_rebounds(monkeypatch: pytest.MonkeyPatch, with_push: bool) -> None:
     monkeypatch.setattr(row_order, "WITH_PUSH", with_push)
@@ -61,6 +56,6 @@ def test_the_struck_disc_keeps_its_name_when_it_rebounds(monkeypatch: pytest.Mon
         a = np.array([(x, y) for x, y, _ in pts], float)
         tk.update(Detections(xy=a, kind=np.array([c for *_, c in pts]), where=np.zeros(len(a), int)), 3.2 + k / 30)
         if k == 9:
-            s8 = _id_near(tk, (86.0, 412.5))
+            s8 = id_near(tk, (86.0, 412.5))
     assert s8 != -1
-    assert _id_near(tk, (172.3, 332.1)) == s8
+    assert id_near(tk, (172.3, 332.1)) == s8

@@ -7,13 +7,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from tracker.boards import CrokinoleBoard
+from tests.track.crokinole_frames import R, run
 from tracker.detect.datatypes import IN_DITCH, ON_SURFACE, Detections
-from tracker.track import Tracker
 
-BOARD = CrokinoleBoard()
-R = BOARD.disc_radius
-FPS = 30.0
 DITCH = (355.0, -24.0)
 
 
@@ -33,14 +29,12 @@ def test_a_disc_lost_short_of_the_hole_slides_on_past_a_place_left_long_before()
     frames = [_dets((-6.0, -15.0), ditch=False) for _ in range(20)]
     frames += [_dets((x, -15.0 - x / 40), ditch=False) for x in (40.0, 100.0, 160.0, 220.0, 280.0, 330.0)]
     frames += [_dets() for _ in range(40)]  # s1 in the ditch
-    run: list[tuple[float, float] | None] = [(-19.0, -161.0), (-17.0, -143.0), None, (-15.0, -111.0),
-                                             (-15.0, -96.0), None, (-16.0, -72.0), (-11.0, -58.0),
-                                             (-13.0, -50.0), (-13.0, -41.0)]
-    frames += [_dets(xy) if xy is not None else _dets() for xy in run]
+    s2_run: list[tuple[float, float] | None] = [(-19.0, -161.0), (-17.0, -143.0), None, (-15.0, -111.0),
+                                                (-15.0, -96.0), None, (-16.0, -72.0), (-11.0, -58.0),
+                                                (-13.0, -50.0), (-13.0, -41.0)]
+    frames += [_dets(xy) if xy is not None else _dets() for xy in s2_run]
     frames += [_dets() for _ in range(30)]  # s2 not seen at rest
-    tk = Tracker(BOARD)
-    for i, det in enumerate(frames):
-        tk.update(det, i / FPS)
+    tk = run(frames)
     s2 = max(tk.tracks, key=lambda tr: tr.born)
     assert s2.state == "rest"
     assert np.hypot(*(np.array(s2.position()) - (-11.0, -22.0))) < 4.0, s2.position()

@@ -6,17 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tracker.boards import CrokinoleBoard
-from tracker.detect.datatypes import Detections
-from tracker.track import Tracker
-
-BOARD = CrokinoleBoard()
-R = BOARD.disc_radius
-FPS = 30.0
-
-
-def _dets(*xy: tuple[float, float]) -> Detections:
-    return Detections(xy=np.array(xy, float).reshape(-1, 2), radius=np.full(len(xy), R))
+from tests.track.crokinole_frames import dets, run
 
 
 def test_a_shooter_unseen_as_it_strikes_does_not_coast_on_through_the_struck_disc() -> None:
@@ -26,18 +16,16 @@ def test_a_shooter_unseen_as_it_strikes_does_not_coast_on_through_the_struck_dis
     was moving, and e2 coasted on through its place and took the first detection of e1 beyond it
     (a disc unseen since it came to rest): e2 lay on e1's place and e1 was lost."""
     e2, s2, e1 = (276.0, -129.0), (54.0, -52.0), (-40.0, -61.0)
-    frames = [_dets(e2, s2) for _ in range(20)]
+    frames = [dets(e2, s2) for _ in range(20)]
     for xy in [(258.0, -124.0), (226.0, -112.0), (190.0, -99.0), (155.0, -88.0), (120.0, -76.0)]:
-        frames.append(_dets(xy, s2))  # e2 on its way
-    frames.append(_dets((53.0, -51.0)))  # e2 unseen from the blow on
-    frames += [_dets((30.0, -39.0)), _dets((2.0, -25.0))]  # s2 driven off
+        frames.append(dets(xy, s2))  # e2 on its way
+    frames.append(dets((53.0, -51.0)))  # e2 unseen from the blow on
+    frames += [dets((30.0, -39.0)), dets((2.0, -25.0))]  # s2 driven off
     for xy in [(-27.0, -12.0), (-50.0, -2.0), (-75.0, 10.0), (-97.0, 18.0), (-120.0, 10.0), (-140.0, 4.0),
                (-159.0, -2.0), (-175.0, -9.0), (-190.0, -14.0), (-200.0, -17.0), (-205.0, -18.0)]:
-        frames.append(_dets(xy, e1))  # and e1 found
-    frames += [_dets((-206.0, -18.0), e1) for _ in range(30)]
-    tk = Tracker(BOARD)
-    for i, det in enumerate(frames):
-        tk.update(det, i / FPS)
+        frames.append(dets(xy, e1))  # and e1 found
+    frames += [dets((-206.0, -18.0), e1) for _ in range(30)]
+    tk = run(frames)
     shooter = min(tk.tracks, key=lambda tr: np.hypot(*(tr.path[0].x - e2[0], tr.path[0].y - e2[1])))
     assert np.hypot(*(np.array(shooter.position()) - (80.0, -66.0))) < 10.0, shooter.position()
     found = [tr for tr in tk.tracks if tr.state == "rest" and np.hypot(*(np.array(tr.position()) - e1)) < 3.0]

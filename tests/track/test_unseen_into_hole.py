@@ -8,11 +8,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from tracker.boards import CrokinoleBoard
+from tests.track.crokinole_frames import BOARD, dets
 from tracker.detect.datatypes import Detections
 from tracker.track import Tracker, TrackerConfig
 
-BOARD = CrokinoleBoard()
 W1 = (-11.4, -30.9)
 # w1's place as the detector measures it with ``DetectorSettings.edge_salience`` (dets of c4h_9945)
 W1_SALIENT = (-11.1, -31.1)
@@ -24,7 +23,7 @@ N1_REST = (-39.6, -16.5)
 
 
 def _dets(*xy: tuple[float, float]) -> Detections:
-    return Detections(xy=np.array(xy, float).reshape(-1, 2), radius=np.full(len(xy), 15.6))
+    return dets(*xy, radius=15.6)
 
 
 def _run(config: TrackerConfig | None = None, w1_at: tuple[float, float] = W1) -> tuple[Tracker, int]:

@@ -121,6 +121,16 @@ class KoronaBoard:
             return "east"
         return None
 
+    def rim_against(self, x: float, y: float, radius: float) -> tuple[int, int] | None:
+        """The rim a disc of ``radius`` centred at (x, y) stands against (its centre within a
+        radius of where a disc touching that rim stands; in a corner, the nearer rim): the axis
+        across that rim (0 for x) and its sign; None for a disc in the open."""
+        axis = 0 if abs(x) >= abs(y) else 1
+        c = (x, y)[axis]
+        if abs(c) < self.half - 2 * radius:
+            return None
+        return axis, 1 if c > 0 else -1
+
     def striker_waits(self, x: float, y: float, margin: float = 0.0) -> bool:
         """Whether a striker may wait there to be shot: in a rim zone (or up to ``margin`` mm
         past its striking line: ``ON_LINE_MM`` for one measured as set on the line), and clear

@@ -263,6 +263,9 @@ class Refiner:
         bars = [plain_bar] if self.salience <= 0.0 or self.salience == plain_bar else [plain_bar, self.salience]
         salient_find = False
         state: tuple = ()
+        occ = None if occluders is None or len(occluders) == 0 else np.asarray(occluders, float).reshape(-1, 3)
+        opn = None if openings is None or len(openings) == 0 else np.asarray(openings, float).reshape(-1, 3)
+        masking = occ is not None or bounds is not None
         for n_bar, salient in enumerate(bars):
             P = P0.copy()
             r = radius
@@ -272,9 +275,6 @@ class Refiner:
             peak = np.zeros(N_RAYS)
             covered = np.zeros(N_RAYS, bool)
             hidden = np.zeros(N_RAYS, bool)
-            occ = None if occluders is None or len(occluders) == 0 else np.asarray(occluders, float).reshape(-1, 3)
-            opn = None if openings is None or len(openings) == 0 else np.asarray(openings, float).reshape(-1, 3)
-            masking = occ is not None or bounds is not None
             for it, win in enumerate((max(6.0, 2.0 * px), max(3.0, 1.2 * px), max(1.5, 0.8 * px), max(1.0, 0.6 * px))):
                 T = self.top_of(P)
                 if consensus and it == consensus_at:

@@ -334,14 +334,8 @@ def _indirect(contacts: tuple[tuple[str, str], ...], striker: str, seat: str) ->
 
 
 def _rim_of(board: CrokinoleBoard | KoronaBoard, xy: tuple[float, float]) -> tuple[int, int] | None:
-    """The korona rim a disc centred at ``xy`` stands against (its centre within a radius of
-    where a disc touching the rim stands): (axis across the rim, 0 for x; sign), else None."""
-    if not isinstance(board, KoronaBoard):
-        return None
-    axis = 0 if abs(xy[0]) >= abs(xy[1]) else 1
-    if abs(xy[axis]) < board.half - 2 * board.disc_radius:
-        return None
-    return axis, 1 if xy[axis] > 0 else -1
+    """The korona rim a disc centred at ``xy`` stands against (``KoronaBoard.rim_against``), else None."""
+    return board.rim_against(xy[0], xy[1], board.disc_radius) if isinstance(board, KoronaBoard) else None
 
 
 def _seen_before(tr: Track, t: float | None, rest: tuple[float, float]) -> tuple[float, float]:

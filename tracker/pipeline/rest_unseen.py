@@ -157,10 +157,8 @@ def fit_near(det: DiscDetector, frame: np.ndarray, tracks: list[Track], tr: Trac
         if best is None or _better(fit, best, ties):
             best = fit
     if best is None and loose_fits:
-        ranked: list[Fit] = []
-        for fit in loose_fits:  # (best first: insertion by ``_better``, the first kept on a tie)
-            k = next((i for i, o in enumerate(ranked) if _better(fit, o, ties)), len(ranked))
-            ranked.insert(k, fit)
+        # best first by ``_better``'s order (a stable sort: the first kept on a tie)
+        ranked = sorted(loose_fits, key=lambda f: (f.coverage, -f.residual) if ties else (f.coverage,), reverse=True)
         placed = settle(ranked) if settle is not None else None
         if placed is not None:
             return None if _overlap(tracks, tr, placed, R) > OVERLAP_MM else (float(placed[0]), float(placed[1]))

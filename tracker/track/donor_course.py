@@ -50,13 +50,13 @@ INTO_COS = 0.3
 
 
 def rim_normal(board: KoronaBoard, xy: np.ndarray, radius: float) -> np.ndarray | None:
-    """The outward normal of the rim a disc resting at ``xy`` lies against (within a radius of
-    touching it), or None for a disc in the open (a corner: the nearer rim)."""
-    ax = int(np.argmax(np.abs(xy)))
-    if abs(float(xy[ax])) <= board.half - 2 * radius:
+    """The outward normal of the rim a disc resting at ``xy`` lies against
+    (``KoronaBoard.rim_against``), or None for a disc in the open."""
+    rim = board.rim_against(float(xy[0]), float(xy[1]), radius)
+    if rim is None:
         return None
     n = np.zeros(2)
-    n[ax] = np.sign(xy[ax])
+    n[rim[0]] = rim[1]
     return n
 
 

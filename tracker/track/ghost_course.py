@@ -53,14 +53,14 @@ def course(tr: Track) -> np.ndarray | None:
     return run / n if n > 1e-6 else None
 
 
-def in_a_row(tk: Tracker, tr: Track, q: np.ndarray, slack: float = ROW_SLACK_MM) -> bool:
-    """Whether another disc in play lay within ``slack`` mm of touching ``tr`` at ``q`` (where
+def in_a_row(tk: Tracker, tr: Track, q: np.ndarray) -> bool:
+    """Whether another disc in play lay within ``ROW_SLACK_MM`` of touching ``tr`` at ``q`` (where
     it rests, or where a moving one rested)."""
     for o in tk.tracks:
         if o is tr or not o.alive or o.kind != tr.kind:
             continue
         p = o.rest_xy if o.state == "moving" and o.rest_xy is not None else o.settled_xy
-        if float(np.hypot(p[0] - q[0], p[1] - q[1])) < tr.radius + o.radius + slack:
+        if float(np.hypot(p[0] - q[0], p[1] - q[1])) < tr.radius + o.radius + ROW_SLACK_MM:
             return True
     return False
 

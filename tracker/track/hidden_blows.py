@@ -15,11 +15,10 @@ from tracker.detect.datatypes import DISC
 from tracker.track.association import collision, first_contact
 from tracker.track.blows import segment_distance
 from tracker.track.datatypes import Track
+from tracker.track.ghost_course import ROW_SLACK_MM
 
 if TYPE_CHECKING:
     from tracker.track.tracker import Tracker
-
-CONTACT_SLACK_MM = 5.0  # mm beyond two radii within which a disc touches another (a row)
 
 
 def coast_into_disc(tk: Tracker, tr: Track, t: float, dt: float) -> tuple[np.ndarray, np.ndarray] | None:
@@ -69,8 +68,8 @@ def coast_into_disc(tk: Tracker, tr: Track, t: float, dt: float) -> tuple[np.nda
 
 def in_a_row(tk: Tracker, o: Track, tr: Track, q: np.ndarray) -> bool:
     """Whether a disc in play other than ``o`` and the mover ``tr`` lies within touching
-    distance (``CONTACT_SLACK_MM``) of ``q``, where ``o`` rests."""
-    return any(float(np.hypot(*(p.settled_xy - q))) < o.radius + p.radius + CONTACT_SLACK_MM
+    distance (``ROW_SLACK_MM``) of ``q``, where ``o`` rests."""
+    return any(float(np.hypot(*(p.settled_xy - q))) < o.radius + p.radius + ROW_SLACK_MM
                for p in tk.tracks if p is not o and p is not tr and p.alive and p.kind == DISC)
 
 
