@@ -33,6 +33,7 @@ is tested on synthetic tracks and reused by ``review`` and ``live`` alike.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 import numpy as np
 
@@ -42,6 +43,7 @@ from tracker.detect.datatypes import STRIKER
 from tracker.infer.datatypes import HandEvent, ShotRecord
 from tracker.infer.ends import reached, seen_seldom, still_between
 from tracker.infer.judge import judge
+from tracker.infer.pocket_glimpse import glimpsed_pockets
 from tracker.infer.rim_gone import rim_unseen
 from tracker.infer.start_places import at_start_place
 from tracker.infer.striker_motion import flight_unseen_pending, jitters
@@ -96,6 +98,9 @@ class ShotSegmenter:
         # movers seen down in the 20-hole during the episode: one the tracker has since called
         # taken out (unseen there for its ``hole_gone``) still ended the shot in the hole (``judge``)
         self._sunk: set[int] = set()
+        # korona: detections no track took in a pocket's mouth during the episode, rows t, x, y
+        # (kept by the pipeline: ``pocket_glimpse``)
+        self.glimpses: list[tuple[float, float, float]] = []
         self._known: dict[int, str] = {}  # last reported state per track (for hand events)
         self._shot_before: set[int] = set()
         # motions that were not shots, with the reason (for debugging; the last 100)
@@ -147,6 +152,7 @@ class ShotSegmenter:
                 self._f0 = frame
                 self._quiet_since = t
                 self._moved = set(landed)
+                self.glimpses = []
                 self._sunk = {i for i in self._moved if (tr := by_id(tracks, i)) is not None and tr.state == "hole"}
                 self._before = {tr.id: self._prev_rest(tr) for tr in tracks if tr.state in ("rest", "moving")
                                 and tr.id not in self._moved}
@@ -165,6 +171,7 @@ class ShotSegmenter:
                 self._moved = {tr.id for tr in moving} | {tr.id for tr in tracks if tr.born >= self._t0
                                                          and tr.state != "lifted"}
                 self._sunk = set()
+                self.glimpses = []
                 # where every disc rested before (the movers' anchors were reset when they moved);
                 # crokinole: not a disc first found at rest since the motion began (it rested
                 # nowhere before it: a find the shot's arm left, which the namer then adopted as
@@ -221,7 +228,7 @@ class ShotSegmenter:
         """End the episode and judge it: the shot, if it was one."""
         self.in_shot = False
         self._closed = t
-        record = judge(self, tracks, t, frame)
+        record = self._judge(tracks, t, frame)
         self._held_at = None
         # (rebuilt, not updated: tracks the tracker has forgotten leave no trace here)
         if record is None and HANDS_AFTER_NO_SHOT and isinstance(self.board, KoronaBoard):
@@ -258,9 +265,19 @@ class ShotSegmenter:
             return []
         self.in_shot = False
         self.t = t + self.settle
-        record = judge(self, tracks, t + self.settle, frame)
+        record = self._judge(tracks, t + self.settle, frame)
         self._held_at = None
         return [record] if record is not None else []
+
+    def _judge(self, tracks: Sequence[Track], t: float, frame: int) -> ShotRecord | None:
+        """The episode judged (``judge``), with the rim discs its rows pushed down a pocket
+        glimpsed in their mouth (korona: ``pocket_glimpse``)."""
+        record = judge(self, tracks, t, frame)
+        if record is None:
+            return None
+        down = glimpsed_pockets(self.board, tracks, record.ends, record.disc, self._before, self._moved, self._t0,
+                                self.glimpses)
+        return replace(record, ends={**record.ends, **down}) if down else record
 
     # ------------------------------------------------------------------ helpers
     def _prev_rest(self, tr: Track) -> tuple[float, float]:

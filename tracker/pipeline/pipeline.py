@@ -44,7 +44,7 @@ from tracker.boards import CrokinoleBoard, KoronaBoard
 from tracker.calibration import Calibration, DriftMonitor
 from tracker.detect.datatypes import Detections
 from tracker.errors import CalibrationError, TrackerError
-from tracker.infer import HandEvent, Namer, ShotRecord, ShotSegmenter
+from tracker.infer import HandEvent, Namer, ShotRecord, ShotSegmenter, pocket_glimpse
 from tracker.infer.striker_look import StrikerLook
 from tracker.pipeline import camera, hands, referee, rest_places, rest_search, resume
 from tracker.pipeline.board_gate import board_test
@@ -318,6 +318,8 @@ class Pipeline:
         if self.skip_moving != "off":
             self.strider.observe(tracks)
         res = FrameResult(index, t, tracks, dets)
+        if self.segmenter.in_shot:  # korona: a disc glimpsed in a pocket's mouth (``pocket_glimpse``)
+            self.segmenter.glimpses += pocket_glimpse.glimpses(self.board, dets, self.tracker.det_track, tracks, t)
         shots, hands = self.segmenter.update(tracks, t, index)
         for h in hands:
             self._hand(h, res)
