@@ -30,8 +30,7 @@ from tracker.detect.candidates import CHANNEL_WEIGHTS
 from tracker.detect.consensus import consensus_circle
 from tracker.detect.geometry import CameraPose
 from tracker.detect.medians import median_of, medians
-
-N_RAYS = 48
+from tracker.detect.ray_edges import N_RAYS, RAYS, edge_in_window, outline_coverage, ray_to_circle
 
 
 @dataclass
@@ -58,63 +57,12 @@ class Fit:
     salient: bool = False
 
 
-def _ray_to_circle(origin: np.ndarray, dirs: np.ndarray, c: np.ndarray, R: float | np.ndarray) -> np.ndarray:
-    """Distance from ``origin`` along each direction to the far crossing of the circle (c, R)."""
-    d = c - origin
-    ud = dirs @ d
-    return ud + np.sqrt(np.maximum(R * R - d @ d + ud * ud, 0.0))
-
-
-def _edge_in_window(strength: np.ndarray, rho_mid: np.ndarray, rho_exp: np.ndarray, win: float,
-                    step: float, first: bool = False) -> tuple[np.ndarray, np.ndarray]:
-    """Per ray: the strongest edge within ``win`` of ``rho_exp`` (sub-sample), and its strength.
-
-    With ``first``, the innermost local maximum reaching half the window's strongest instead: a
-    disc's own rim comes before the board line, neighbour or shadow just outside it.
-
-    Only the band of samples that some ray's window reaches is looked at (the windows shrink
-    over the iterations, so later calls read a fraction of the rays)."""
-    rows = np.arange(len(strength))
-    lo = max(int(np.searchsorted(rho_mid, float(rho_exp.min()) - win)) - 1, 0)
-    hi = min(int(np.searchsorted(rho_mid, float(rho_exp.max()) + win, side="right")) + 1, len(rho_mid))
-    band = strength[:, lo:hi]
-    mask = np.abs(rho_mid[None, lo:hi] - rho_exp[:, None]) <= win
-    st = np.where(mask, band, -1.0)
-    j = np.argmax(st, axis=1)
-    if first:
-        top = st[rows, j]
-        ok = (st >= 0.5 * top[:, None]) & mask
-        ok[:, 1:] &= st[:, 1:] >= st[:, :-1]  # not below its left neighbour (the first has none)
-        ok[:, :-1] &= st[:, :-1] >= st[:, 1:]  # nor its right one
-        j = np.where(ok.any(axis=1), np.argmax(ok, axis=1), j)
-    j = j + lo
-    peak = strength[rows, j]
-    jj = np.minimum(np.maximum(j, 1), len(rho_mid) - 2)  # (np.clip's own overhead: 4x the work)
-    a_, b_, c_ = strength[rows, jj - 1], strength[rows, jj], strength[rows, jj + 1]
-    den = a_ - 2 * b_ + c_
-    off = np.where(den < 0, 0.5 * (a_ - c_) / np.where(den < 0, den, -1.0), 0.0)
-    return rho_mid[jj] + np.minimum(np.maximum(off, -1.0), 1.0) * step, peak
-
-
 def edge_bar(px: float, salience: float = 0.0) -> float:
     """How many times its ray's texture level (the median edge strength away from the rim) an
     edge must be to count, at ``px`` mm per image pixel: 3 under 2 mm, else 2 (a coarser
     picture's edge is sharper per sample); ``salience`` instead when above 0
     (``DetectorSettings.edge_salience``, off by default: its measurements there)."""
     return salience if salience > 0.0 else (3.0 if px < 2.0 else 2.0)
-
-
-def _coverage(covered: np.ndarray, hidden: np.ndarray) -> tuple[float, float]:
-    """Share of the visible rays with an edge, overall and in the worst quarter of the outline
-    (quarters mostly hidden are not judged; with every ray hidden, nothing is covered)."""
-    vis = ~hidden
-    if vis.sum() == 0:
-        return 0.0, 0.0
-    n_q = vis.reshape(4, -1).sum(axis=1)
-    c_q = (covered & vis).reshape(4, -1).sum(axis=1)
-    judged = n_q >= max(3, N_RAYS // 16)
-    quarter = float((c_q[judged] / n_q[judged]).min()) if judged.any() else 0.0
-    return float(covered[vis].mean()), quarter
 
 
 class Refiner:
@@ -170,17 +118,23 @@ class Refiner:
         c = (u @ (P - self.pose.centre[:2])) / max(float(self.pose.centre[2]), 1.0)
         return self.bevel * np.minimum(np.maximum(c, -1.0), 1.0)
 
-    def _residuals(self, pts: np.ndarray, is_top: np.ndarray, P: np.ndarray, r: float
+    def _residuals(self, pts: np.ndarray, n_top: int, P: np.ndarray, r: float
                    ) -> tuple[np.ndarray, np.ndarray]:
         """For a disc at ``P`` of radius ``r``: the unit directions from the circle each edge
-        point of ``pts`` belongs to (the top rim's where ``is_top``, else the bottom's) to the
-        point, and the point's distance beyond that circle (``refine``'s fit)."""
-        T = P + (P - self.pose.centre[:2]) * self.f
-        cen = np.where(is_top[:, None], T[None], P[None])
+        point of ``pts`` belongs to (the top rim's for the first ``n_top``, else the bottom's) to
+        the point, and the point's distance beyond that circle (``refine``'s fit)."""
+        cen = np.empty_like(pts)
+        cen[:n_top] = P + (P - self.pose.centre[:2]) * self.f
+        cen[n_top:] = P
         dvec = pts - cen
         dist = np.maximum(np.sqrt((dvec * dvec).sum(axis=1)), 1e-9)
         u = dvec / dist[:, None]
-        return u, dist - np.where(is_top, (1.0 + self.f) * r - self._bevel_drop(u, P), r)
+        if self.bevel > 0.0:
+            rad = (1.0 + self.f) * r - self._bevel_drop(u, P)
+        else:
+            rad = np.full(len(pts), (1.0 + self.f) * r)
+        rad[n_top:] = r
+        return u, dist - rad
 
     def top_of(self, P: np.ndarray) -> np.ndarray:
         return P + (P - self.pose.centre[:2]) * self.f
@@ -266,6 +220,8 @@ class Refiner:
         occ = None if occluders is None or len(occluders) == 0 else np.asarray(occluders, float).reshape(-1, 3)
         opn = None if openings is None or len(openings) == 0 else np.asarray(openings, float).reshape(-1, 3)
         masking = occ is not None or bounds is not None
+        dirs = self.dirs
+        bevelled = self.bevel > 0.0
         for n_bar, salient in enumerate(bars):
             P = P0.copy()
             r = radius
@@ -284,94 +240,111 @@ class Refiner:
                     win = max(1.0, 0.6 * px)
                 # Top rim on every ray; the bottom edge where the bottom circle is the silhouette
                 # (the near side) and lies clear of the top rim.
-                rt_exp = _ray_to_circle(o, self.dirs, T, k * r - self._bevel_drop(self.dirs, P))
-                rtop, pt = _edge_in_window(strength, rho_mid, rt_exp, win, step_mm, first=0 < it < (consensus_at if consensus else 9))
+                rt_exp = ray_to_circle(o, dirs, T, k * r - self._bevel_drop(dirs, P) if bevelled else k * r)
+                rtop, pt = edge_in_window(strength, rho_mid, rt_exp, win, step_mm, first=0 < it < (consensus_at if consensus else 9))
                 if masking:
-                    rim = o[None] + rt_exp[:, None] * self.dirs
+                    rim = o[None] + rt_exp[:, None] * dirs
                     hidden = np.zeros(N_RAYS, bool)
                     if occ is not None:
                         dd = np.hypot(rim[:, None, 0] - occ[None, :, 0], rim[:, None, 1] - occ[None, :, 1])
                         hidden |= (dd < occ[None, :, 2]).any(axis=1)
                     if bounds is not None:
                         hidden |= np.abs(rim).max(axis=1) > bounds
-                rb_exp = _ray_to_circle(o, self.dirs, P, r)
-                B = o[None] + rb_exp[:, None] * self.dirs
+                rb_exp = ray_to_circle(o, dirs, P, r)
+                B = o[None] + rb_exp[:, None] * dirs
                 near = ((B - P) @ (T - P)) / r < -(k - 1) * r
+                sep = rb_exp - rt_exp
                 if opn is not None:  # the foot's edge over an opening (the near side's silhouette)
                     db = np.hypot(B[:, None, 0] - opn[None, :, 0], B[:, None, 1] - opn[None, :, 1])
-                    hidden |= near & (rb_exp - rt_exp > 2.0) & (db < opn[None, :, 2]).any(axis=1)
-                sep = rb_exp - rt_exp
+                    hidden |= near & (sep > 2.0) & (db < opn[None, :, 2]).any(axis=1)
                 use_b = near & (sep > 2.0)
                 # Where the two edges are too close to tell apart, the near side is ambiguous.
                 use_t = ~(near & (sep > 0.3) & (sep <= 2.0))
                 # The bottom edge's window stops half-way to the top rim; take the innermost edge (a
                 # contact shadow lies just outside it).
-                wb = min(win, 0.5 * float(median_of(sep[use_b]))) if use_b.any() else win
-                rbot, pb = _edge_in_window(strength, rho_mid, rb_exp, wb, step_mm, first=it > 0)
-                Et = o[None] + rtop[:, None] * self.dirs
-                Eb = o[None] + rbot[:, None] * self.dirs
-                pts = np.concatenate([Et, Eb[use_b]])
-                pk = np.concatenate([pt, pb[use_b]])
-                is_top = np.concatenate([np.ones(N_RAYS, bool), np.zeros(int(use_b.sum()), bool)])
-                ray = np.concatenate([np.arange(N_RAYS), np.nonzero(use_b)[0]])
+                bottom = np.flatnonzero(use_b)
+                n_b = len(bottom)
+                Et = o[None] + rtop[:, None] * dirs
+                if n_b:
+                    wb = min(win, 0.5 * float(median_of(sep[bottom])))
+                    rbot, pb = edge_in_window(strength, rho_mid, rb_exp, wb, step_mm, first=it > 0)
+                    pts = np.concatenate([Et, o[None] + rbot[bottom][:, None] * dirs[bottom]])
+                    pk = np.concatenate([pt, pb[bottom]])
+                    ray = np.concatenate([RAYS, bottom])
+                else:  # (no bottom edge in use: none sought)
+                    pts, pk, ray = Et, pt, RAYS
                 # (The typical edge strength over the visible rays only: a hidden side may face the
                 # strong edge of a rim or a neighbour's far side.)
-                pt_med = float(median_of(pt[~hidden])) if (~hidden).any() else float(median_of(pt))
+                vis = ~hidden
+                pt_med = float(median_of(pt[vis])) if vis.any() else float(median_of(pt))
                 good = (pk > 0.35 * pt_med) & (pk > salient * base[ray])
-                good[:N_RAYS] &= use_t & ~hidden
-                good[N_RAYS:] &= ~hidden[use_b]
+                good[:N_RAYS] &= use_t & vis
+                good[N_RAYS:] &= vis[bottom]
+                any_good = bool(good.any())
                 Pn, rn = P, r
                 sel = good
-                J_scale = np.where(is_top, 1.0 + f, 1.0)[:, None]
-                J_r = -np.where(is_top, k, 1.0)[:, None]
-                u, res = self._residuals(pts, is_top, Pn, rn)
+                n_sel = int(np.count_nonzero(sel))
+                J_scale = np.empty((N_RAYS + n_b, 1))
+                J_scale[:N_RAYS] = 1.0 + f
+                J_scale[N_RAYS:] = 1.0
+                u, res = self._residuals(pts, N_RAYS, Pn, rn)
                 for _ in range(2):
-                    med = median_of(np.abs(res[good])) if good.any() else 1.0
-                    sel = good & (np.abs(res) <= max(3.0 * 1.4826 * med, max(0.5, 0.35 * px) if it >= 3 else max(1.5, 0.7 * px)))
-                    if sel.sum() < 8:
+                    ares = np.abs(res)
+                    med = median_of(ares[good]) if any_good else 1.0
+                    sel = good & (ares <= max(3.0 * 1.4826 * med, max(0.5, 0.35 * px) if it >= 3 else max(1.5, 0.7 * px)))
+                    n_sel = int(np.count_nonzero(sel))
+                    if n_sel < 8:
                         break
-                    J = np.concatenate([-u * J_scale, J_r], 1)
-                    cols = [0, 1] if it < 2 else [0, 1, 2]  # radius held until the centre settles
+                    # (the Jacobian's rows and columns in use only: the radius is held until the
+                    # centre settles)
+                    J = -u[sel] * J_scale[sel]
+                    if it >= 2:
+                        J_r = np.empty((n_sel, 1))
+                        J_r[:] = -1.0
+                        J_r[: int(np.count_nonzero(sel[:N_RAYS]))] = -k
+                        J = np.concatenate([J, J_r], 1)
                     sw = np.sqrt(np.sqrt(pk[sel]))
-                    sol_c, *_ = np.linalg.lstsq(J[sel][:, cols] * sw[:, None], -res[sel] * sw, rcond=None)
+                    sol_c, *_ = np.linalg.lstsq(J * sw[:, None], -res[sel] * sw, rcond=None)
                     sol = np.zeros(3)
-                    sol[cols] = sol_c
+                    sol[:len(sol_c)] = sol_c
                     Pn = Pn + sol[:2]
                     rn = float(min(max(rn + sol[2], 0.7 * radius), 1.3 * radius))
                     # (also the next step's starting residual: the same circle)
-                    u, res = self._residuals(pts, is_top, Pn, rn)
-                    resid_rms = float(np.sqrt((res[sel] ** 2).sum() / int(sel.sum())))
+                    u, res = self._residuals(pts, N_RAYS, Pn, rn)
+                    resid_rms = float(np.sqrt((res[sel] ** 2).sum() / n_sel))
                     if np.abs(sol).max() < 1e-3:
                         break
-                if sel.sum() < 8:
+                if n_sel < 8:
                     break
                 P, r = Pn, rn
                 inl = np.zeros(N_RAYS, bool)
                 inl[ray[sel]] = True
                 # Ambiguous near-side rays do not enter the fit, but they must show an edge (either
                 # one) for the outline to count as closed.
-                amb = ~use_t & ~use_b
-                span = (rho_mid[None, :] >= (rt_exp - 1.0)[:, None]) & (rho_mid[None, :] <= (rb_exp + 1.0)[:, None])
-                amb_peak = np.where(span, strength, 0.0).max(axis=1)
-                covered = (inl | (amb & (amb_peak > salient * base) & (amb_peak > 0.35 * pt_med))) & ~hidden
+                amb = np.flatnonzero(~use_t & ~use_b)
+                covered = inl & vis
+                if len(amb):
+                    span = (rho_mid[None, :] >= (rt_exp[amb] - 1.0)[:, None]) & (rho_mid[None, :] <= (rb_exp[amb] + 1.0)[:, None])
+                    amb_peak = np.where(span, strength[amb], 0.0).max(axis=1)
+                    covered[amb] |= (amb_peak > salient * base[amb]) & (amb_peak > 0.35 * pt_med) & vis[amb]
                 E = Et
                 peak = pt
-                if it == 1 and _coverage(covered, hidden)[0] < give_up_below:
+                if it == 1 and outline_coverage(covered, hidden)[0] < give_up_below:
                     break
             if n_bar == 0 and len(bars) > 1:
-                cov0, q0 = _coverage(covered, hidden)
+                cov0, q0 = outline_coverage(covered, hidden)
                 if cov0 >= self.enough[0] and q0 >= self.enough[1]:
                     break
                 state = (P, r, inl, resid_rms, E, peak, covered, hidden)
             elif n_bar == 1:
-                cov1, q1 = _coverage(covered, hidden)
+                cov1, q1 = outline_coverage(covered, hidden)
                 salient_find = cov1 >= self.enough[0] and q1 >= self.enough[1]
                 if not salient_find:  # (turned down on either bar: as on the resolution's own)
                     P, r, inl, resid_rms, E, peak, covered, hidden = state
         rt = k * r - self.bevel * float(np.clip(np.hypot(*(P - C)) / max(float(self.pose.centre[2]), 1.0), 0.0, 1.0))
         T = self.top_of(P)
         R = rt
-        coverage, quarter = _coverage(covered, hidden)
+        coverage, quarter = outline_coverage(covered, hidden)
         contrast = float(median_of(peak[inl])) if inl.any() else 0.0
         color = surround = None
         if with_colors:
