@@ -82,7 +82,7 @@ from tracker.detect.datatypes import STRIKER
 from tracker.detect.fitpass import CONCENTRIC
 from tracker.detect.strikers import STRIKER_FIT
 from tracker.infer.datatypes import End, ShotRecord
-from tracker.pipeline import rest_search, rest_unseen
+from tracker.pipeline import rest_model, rest_search, rest_unseen
 from tracker.track.datatypes import Track
 
 if TYPE_CHECKING:
@@ -231,7 +231,8 @@ def _crokinole_ends(det: DiscDetector, frame: np.ndarray, rec: ShotRecord, track
                     judged: rest_search.Judged | None = None) -> ShotRecord:
     """``rec`` with the places of its crokinole discs lost at rest fitted on ``frame``
     (``rest_unseen.py``; where none lies near the forecast, sought by what changed since
-    ``judged``: ``rest_search.py``); the places the detector's sightings back stay."""
+    ``judged``: ``rest_search.py``; failing both, placed by its whole picture from the forecast:
+    ``rest_model.py``); the places the detector's sightings back stay."""
     by_id = {tr.id: tr for tr in tracks}
     ends: dict[int, End] = dict(rec.ends)
     search: rest_search.Search | None = None
@@ -246,6 +247,8 @@ def _crokinole_ends(det: DiscDetector, frame: np.ndarray, rec: ShotRecord, track
             xy = search.find(tr, e)
             if xy is not None and rest_search.MOVE_TRACK:  # the tracker's place for it too (``rest_search``)
                 tr.xy, tr.anchor = np.array(xy, float), np.array(xy, float)
+        if xy is None and rest_model.ON:  # (none: its whole picture, ``rest_model``)
+            xy = rest_model.place(det, frame, tracks, tr, e)
         if xy is not None:
             ends[tid] = (round(xy[0], 2), round(xy[1], 2))
     return replace(rec, ends=ends) if ends != dict(rec.ends) else rec
