@@ -18,7 +18,9 @@ from tracker.boards import CrokinoleBoard
 from tracker.calibration.datatypes import Calibration
 from tracker.detect.background import BackgroundModel
 from tracker.detect.blob_fit import (
+    CAST_MIN,
     SHADOW_REACH_MM,
+    BlobFit,
     shadow_template,
     signed_difference,
     template_fit,
@@ -43,21 +45,22 @@ STILL_CALLS = 8
 
 
 @functools.lru_cache(maxsize=4)
-def _frame(with_discs: bool) -> tuple[np.ndarray, Calibration]:
+def _frame(target: bool, teachers: bool) -> tuple[np.ndarray, Calibration]:
     cfg = MatchConfig(game="crokinole", players=4, seed=SEED, preset="hard", size=SIZE)
     look, cam = _sample_view(cfg, np.random.default_rng([SEED, 1]))
     sprites: tuple[DiscSprite, ...] = ()
-    if with_discs:
-        sprites = (DiscSprite("s1", *TARGET, BOARD.disc_radius, BOARD.disc_thickness, BLUE, angle=1.0),) + tuple(
-            DiscSprite(f"w{i}", x, y, BOARD.disc_radius, BOARD.disc_thickness, RED, angle=2.0 + i)
-            for i, (x, y) in enumerate(TEACHERS))
+    if target:
+        sprites += (DiscSprite("s1", *TARGET, BOARD.disc_radius, BOARD.disc_thickness, BLUE, angle=1.0),)
+    if teachers:
+        sprites += tuple(DiscSprite(f"w{i}", x, y, BOARD.disc_radius, BOARD.disc_thickness, RED, angle=2.0 + i)
+                         for i, (x, y) in enumerate(TEACHERS))
     img = Renderer(BOARD, look, SIZE, SEED).render([SceneFrame(t=0.0, discs=sprites)], cam)
     return img, truth_calibration(BOARD, cam, SIZE)
 
 
 def _at_rest(settings: DetectorSettings) -> Detections:
-    empty, calib = _frame(False)
-    img, _ = _frame(True)
+    empty, calib = _frame(False, False)
+    img, _ = _frame(True, True)
     det = DiscDetector(calib, "crokinole", settings=settings)
     det.set_background(empty, det.detect(empty))
     for _ in range(3):
@@ -91,19 +94,35 @@ def test_without_the_region_fit_it_is_missed() -> None:
         assert err > 10.0
 
 
-def test_the_region_fit_places_board_coloured_discs_to_a_millimetre_or_two() -> None:
-    """From the blob's centroid 8-10 mm off, with the shadow learned from the red discs: the fit
-    lands within 2 mm of the true contact point."""
-    empty, calib = _frame(False)
-    img, _ = _frame(True)
+def _region_fit(model_frame: tuple[bool, bool], frame: tuple[bool, bool]) -> BlobFit | None:
+    """The region fit from where the blue disc's blob centroid lies (8-10 mm off it), the empty
+    board's picture taken from ``model_frame``, on ``frame`` (each: target, teachers)."""
+    model, calib = _frame(*model_frame)
+    img, _ = _frame(*frame)
     det = DiscDetector(calib, "crokinole")
-    det.set_background(empty)
+    det.set_background(model)
     x = signed_difference(det.background, BackgroundModel.prepare(lab_of(det.rectify(img))))
     half = int(np.ceil((BOARD.disc_radius * 1.3 + SHADOW_REACH_MM) / det.view.mm_per_px))
     template = shadow_template(det, x, det.background.known, np.array(TEACHERS), BOARD.disc_radius, half)
     assert template is not None
-    start = np.array(TARGET) + [-7.0, 5.0]  # (where its blob's centroid lies)
-    fit = template_fit(det, x, det.background.known, start, BOARD.disc_radius, template)
+    return template_fit(det, x, det.background.known, np.array(TARGET) + [-7.0, 5.0], BOARD.disc_radius, template)
+
+
+def test_the_region_fit_places_board_coloured_discs_to_a_millimetre_or_two() -> None:
+    """With the shadow learned from the red discs, the fit lands within 2 mm of the true
+    contact point, and is kept."""
+    fit = _region_fit((False, False), (True, True))
     assert fit is not None
     assert float(np.hypot(*(fit.centre - TARGET))) < 2.0, fit.centre
     assert fit.ok(16.0)
+    assert fit.cast > CAST_MIN
+
+
+def test_the_board_a_disc_left_is_no_disc() -> None:
+    """The empty board's picture learned with the blue disc on it (a disc missed at rest is
+    absorbed), the disc then gone: its old place differs from the picture by a disc-shaped blob,
+    brighter where its shadow was. Turned down (``BlobFit.cast``)."""
+    fit = _region_fit((True, False), (False, True))
+    assert fit is not None
+    assert fit.cast < 0.0
+    assert not fit.ok(16.0)

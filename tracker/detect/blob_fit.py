@@ -51,6 +51,8 @@ SHADOW_REACH_MM = 14.0  # the window reaches this far past the silhouette (a sha
 EXPLAINED = 0.35
 # The face's mean change from the board, in units of the model's change threshold
 FACE_MIN = 0.5
+# The shadow's strength, a share of the learned one's (``BlobFit.cast``)
+CAST_MIN = 0.5
 
 
 # A disc teaches the shadow (``shadow_template``) when its face's mean change from the empty
@@ -63,9 +65,13 @@ class BlobFit:
     centre: np.ndarray  # (2,) mm, where the disc touches the board
     explained: float  # share of the window's squared change explained
     face: float  # the face's mean change from the empty board (weighted Lab, its norm)
+    # the shadow's strength against the learned one's (the change outside the silhouette projected
+    # on the template's): a disc set down casts one; the board a disc left, absorbed with it
+    # into the empty board's picture, shows the opposite (brighter where its shadow was)
+    cast: float = 1.0
 
     def ok(self, level: float) -> bool:
-        return self.explained >= EXPLAINED and self.face >= FACE_MIN * level
+        return self.explained >= EXPLAINED and self.face >= FACE_MIN * level and self.cast >= CAST_MIN
 
 
 def signed_difference(model: BackgroundModel, blurred: np.ndarray) -> np.ndarray:
@@ -158,7 +164,7 @@ def template_fit(det: DiscDetector, x: np.ndarray, usable: np.ndarray, start: np
         return None
     pad = cv2.copyMakeBorder(template, reach + 2, reach + 2, reach + 2, reach + 2, cv2.BORDER_CONSTANT)
 
-    def at(c: np.ndarray) -> tuple[float, float]:
+    def at(c: np.ndarray) -> tuple[float, float, float]:
         core = _soft_silhouette(det, c, radius - BAND_MM, box)
         out = 1.0 - _soft_silhouette(det, c, radius + BAND_MM, box)
         cp = v.to_px(c[None])[0] - [x0, y0]
@@ -170,14 +176,17 @@ def template_fit(det: DiscDetector, x: np.ndarray, usable: np.ndarray, start: np
         mi = core * use
         si = float(mi.sum())
         if si < 1.0:
-            return float("inf"), 0.0
+            return float("inf"), 0.0, 0.0
         mu = (xs * mi[..., None]).sum((0, 1)) / si
         mo = out * use
         pred = t  # (beyond the template's reach the board is as it was: 0)
         cost = float((mi * ((xs - mu) ** 2).sum(2)).sum() + (mo * ((xs - pred) ** 2).sum(2)).sum())
-        return cost, float(np.linalg.norm(mu))
+        # how much of the learned shadow is there (1: as strong; below 0: brighter than the board)
+        pp = float((mo * (pred * pred).sum(2)).sum())
+        cast = float((mo * (xs * pred).sum(2)).sum()) / pp if pp > 0.0 else 0.0
+        return cost, float(np.linalg.norm(mu)), cast
 
-    best: tuple[float, np.ndarray, float] = (float("inf"), start, 0.0)
+    best: tuple[float, np.ndarray, float, float] = (float("inf"), start, 0.0, 0.0)
     for step, span, around in ((2 * COARSE_MM, SEARCH_MM, start), (COARSE_MM / 2, COARSE_MM, None),
                                (FINE_MM, COARSE_MM / 2, None)):
         centre = best[1] if around is None else around
@@ -185,11 +194,11 @@ def template_fit(det: DiscDetector, x: np.ndarray, usable: np.ndarray, start: np
         for dx in g1:
             for dy in g1:
                 c = centre + [dx, dy]
-                cost, face = at(c)
+                cost, face, cast = at(c)
                 if cost < best[0]:
-                    best = (cost, c, face)
-    cost, c, face = best
-    return BlobFit(centre=np.asarray(c, float), explained=1.0 - cost / total, face=face)
+                    best = (cost, c, face, cast)
+    cost, c, face, cast = best
+    return BlobFit(centre=np.asarray(c, float), explained=1.0 - cost / total, face=face, cast=cast)
 
 
 class RegionFinder:
