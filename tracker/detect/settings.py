@@ -117,7 +117,9 @@ class DetectorSettings:
     # not examined further); c4h_9975 0/1 -> 0/1 but removed P 100% -> 25% (a false foul of s2 at
     # 14.9 s: w1, now found at rest by its region 2 mm off, is not seen struck), p95 4.01 -> 8.54
     # mm. Without ``rest_blobs_full`` the same on both (c4h_9921 as before: n2 never found); with
-    # ``rest_blobs`` too, c4h_9975 the same loss.
+    # ``rest_blobs`` too, c4h_9975 the same loss. On (with ``rest_blobs_full``): c4h_9945 identical;
+    # c2h_9932 2.96/8.63 -> 1.15/6.19 mm; c4h_9963 round still exact but shots 100% -> 88%/88%
+    # (e2's last shot read as a west shot: w2 takes e2's track, a contact e1-w2 made up).
     blob_regions: bool = False
     # The disc fits' edge bar (``refine.edge_bar``): an edge on a ray counts when it is this many
     # times the ray's texture level (the median edge strength away from the rim). 0: by the
