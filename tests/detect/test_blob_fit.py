@@ -58,6 +58,7 @@ def _frame(target: bool, teachers: bool) -> tuple[np.ndarray, Calibration]:
     return img, truth_calibration(BOARD, cam, SIZE)
 
 
+@functools.lru_cache(maxsize=4)
 def _at_rest(settings: DetectorSettings) -> Detections:
     empty, calib = _frame(False, False)
     img, _ = _frame(True, True)
