@@ -69,7 +69,7 @@ def still(det: DiscDetector, frame_bgr: np.ndarray, view: np.ndarray, grey: np.n
     det.lost.still(det._last)
     if det.settings.rows and det.settings.row_memory:
         det.row_memory.still(det, view, det._last, grey)
-    if det.settings.rest_blobs:  # a disc at rest missed, its blob about to be absorbed (``rest_blobs.py``)
+    if det.settings.rest_blobs or det.settings.blob_regions:  # a disc at rest missed, its blob about to be absorbed (``rest_blobs.py``)
         found = stale_discs(det, frame_bgr, view, det._last)
         if len(found):
             det._last = Detections.merge([det._last, found])

@@ -98,7 +98,7 @@ def fit_kind(det: DiscDetector, frame_bgr: np.ndarray, view: np.ndarray, lab: np
         if full:  # a full pass grows clusters from every disc, kept ones too
             sources += [(p, radius) for p in kept.xy[kept.kind == kind]]
         accepted += ClusterPass(det, frame_bgr, lab_v, kind, radius, taken, region).run(rejected, sources)
-    if kind == DISC and full and det.settings.rest_blobs and det.settings.rest_blobs_full and lab is not None:
+    if kind == DISC and full and (det.settings.rest_blobs or det.settings.blob_regions) and det.settings.rest_blobs_full and lab is not None:
         # discs at rest whose outline is too weak, found by what they change on the empty board
         accepted += [(f, REST_BLOB_COHERENCE) for f in resting_blobs(det, frame_bgr, lab, taken, radius)]
     return detections_of(det, accepted, kind, radius)

@@ -45,7 +45,8 @@ import numpy as np
 from tracker.boards import CrokinoleBoard
 from tracker.detect import verify
 from tracker.detect.background import GRID, BackgroundModel, silhouettes
-from tracker.detect.datatypes import DISC, IN_HOLE, Detections
+from tracker.detect.blob_fit import RegionFinder, region_fit
+from tracker.detect.datatypes import DISC, IN_HOLE, ON_SURFACE, Detections
 from tracker.detect.refine import Fit
 from tracker.detect.streaks import MIN_DIFF, SHADOW_MM, explained
 
@@ -65,6 +66,12 @@ MIN_COVERAGE = 0.3  # the refit's outline share (the fits' own bar: ``DetectorSe
 NEAR = 0.5  # disc radii between the refit's centre and the blob's
 # The share of the blob inside the refit's silhouette and shadow, and of the silhouette that is blob.
 EXPLAINS = (0.7, 0.6)
+# ... for a disc placed by its region (``blob_fit.py``): its shadow reaches past ``near``, and the
+# blob holds its shadow but little of its face (c4h_9921's n2: 0.36-0.49 of its silhouette); the
+# region fit's own share of the change explained judged it
+REGION_EXPLAINS = (0.5, 0.25)
+# A region fit's outline refit (``_polished``) is kept within this of the region's place
+POLISH_MM = 3.0
 RIM_PX = 2  # view pixels of the board's edge band a blob may not touch (``BackgroundModel.rim``)
 
 
@@ -96,6 +103,7 @@ def resting_blobs(det: DiscDetector, frame: np.ndarray, lab: np.ndarray,
         return []
     moved = det.moved
     out: list[Fit] = []
+    regions = RegionFinder(det, lab, _at_rest_on_surface(det, found), radius) if det.settings.blob_regions else None
     for i in range(1, n):
         area = int(stats[i, cv2.CC_STAT_AREA])
         c_mm = det.view.to_mm(cents[i][None])[0]
@@ -116,31 +124,68 @@ def resting_blobs(det: DiscDetector, frame: np.ndarray, lab: np.ndarray,
         if blocked(c_mm, radius, taken):
             _trace("blocked", c_mm)
             continue
-        fit = det.refiner.refine(frame, c_mm, radius, with_colors=False)
-        if fit.coverage < MIN_COVERAGE or not verify.shape_ok(det, fit, radius):
-            _trace("fit", c_mm, fit.coverage, fit.residual, fit.radius)
-            continue
-        if float(np.hypot(*(fit.centre - c_mm))) > NEAR * radius or blocked(fit.centre, radius, taken):
-            continue
-        if det.where_of(float(fit.centre[0]), float(fit.centre[1]), radius) == IN_HOLE:
-            continue
-        blob = labels == i
-        own = _silhouette(det, fit.centre[None], radius, shape, 0.0)
-        near = _silhouette(det, fit.centre[None], radius, shape, SHADOW_MM)
-        if float((blob & near).sum()) < EXPLAINS[0] * area or \
-                float((blob & own).sum()) < EXPLAINS[1] * float(own.sum()):
-            _trace("explain", c_mm, float((blob & near).sum()) / area, float((blob & own).sum()) / float(own.sum()))
-            continue
-        # a face unlike the board around it, as the fits' own colour check wants of a weak outline
-        # (a disc of the board's colour shows a blob of its shadow and shading, off its place:
-        # c4h_9921's blue n2 on the blue board, the blob's centre 10 mm from the disc's)
-        if not det._accept_colors(det.refiner.add_colors(frame, fit)):
-            _trace("colour", fit.centre)
+        fit: Fit | None = None
+        if det.settings.rest_blobs:  # (``blob_regions`` alone: the region fits only)
+            edge = det.refiner.refine(frame, c_mm, radius, with_colors=False)
+            if edge.coverage < MIN_COVERAGE or not verify.shape_ok(det, edge, radius) or \
+                    float(np.hypot(*(edge.centre - c_mm))) > NEAR * radius:
+                _trace("fit", c_mm, edge.coverage, edge.residual, edge.radius)
+            else:
+                fit = _explains(det, frame, edge, labels == i, area, taken, radius, False)
+        if fit is None and regions is not None:
+            # no outline that explains it: placed by the picture of its change (``blob_fit.py``)
+            placed = regions.place(c_mm, level)
+            if placed is not None:
+                _trace("region", placed.centre, placed.explained, placed.face)
+                fit = _explains(det, frame, _polished(det, frame, placed.centre, radius), labels == i, area, taken,
+                                radius, True)
+        if fit is None:
             continue
         _trace("found", fit.centre, fit.coverage)
         taken.append((fit.centre, radius))
         out.append(fit)
     return out
+
+
+def _polished(det: DiscDetector, frame: np.ndarray, centre: np.ndarray, radius: float) -> Fit:
+    """A region fit's place (``blob_fit.py``, good to 1-3 mm) refitted by its outline where one
+    shows from there (a dark disc on dark wood: its edge fit from the blob's centre had wandered;
+    a disc of the board's colour shows none, and keeps the region's place)."""
+    edge = det.refiner.refine(frame, centre, radius, with_colors=False, start_at=centre)
+    if edge.coverage >= MIN_COVERAGE and verify.shape_ok(det, edge, radius) and \
+            float(np.hypot(*(edge.centre - centre))) <= POLISH_MM:
+        _trace("polished", edge.centre, edge.coverage)
+        return edge
+    return region_fit(det, centre, radius, edge.mm_per_px)
+
+
+def _explains(det: DiscDetector, frame: np.ndarray, fit: Fit, blob: np.ndarray, area: int,
+              taken: list[tuple[np.ndarray, float]], radius: float, by_region: bool) -> Fit | None:
+    """``fit`` with its colours when it is a disc at rest that explains its ``blob`` (of ``area``
+    view pixels) and is not taken nor in the 20-hole; else None (``resting_blobs``)."""
+    from tracker.detect.fitpass import blocked
+
+    if blocked(fit.centre, radius, taken):
+        return None
+    if det.where_of(float(fit.centre[0]), float(fit.centre[1]), radius) == IN_HOLE:
+        return None
+    shape = blob.shape
+    own = _silhouette(det, fit.centre[None], radius, shape, 0.0)
+    near = _silhouette(det, fit.centre[None], radius, shape, SHADOW_MM)
+    # (a region fit's shadow, learned, may reach past ``near``: ``blob_fit.EXPLAINED`` judged it)
+    need = REGION_EXPLAINS if by_region else EXPLAINS
+    if float((blob & near).sum()) < need[0] * area or float((blob & own).sum()) < need[1] * float(own.sum()):
+        _trace("explain", fit.centre, float((blob & near).sum()) / area, float((blob & own).sum()) / float(own.sum()))
+        return None
+    # a face unlike the board around it, as the fits' own colour check wants of a weak outline
+    # (a disc of the board's colour shows a blob of its shadow and shading, off its place:
+    # c4h_9921's blue n2 on the blue board, the blob's centre 10 mm from the disc's); a region
+    # fit's face was judged against the empty board instead (``blob_fit.BlobFit.ok``)
+    fit = det.refiner.add_colors(frame, fit)
+    if not by_region and not det._accept_colors(fit):
+        _trace("colour", fit.centre)
+        return None
+    return fit
 
 
 def stale_discs(det: DiscDetector, frame: np.ndarray, view: np.ndarray, last: Detections) -> Detections:
@@ -184,3 +229,17 @@ def _silhouette(det: DiscDetector, xy: np.ndarray, radius: float, shape: tuple[i
     r = (radius * k + margin) / v.mm_per_px
     return silhouettes((int(shape[0]), int(shape[1])), v.to_px(xy), v.to_px(xy + s), r)
 
+
+
+def _at_rest_on_surface(det: DiscDetector, found: Detections) -> np.ndarray:
+    """The places (N, 2) of the discs of ``found`` on the playing surface whose silhouettes did not
+    change since the last call (``salient.at_rest``'s test): the shadow template's teachers."""
+    from tracker.detect.reuse import untouched
+
+    if not len(found):
+        return np.zeros((0, 2))
+    on = np.array([det.where_of(float(x), float(y), float(r)) == ON_SURFACE
+                   for (x, y), r in zip(found.xy, found.radius, strict=True)])
+    if det.moved is not None:
+        on &= untouched(found, det.moved, det.view, det.pose, det.thickness)
+    return np.asarray(found.xy[on], float)

@@ -103,6 +103,24 @@ class DetectorSettings:
     # then loses its true 20 (as without the finds).
     camo_coverage: float = 0.0
     rest_blobs_full: bool = False
+    # With or without ``rest_blobs`` (its blobs, looked at as it says): a blob whose outline the edge refit cannot find (a disc of the board's
+    # own colour: c4h_9921's blue discs on the blue board) placed by the picture of its change
+    # instead (``blob_fit.py``: one face change inside the silhouette, the shadow learned from the
+    # discs found at rest outside it; refitted by its outline from there where one shows:
+    # ``rest_blobs._polished``). Off by default. Rendered stills (seed 9921's match look, 1280x720):
+    # 4 of 5 blue discs found at 0.5-1.3 mm (a fifth, whose face barely differs from the board,
+    # not), none by the fits or ``rest_blobs``; a fresh detector on c4h_9921's frame 700 finds s2
+    # and n2 (1.2 and 0.5 mm). Full reviews (1280x720; before: main c80bc2c), with
+    # ``rest_blobs_full``, ``rest_blobs`` off: c4h_9921 0/1 -> 0/1, 1.01/6.62 -> 1.06/6.62 mm: n2
+    # is now found at rest at 21.7 s, 4 mm off, but after e2's shot at 23.5 s neither n2 nor s2 is
+    # found again before the video ends 1.5 s later (at s2's new place the fit explains nothing:
+    # not examined further); c4h_9975 0/1 -> 0/1 but removed P 100% -> 25% (a false foul of s2 at
+    # 14.9 s: w1, now found at rest by its region 2 mm off, is not seen struck), p95 4.01 -> 8.54
+    # mm. Without ``rest_blobs_full`` the same on both (c4h_9921 as before: n2 never found); with
+    # ``rest_blobs`` too, c4h_9975 the same loss. On (with ``rest_blobs_full``): c4h_9945 identical;
+    # c2h_9932 2.96/8.63 -> 1.15/6.19 mm; c4h_9963 round still exact but shots 100% -> 88%/88%
+    # (e2's last shot read as a west shot: w2 takes e2's track, a contact e1-w2 made up).
+    blob_regions: bool = False
     # The disc fits' edge bar (``refine.edge_bar``): an edge on a ray counts when it is this many
     # times the ray's texture level (the median edge strength away from the rim). 0: by the
     # image's resolution, 3 under 2 mm per image pixel, else 2; None: the game's
