@@ -11,6 +11,7 @@ and every mover's end (:mod:`tracker.infer.ends`, :mod:`tracker.infer.rim_gone`)
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -80,8 +81,12 @@ def judge(seg: ShotSegmenter, tracks: Sequence[Track], t: float, frame: int) -> 
     # or first seen flying in from the shooting line (its wait there hidden by the hand)
     for tr in movers:
         if tr not in candidates and tr.id in paths:
-            put = put_down_and_flicked(seg.board, paths[tr.id], tr, seg.shot_speed) or flicked_unseen(
-                seg.board, paths[tr.id], seg.shot_speed)
+            put = put_down_and_flicked(seg.board, paths[tr.id], tr, seg.shot_speed)
+            if put is None:
+                put = flicked_unseen(seg.board, paths[tr.id], seg.shot_speed, striker=tr.kind == STRIKER)
+                others = [s for i, s in starts.items() if i != tr.id]
+                if put is not None and isinstance(seg.board, KoronaBoard) and put[1] > min(others, default=math.inf):
+                    put = None  # others moved before it could have left that line: it came back off a rim
             if put is not None:
                 seg._before[tr.id] = put[0]
                 starts[tr.id] = put[1]
