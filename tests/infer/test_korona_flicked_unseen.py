@@ -96,3 +96,4 @@ def test_first_seen_behind_a_line_is_not_a_flight_from_it() -> None:
     assert got is not None and math.dist(got[0], (20.0, LINE)) < 1.0 and got[1] < 0.0
     # a disc (not the striker) is never read so
     assert flicked_unseen.flicked_unseen(B, q, 350.0, striker=False) is None
+
