@@ -315,16 +315,34 @@ def fit_korona(image: np.ndarray, G0: np.ndarray, board: KoronaBoard,
     return fit
 
 
+# The painted lines and centre circle out of the profile's proportion by this share: a board
+# drawn off its profile (fits of rendered boards: under 0.15%; carrom boards read as korona:
+# 18-28%; lines 10 mm off the profile's with its circle: 3%).
+PAINT_OFF_PROFILE = 0.01
+
+
+def paint_off_profile(fit: KoronaFit, board: KoronaBoard) -> float:
+    """How far (a share) the fitted circle radius over the striking lines' distance stands from
+    the profile's: 0 for a board painted to its profile, at whatever size."""
+    want = board.centre_circle_radius / (board.half - board.striking_line_offset)
+    return abs(fit.circle_radius / fit.line_dist / want - 1.0)
+
+
 def rim_offset(image: np.ndarray, fit: KoronaFit, board: KoronaBoard, reach_mm: float = 25.0) -> float:
     """How far (mm, + outward) the rims lie from where the fit, with the profile's line
     distances, puts them; 0 when that is explained by the board matching its profile.
 
     Per visible side, the median place of the strongest edge within ``reach_mm``. That edge
-    is the foot of the rim's wall (offset ~0, or a shadow's mm) or, as often, the top of the
-    wall (rim height above the plane: it lands outward by ``rim_height * d / (Cz - rim_height)``
-    with ``d`` the camera's horizontal distance to the wall, different on each side). A board
-    whose lines differ from its profile moves all rims by the *same* amount, which is neither:
-    only then is the common offset returned.
+    is the foot of the rim's wall (offset ~0), the top of the wall (rim height above the plane:
+    it lands outward by ``rim_height * d / (Cz - rim_height)`` with ``d`` the camera's
+    horizontal distance to the wall, different on each side), or the edge of the shadow the
+    wall casts inward on the surface (up to ``rim_height / tan(lamp's elevation)``, on the walls
+    facing away from the lamp). A board whose lines differ from its profile moves all rims by
+    the *same* amount, which is none of these: only then is the common offset returned. One lamp
+    shadows two adjacent walls alike, and a camera on that corner's far side sees only those
+    two (k4h_10006: north -8.5 and east -12 mm, read as a board 3% larger): so with fewer than
+    three sides seen, or sides that disagree, the rims overrule the profile only when the paint
+    itself is off the profile's proportion (``paint_off_profile``).
     """
     import cv2
 
@@ -362,10 +380,13 @@ def rim_offset(image: np.ndarray, fit: KoronaFit, board: KoronaBoard, reach_mm: 
     o_arr, t_arr = np.array(offs), np.array(tops)
     common = float(np.median(o_arr))
     explained = (np.abs(o_arr) < 3.0) | (np.abs(o_arr - t_arr) < 3.0)
+    drawn_off = paint_off_profile(fit, board) > PAINT_OFF_PROFILE
     if np.ptp(o_arr) > 2.5:
         # sides disagree: walls and shadows, not a different board -- unless every side is
-        # well out the same way and no wall explains any (lines drawn off the profile's
-        # proportions and a fit bent by them, e.g. a carrom board read as korona)
+        # well out the same way, no wall explains any, and the lines are drawn off the
+        # profile's proportions (a fit bent by them, e.g. a carrom board read as korona)
         same_way = bool(np.all(np.sign(o_arr) == np.sign(common))) and float(np.min(np.abs(o_arr))) > 4.0
-        return common if same_way and not explained.any() else 0.0
+        return common if same_way and drawn_off and not explained.any() else 0.0
+    if len(offs) < 3 and not drawn_off:
+        return 0.0  # two walls alike: as likely one lamp's shadows as another board
     return 0.0 if explained.sum() * 2 > len(offs) else common

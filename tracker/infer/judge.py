@@ -11,6 +11,7 @@ and every mover's end (:mod:`tracker.infer.ends`, :mod:`tracker.infer.rim_gone`)
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -78,10 +79,17 @@ def judge(seg: ShotSegmenter, tracks: Sequence[Track], t: float, frame: int) -> 
                   and (isinstance(seg.board, CrokinoleBoard) or rested_before(tr, seg._t0, REST_S))]
     # ... unless it was put down where shots start and flicked before it was seen at rest,
     # or first seen flying in from the shooting line (its wait there hidden by the hand)
+    late: list[tuple[Track, tuple[tuple[float, float], float]]] = []  # korona: first seen in flight
     for tr in movers:
         if tr not in candidates and tr.id in paths:
-            put = put_down_and_flicked(seg.board, paths[tr.id], tr, seg.shot_speed) or flicked_unseen(
-                seg.board, paths[tr.id], seg.shot_speed)
+            put = put_down_and_flicked(seg.board, paths[tr.id], tr, seg.shot_speed)
+            if put is None:
+                put = flicked_unseen(seg.board, paths[tr.id], seg.shot_speed, striker=tr.kind == STRIKER)
+                if put is not None and isinstance(seg.board, KoronaBoard):
+                    others = [s for i, s in starts.items() if i != tr.id]
+                    if put[1] <= min(others, default=math.inf):  # (else it came back off a rim)
+                        late.append((tr, put))
+                    continue
             if put is not None:
                 seg._before[tr.id] = put[0]
                 starts[tr.id] = put[1]
@@ -107,6 +115,19 @@ def judge(seg: ShotSegmenter, tracks: Sequence[Track], t: float, frame: int) -> 
     # at 17.4 s, east's striker read 1.1 mm past its line, seen flicked; the shot was read from the
     # rest states instead, by a false striker find gone from the north-east corner, as north's)
     seen_flick = [tr for tr in candidates if at_start_place(seg.board, seg._before[tr.id], tr, on_line=ON_LINE_MM)]
+    late = [(tr, put) for tr, put in late if not seg.unlike_a_disc(tr) and not tr.leaving]
+    if late and not seen_flick:
+        # korona: a striker first seen in flight is the shot disc only when the rest states tell
+        # of none (a striker gone unseen from where shots start): one first seen coming back off
+        # a far rim or row runs back to that side's line (k4h_9506 at 12.6 s and 17.4 s: west's
+        # and north's shots, read so as east's and south's)
+        unseen = unseen_shot(seg, tracks, movers, paths, t, frame) or arrived_unseen(seg, tracks, movers, paths, t, frame)
+        if unseen is not None:
+            return unseen
+        for tr, put in late:
+            seg._before[tr.id], starts[tr.id] = put
+        seen_flick = [tr for tr, _ in late]
+        candidates = seen_flick + candidates
     # (crokinole: every disc that moved was shot before: the shot disc was not seen flicked)
     if not seen_flick or shot_before:
         unseen = unseen_shot(seg, tracks, movers, paths, t, frame) \
