@@ -12,7 +12,7 @@ import pytest
 
 from tracker.detect.datatypes import DISC, Detections
 from tracker.track import Tracker, donor_course
-from tracker.track.datatypes import Track
+from tracker.track.datatypes import Sample, Track
 
 from .korona_frames import KB, id_near
 
@@ -77,3 +77,52 @@ def test_into_own_rim_and_too_far() -> None:
     assert not donor_course.into_own_rim(KB, tr, z, np.array([606.0, 921.0]))  # running away from it
     assert donor_course.too_far(tr, z, np.array([-606.0, 921.0]), 0.067, 1500.0)
     assert not donor_course.too_far(tr, z, np.array([-606.0, 921.0]), 0.4, 1500.0)
+
+
+# k2e_10005 at 11.5 s: the south row against the north rim, found on the detector's full passes
+# only, is dropped; a hand reaching for north's striker is found as a "disc" flying in from
+# mid-board 550 mm away. Nothing came near the row: none of its discs started.
+SOUTH_ROW = [(13.0, 410.0), (38.0, 412.5), (63.5, 409.3)]
+HAND = [(33.0, -139.4), (-47.6, -207.1), (1.8, -305.6), (-6.4, -354.6)]
+
+
+def _hand_run() -> tuple[Tracker, list[int]]:
+    tk = Tracker(KB)
+    for k in range(30):
+        tk.update(_frame(SOUTH_ROW), k / FPS)
+    row = [id_near(tk, p) for p in SOUTH_ROW]
+    for k in range(30, 34):
+        tk.update(_frame([]), k / FPS)
+    for k, z in enumerate(HAND):
+        tk.update(_frame([z]), (34 + k) / FPS)
+    for k in range(38, 44):
+        tk.update(_frame([]), k / FPS)
+    return tk, row
+
+
+def test_a_row_disc_nothing_struck_is_not_the_disc_found_far_away(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(donor_course, "STRUCK_FIRST", True)
+    tk, row = _hand_run()
+    assert min(row) >= 0
+    for tr, place in zip(_tracks(tk, row), SOUTH_ROW, strict=True):
+        assert tr.state == "rest" and np.hypot(*(tr.xy - np.array(place))) < 2.0
+
+
+def test_without_it_a_row_disc_follows_the_hand(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The failure it mends: off, a row disc's track takes the hand's finds across the board."""
+    monkeypatch.setattr(donor_course, "STRUCK_FIRST", False)
+    tk, row = _hand_run()
+    assert any(np.hypot(*(tr.xy - np.array(p))) > 100.0 for tr, p in zip(_tracks(tk, row), SOUTH_ROW, strict=True))
+
+
+def test_a_disc_re_found_near_its_place_needs_no_blow() -> None:
+    """A find within ``UNSTRUCK_NEAR_RADII`` of a vanished disc's place may be it with nothing
+    striking it (the camera moved: k2e_9983 at 20.6 s, discs re-found about 20 mm off)."""
+    d = Track(id=1, kind=DISC, radius=12.5, xy=np.array(SOUTH_ROW[1]), anchor=np.array(SOUTH_ROW[1]), anchor_n=5)
+    d.occluded, d.last_seen = True, 1.0
+    near = Track(id=2, kind=DISC, radius=12.5, xy=np.array([30.0, 395.0]), born=1.1,
+                 path=[Sample(1.1, 30.0, 395.0, True)])
+    far = Track(id=3, kind=DISC, radius=12.5, xy=np.array(HAND[0]), born=1.1, path=[Sample(1.1, *HAND[0], True)])
+    v = np.array([-100.0, -300.0])
+    assert donor_course.may_be_donor(KB, near, v, 1500.0, d, 0.1, tracks=[d, near])
+    assert not donor_course.may_be_donor(KB, far, v, 1500.0, d, 0.1, tracks=[d, far])

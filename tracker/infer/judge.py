@@ -36,6 +36,7 @@ from tracker.infer.start_places import (
     put_down_and_flicked,
     set_down_by_hand,
 )
+from tracker.infer.striker_motion import taken_up
 from tracker.infer.struck_unseen import struck_by_unseen
 from tracker.infer.unseen import (
     arrived_unseen,
@@ -204,6 +205,12 @@ def judge(seg: ShotSegmenter, tracks: Sequence[Track], t: float, frame: int) -> 
     struck = any(shooter.id in (c.a, c.b) and not isinstance(c.b, str) for c in contacts)
     if not struck and set_down_by_hand(seg.board, shooter, paths, movers, seg._before, seg.shot_speed):
         seg.rejected.append((t, "a striker run that stopped dead in the open, nothing struck: a hand set it down"))
+        return None
+    # (a "disc" not seen at rest before the episode is no disc the striker struck: a hand's false find)
+    struck_rested = any(shooter.id in (c.a, c.b) and isinstance(o := c.b if c.a == shooter.id else c.a, int)
+                        and o in by_id and rested_before(by_id[o], seg._t0, REST_S) for c in contacts)
+    if not struck_rested and taken_up(seg.board, shooter, start, seg._t0, tracks):
+        seg.rejected.append((t, "a striker seen once off its place and lost there, nothing struck: a hand took it up"))
         return None
     if isinstance(seg.board, KoronaBoard) and peak_speed(p) < seg.shot_speed:
         # korona: the flick is read off the striker itself, which no hit stops dead (it is

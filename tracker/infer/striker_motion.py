@@ -3,6 +3,7 @@
 * ``flight_unseen_pending``: a striker flicked and blurred out of the detector's frames is on its
   way, not gone: the episode waits for it to be found again.
 * ``jitters``: a striker at rest measured a few mm apart from frame to frame is no motion.
+* ``taken_up``: a striker seen once off its place and never again was taken up by a hand.
 """
 
 from __future__ import annotations
@@ -71,3 +72,35 @@ def jitters(board: CrokinoleBoard | KoronaBoard, tr: Track, t: float) -> bool:
     if len(seen) < 2:
         return False
     return bool(np.hypot(*(np.array(seen) - np.array(tr.rest_xy)).T).max() <= 0.5 * tr.radius)
+
+
+# Korona: a striker whose run is one sighting off its place is no shot when it is now covered
+# where that sighting put it (``taken_up``). False: off (judged a shot as before).
+TAKEN_UP = True
+
+
+def taken_up(board: CrokinoleBoard | KoronaBoard, tr: Track, start: tuple[float, float], t0: float,
+             tracks: Sequence[Track] = ()) -> bool:
+    """Korona: was ``tr``, a striker that rested at ``start`` and moved in the episode that began
+    at ``t0``, taken up by a hand rather than flicked? Its whole run is one sighting off its place
+    (more than ``MOVE_MM`` off it), and the tracker, losing it there, holds it covered where that
+    sighting was: a flicked striker (a striker is large and light, found in most frames of its
+    run) is seen on its way or where it stops; one lifted off the board by the hand that grips it
+    is seen once, dragged a few cm, and never again (k2e_10005 at 11.6 s: north's striker, taken
+    up by the hand of the player not shooting, seen once 47 mm from its place, was logged as a
+    shot that touched nothing). Not when a striker first found since the episode began is seen on
+    the board: the flicked one, run blurred out of the detector's frames and found where it
+    stopped (k4h_9912 at 13.1 s: north's striker, never found on its way, rests 510 mm on, a new
+    track). Only meaningful for a striker that struck nothing."""
+    if not TAKEN_UP or not isinstance(board, KoronaBoard) or tr.kind != STRIKER:
+        return False
+    if not (tr.state == "rest" and tr.occluded):
+        return False
+    if any(o is not tr and o.kind == STRIKER and o.alive and not o.occluded and o.born >= t0 - 1e-6 for o in tracks):
+        return False
+    away = [s for s in tr.path if s.measured and s.t >= t0 - 1e-6
+            and float(np.hypot(s.x - start[0], s.y - start[1])) > MOVE_MM]
+    if len(away) != 1:
+        return False
+    last = tr.last_sighting()
+    return last is away[0] and float(np.hypot(tr.xy[0] - last.x, tr.xy[1] - last.y)) <= MOVE_MM

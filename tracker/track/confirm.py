@@ -108,7 +108,7 @@ def confirm(tk: Tracker, tr: Track, t: float, dt: float) -> None:
     if born_moving(tk, tr) and tr.state in ("rest", "moving"):
         v = np.array([last.x - first.x, last.y - first.y]) / max(last.t - first.t, 1e-3)
         crok = isinstance(tk.board, CrokinoleBoard)
-        course = partial(donor_course.may_be_donor, tk.board, tr, v, tk.cfg.decel) \
+        course = partial(donor_course.may_be_donor, tk.board, tr, v, tk.cfg.decel, tracks=tk.tracks) \
             if isinstance(tk.board, KoronaBoard) and donor_course.ON else None
         donor = donor_of(tk.tracks, tr, v, first, tk.cfg.v_max, may_rest=knock_or_flick(tk, tr) if crok else None,
                          unlike=tk.cfg.colour_gate, struck=crok, course=course) \
