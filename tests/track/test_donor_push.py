@@ -16,7 +16,7 @@ import pytest
 
 from tracker.detect.datatypes import Detections
 from tracker.track import Tracker, donor_push
-from tracker.track.datatypes import Track
+from tracker.track.datatypes import Sample, Track
 
 from .korona_frames import KB, id_near
 
@@ -112,3 +112,16 @@ def test_without_the_gate_s6_follows_s4(monkeypatch: pytest.MonkeyPatch) -> None
     monkeypatch.setattr(donor_push, "ON", False)
     tr = _s6_track()
     assert any(sm.x < S6[0] - tr.radius for sm in tr.path if sm.measured)
+
+
+def test_a_disc_driven_into_a_rim_may_come_back_off_it() -> None:
+    """korona_ru_part at 38.0 s: s3, a few cm in from the south rim, struck from the north by the
+    striker, bounced off the rim and came back north-west past it: a way back towards the blow
+    that only the rim explains."""
+    d = Track(id=1, kind=0, radius=12.5, xy=np.array([3.0, 380.0]), anchor=np.array([3.0, 380.0]), anchor_n=20,
+              last_seen=38.7)
+    striker = Track(id=2, kind=1, radius=25.0, xy=np.array([11.0, 340.0]), state="moving", last_seen=38.7,
+                    path=[Sample(38.6, 10.0, 300.0, True), Sample(38.7, 11.0, 340.0, True)])
+    new = Track(id=3, kind=0, radius=12.5, xy=np.array([-214.0, 203.0]), path=[Sample(38.8, -214.0, 203.0, True)])
+    assert donor_push.pushed_that_way([d, striker], d, new, 38.8, half=KB.half)
+    assert not donor_push.pushed_that_way([d, striker], d, new, 38.8)  # no rim: back towards the blow

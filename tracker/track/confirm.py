@@ -165,7 +165,7 @@ def korona_course(tk: Tracker, tr: Track, v: np.ndarray, t: float,
     def course(d: Track, gap: float) -> bool:
         if donor_course.ON and not donor_course.may_be_donor(board, tr, v, tk.cfg.decel, d, gap):
             return False
-        return not push or donor_push.pushed_that_way(tk.tracks, d, tr, t, tk._tentative)
+        return not push or donor_push.pushed_that_way(tk.tracks, d, tr, t, tk._tentative, board.half)
 
     return course
 
@@ -325,7 +325,8 @@ def nudged_disc(tk: Tracker, tr: Track, first: Sample, dt: float) -> Track | Non
     crok = isinstance(tk.board, CrokinoleBoard)
     blow = not crok and any(m.state == "moving" for m in tk.tracks)
     d = nudged_from(tk.tracks, tr, first, dt, unseen=BLOW_UNSEEN_S if blow else 0.0)
-    if d is not None and not crok and donor_push.ON and donor_push.NUDGES and not donor_push.pushed_that_way(tk.tracks, d, tr, tk._t_now, tk._tentative):
+    if d is not None and isinstance(tk.board, KoronaBoard) and donor_push.ON and donor_push.NUDGES \
+            and not donor_push.pushed_that_way(tk.tracks, d, tr, tk._t_now, tk._tentative, tk.board.half):
         return None  # (korona: knocked back towards the blow it cannot have been: ``donor_push``)
     if d is None or not crok:
         return d

@@ -38,15 +38,18 @@ from tracker.track.merge import TOUCH_MM, way_out_blocked
 
 # Whether ``confirm.confirm`` applies the gate (korona resting donors). Off: it helps some matches
 # and hurts others. Replays (--dets) of the 11 k2e and 11 k4h dev matches and the 5 korona
-# fixtures, off -> on (with ``FALLBACK`` and ``NUDGES``, the defaults): k2e_9705 switches 25 -> 12.5
-# per 100 shots (s1 keeps its name at 13.13 s), korona_4p_part 10 -> 0, k4h_9924 pockets R/P 0/0 ->
-# 100/100%, k4h_10006 shots P 62 -> 71%, k4h_9506 p95 2.68 -> 2.58 mm; but k4h_9984 switches 37.5 ->
-# 50 (p95 3.23 -> 3.09 mm), korona_ru_part switches 0 -> 8.3 and p95 5.30 -> 6.03 mm (38.0 s: s3,
-# struck into the south rim, rebounds back past the striker; the gate knows no rebound), k4h_9996
-# median 0.88 -> 0.95 mm. All 27: switches 4.8 -> 4.8, pockets 80%/99% -> 81%/100%, positions
-# 0.64/5.14 -> 0.65/5.20 mm. Without ``FALLBACK``: k2e_9983 loses a pocket and gains a switch (a
-# camera bump at 20.6 s shifts every disc while the bump's first frames read some as moving: the
-# shifted discs' own donors are refused), k2e_9971 0.36/1.61 -> 0.45/1.95 mm; all 27: switches 4.4.
+# fixtures, off -> on (with ``FALLBACK``, ``NUDGES`` and the rim rebound, the defaults): k2e_9705
+# switches 25 -> 12.5 per 100 shots (s1 keeps its name at 13.13 s), korona_4p_part 10 -> 0,
+# k4h_9924 pockets R/P 0/0 -> 100/100%, k4h_10006 shots P 62 -> 71%, k4h_9506 p95 2.68 -> 2.58 mm;
+# but k4h_9984 switches 37.5 -> 50 (p95 3.23 -> 3.09 mm), korona_ru_part shots P 100 -> 92% (a
+# phantom south shot at 56.5 s: a far find's donor changed) and median/p95 1.17/5.30 -> 1.26/6.09
+# mm, k4h_9996 median 0.88 -> 0.95 mm, korona_4p_part p95 2.78 -> 2.79 mm. All 27: switches 4.8 ->
+# 4.4, pockets 80%/99% -> 81%/100%, positions 0.64/5.14 -> 0.64/5.23 mm. Without the rim rebound
+# (``REBOUND_RADII`` 0), korona_ru_part gains a switch instead (38.0 s: s3, struck into the south
+# rim, came back past the striker) and all 27 stay at 4.8. Without ``FALLBACK`` (no rebound):
+# k2e_9983 loses a pocket and gains a switch (a camera bump at 20.6 s shifts every disc while the
+# bump's first frames read some as moving: the shifted discs' own donors are refused), k2e_9971
+# 0.36/1.61 -> 0.45/1.95 mm, k4h_9984's 34.9 s switch is mended but not its count; all 27: 4.4.
 ON = False
 # Whether, when no donor passes the gate, the nearest one that passes the others is taken all the
 # same (the gate then only ranks: a blow unseen may have pushed any).
@@ -59,15 +62,18 @@ BEFORE_S = 0.1
 # Radii of slack on touching distance for a striker's path between two sightings (a frame's run
 # of a fast disc passes the contact between the sightings; the detector's centres are off).
 REACH = 1.5
+# Radii from a rim within which a disc may have been driven into it and come back off it.
+REBOUND_RADII = 3.0
 
 
 def pushed_that_way(tracks: Sequence[Track], d: Track, tr: Track, t: float,
-                    tentative: Sequence[Track] = ()) -> bool:
+                    tentative: Sequence[Track] = (), half: float | None = None) -> bool:
     """Whether resting ``d`` may have been driven towards ``tr``'s first sighting (the module
     docstring), as of ``t``; the ``tentative`` tracks' sightings count as strikers' too. True for
     a disc not at rest, a striker (flicked by hand), a first sighting within a radius of its
     place (a nudge: no direction to speak of), or while no known disc moves (the striker of a
-    blow unseen: nothing to tell the blow's side by)."""
+    blow unseen: nothing to tell the blow's side by). With the board's ``half``, a disc near a
+    rim (``REBOUND_RADII``) leaving it may have been driven into it and come back off it."""
     if d.state != "rest" or d.kind != DISC or not tr.path:
         return True
     if not any(m.state == "moving" for m in tracks if m is not tr) and not any(_moved(m) for m in tentative if m is not tr):
@@ -80,7 +86,7 @@ def pushed_that_way(tracks: Sequence[Track], d: Track, tr: Track, t: float,
         return True
     if way_out_blocked(tracks, d, tr):
         return False
-    u = out / run
+    ways = _ways(q, out / run, d.radius, half)
     since = d.last_seen - BEFORE_S
     for m in [*tracks, *tentative]:
         if m is d or m is tr or m.state not in ("rest", "moving"):
@@ -89,7 +95,7 @@ def pushed_that_way(tracks: Sequence[Track], d: Track, tr: Track, t: float,
         if m.state == "rest" and m.anchor_n:
             w = q - np.asarray(m.settled_xy, float)
             gap = float(np.hypot(*w))
-            if gap <= touch + TOUCH_MM and float(w @ u) > 0:
+            if gap <= touch + TOUCH_MM and any(float(w @ u) > 0 for u in ways):
                 return True  # a row-mate behind it, passing a blow on
         pts = [np.array([s.x, s.y]) for s in m.path if s.measured and since <= s.t <= t + 1e-6]
         if m.state == "moving":
@@ -101,9 +107,25 @@ def pushed_that_way(tracks: Sequence[Track], d: Track, tr: Track, t: float,
                 continue  # (still: it struck nothing)
             p = closest_on_segment(q, a, b)
             w = q - p
-            if float(np.hypot(*w)) <= REACH * touch and float(w @ u) > 0:
+            if float(np.hypot(*w)) <= REACH * touch and any(float(w @ u) > 0 for u in ways):
                 return True
     return False
+
+
+def _ways(q: np.ndarray, u: np.ndarray, radius: float, half: float | None) -> list[np.ndarray]:
+    """The headings a disc at ``q`` leaving along ``u`` may have been driven in: ``u``, and, for
+    each rim within ``REBOUND_RADII`` radii of its edge that ``u`` leaves, ``u`` turned back
+    into that rim (driven into it, it came back off it)."""
+    out = [u]
+    if half is None:
+        return out
+    for k in (0, 1):
+        side = 1.0 if q[k] > 0 else -1.0
+        if abs(float(q[k])) + radius >= half - REBOUND_RADII * radius and float(u[k]) * side < 0:
+            v = u.copy()
+            v[k] = -v[k]
+            out.append(v)
+    return out
 
 
 def _moved(m: Track) -> bool:
