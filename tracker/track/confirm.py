@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from functools import partial
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -20,7 +19,7 @@ import numpy as np
 from tracker.boards import CrokinoleBoard, KoronaBoard
 from tracker.boards.korona import ON_LINE_MM
 from tracker.detect.datatypes import DISC, IN_HOLE, STRIKER
-from tracker.track import donor_course
+from tracker.track import donor_course, donor_push
 from tracker.track.datatypes import Sample, Track
 from tracker.track.hidden_blows import split_blow
 from tracker.track.hole_course import passed_over
@@ -108,11 +107,14 @@ def confirm(tk: Tracker, tr: Track, t: float, dt: float) -> None:
     if born_moving(tk, tr) and tr.state in ("rest", "moving"):
         v = np.array([last.x - first.x, last.y - first.y]) / max(last.t - first.t, 1e-3)
         crok = isinstance(tk.board, CrokinoleBoard)
-        course = partial(donor_course.may_be_donor, tk.board, tr, v, tk.cfg.decel, tracks=tk.tracks) \
-            if isinstance(tk.board, KoronaBoard) and donor_course.ON else None
+        course = korona_course(tk, tr, v, t, donor_push.ON) if isinstance(tk.board, KoronaBoard) else None
         donor = donor_of(tk.tracks, tr, v, first, tk.cfg.v_max, may_rest=knock_or_flick(tk, tr) if crok else None,
-                         unlike=tk.cfg.colour_gate, struck=crok, course=course) \
-            or striker_seen_as_disc(tk, tr, v, first)
+                         unlike=tk.cfg.colour_gate, struck=crok, course=course)
+        if donor is None and not crok and donor_push.ON and donor_push.FALLBACK:
+            # none could have been pushed that way: the nearest all the same (a blow unseen)
+            donor = donor_of(tk.tracks, tr, v, first, tk.cfg.v_max, unlike=tk.cfg.colour_gate,
+                             course=korona_course(tk, tr, v, t, False))
+        donor = donor or striker_seen_as_disc(tk, tr, v, first)
         if WAY_OUT and not crok and donor is not None and donor.state == "rest" and way_out_blocked(tk.tracks, donor, tr):
             # a disc knocked away unseen the blow's forecast lost, rather than one that could not go that way
             ghost = donor_of([d for d in tk.tracks if d.id in tk._ghosts], tr, v, first, tk.cfg.v_max)
@@ -149,6 +151,23 @@ def confirm(tk: Tracker, tr: Track, t: float, dt: float) -> None:
     tk._next_id += 1
     tk.tracks.append(tr)
     label(tk, tr, tr.id)
+
+
+def korona_course(tk: Tracker, tr: Track, v: np.ndarray, t: float,
+                  push: bool) -> Callable[[Track, float], bool] | None:
+    """Korona: the gate a donor of ``tr`` (born moving at ``v``) must pass in ``merge.donor_of``:
+    a rim disc that could have got there (``donor_course``), and with ``push`` a resting disc
+    that could have been pushed that way (``donor_push``); None when neither applies."""
+    board = tk.board
+    if not isinstance(board, KoronaBoard) or not (donor_course.ON or push):
+        return None
+
+    def course(d: Track, gap: float) -> bool:
+        if donor_course.ON and not donor_course.may_be_donor(board, tr, v, tk.cfg.decel, d, gap, tracks=tk.tracks):
+            return False
+        return not push or donor_push.pushed_that_way(tk.tracks, d, tr, t, tk._tentative, board.half)
+
+    return course
 
 
 def crossed_hole(tk: Tracker, tr: Track, donor: Track | None) -> bool:
@@ -306,6 +325,9 @@ def nudged_disc(tk: Tracker, tr: Track, first: Sample, dt: float) -> Track | Non
     crok = isinstance(tk.board, CrokinoleBoard)
     blow = not crok and any(m.state == "moving" for m in tk.tracks)
     d = nudged_from(tk.tracks, tr, first, dt, unseen=BLOW_UNSEEN_S if blow else 0.0)
+    if d is not None and isinstance(tk.board, KoronaBoard) and donor_push.ON and donor_push.NUDGES \
+            and not donor_push.pushed_that_way(tk.tracks, d, tr, tk._t_now, tk._tentative, tk.board.half):
+        return None  # (korona: knocked back towards the blow it cannot have been: ``donor_push``)
     if d is None or not crok:
         return d
     q = d.settled_xy
