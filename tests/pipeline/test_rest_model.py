@@ -94,7 +94,7 @@ def test_a_place_past_the_surface_edge_is_put_on_it(monkeypatch: pytest.MonkeyPa
     det = DiscDetector(calib, "crokinole")
     edge = BOARD.surface_radius
     past = np.array([edge + 0.4, 0.0])
-    model = rest_unseen._chamfer(det).model
+    model = rest_unseen.chamfer_correction(det).model
     assert model is not None
     monkeypatch.setattr(model, "fit", lambda *a, **k: ModelFit(past.copy(), np.zeros(2), 1.0, 100, 0.4))
     monkeypatch.setattr(rest_model, "face_step", lambda *a: 30.0)  # (a disc's face there)

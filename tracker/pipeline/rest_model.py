@@ -73,7 +73,7 @@ def place(det: DiscDetector, frame: np.ndarray, tracks: list[Track], tr: Track,
     ``at_xy``, on ``frame``; None where the model cannot be fitted there or does not hold."""
     b = det.board
     assert isinstance(b, CrokinoleBoard)
-    cc = rest_unseen._chamfer(det)
+    cc = rest_unseen.chamfer_correction(det)
     model = cc.model
     at = np.asarray(at_xy, float)
     if model is None:

@@ -115,7 +115,7 @@ MODEL_MM_PER_PX = float("inf")
 _MODELS: weakref.WeakKeyDictionary[DiscDetector, ChamferCorrection] = weakref.WeakKeyDictionary()
 
 
-def _model(det: DiscDetector) -> ChamferCorrection:
+def region_model(det: DiscDetector) -> ChamferCorrection:
     """The region model (``chamfer.ChamferCorrection.modelled``, ``silhouette.py``) for ``det``'s
     calibration, made once per detector."""
     cc = _MODELS.get(det)
@@ -173,7 +173,7 @@ def refit(det: DiscDetector, frame: np.ndarray, tracks: list[Track], tr: Track, 
         return None
     centre = fit.centre
     if not striker:
-        model = _model(det)
+        model = region_model(det)
         if fit.mm_per_px > model.max_mm_per_px:
             return None  # too coarse a picture for the region model: the edge fit alone is no better
         centre = model.modelled(frame, fit.centre, radius, fit)

@@ -184,11 +184,11 @@ class Search:
         self._blobs: list[Blob] | None = None
 
     def _modelled(self, fits: list[Fit]) -> np.ndarray | None:
-        """The region model's centre (``rest_places._model``) from the first loose fit it holds
+        """The region model's centre (``rest_places.region_model``) from the first loose fit it holds
         on (``chamfer.ChamferCorrection.modelled`` gives its start back where it does not)."""
-        from tracker.pipeline.rest_places import _model
+        from tracker.pipeline.rest_places import region_model
 
-        model = _model(self.det)
+        model = region_model(self.det)
         R = self.det.board.disc_radius
         for fit in fits:
             start = np.asarray(fit.centre, float)

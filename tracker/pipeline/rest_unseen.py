@@ -57,7 +57,7 @@ OVERLAP_MM = 1.0
 _CHAMFER: weakref.WeakKeyDictionary[DiscDetector, ChamferCorrection] = weakref.WeakKeyDictionary()
 
 
-def _chamfer(det: DiscDetector) -> ChamferCorrection:
+def chamfer_correction(det: DiscDetector) -> ChamferCorrection:
     """The detector's chamfer correction, made once per detector (its own state apart)."""
     cc = _CHAMFER.get(det)
     if cc is None:
@@ -165,7 +165,7 @@ def fit_near(det: DiscDetector, frame: np.ndarray, tracks: list[Track], tr: Trac
         best = ranked[0]
     if best is None:
         return None
-    cc = _chamfer(det)
+    cc = chamfer_correction(det)
     cc.note(frame, best, R)
     centre = cc._of.get(np.asarray(best.centre, float).tobytes(), best.centre)
     if _overlap(tracks, tr, centre, R) > OVERLAP_MM:
