@@ -62,3 +62,19 @@ def test_the_row_mates_seen_run_still_counts(monkeypatch: pytest.MonkeyPatch) ->
     n6 = tracks[2]
     n6.path = [Sample(k / 10, -80.0 + 4.0 * k, RIM, True) for k in range(20)]
     assert along_rim(B, n5, tracks, N5, {6, 12}, T0) == "ne"
+
+
+def test_a_bridged_run_along_the_rim_pushes_along_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A row-mate seen at rest 50 mm east, forecast into the field unseen, then seen 11 mm past
+    the disc's place to the west (korona_4p_part at 13.4 s): bridged, its run passes straight
+    through the disc's place along the rim. It strikes the disc where it first touches it, from
+    the east: a blow along the rim (towards the nw pocket), not one into the rim beside its
+    centre (off the board)."""
+    monkeypatch.setattr(rim_gone, "SEEN_RUNS", True)
+    at = (-36.0, RIM)
+    x = Track(id=32, kind=DISC, radius=R, xy=np.array(at), born=0.0, state="rest", occluded=True)
+    x.path = [Sample(k / 10, *at, True) for k in range(14)]
+    mate = Track(id=15, kind=DISC, radius=R, xy=np.array([-47.0, RIM - 1.5]), born=0.0)
+    mate.path = [Sample(k / 10, 14.0, RIM, True) for k in range(14)]
+    mate.path += [Sample(1.4, -15.0, RIM - 23.0, False)] + [Sample(1.5 + k / 10, -47.0, RIM - 1.5, True) for k in range(5)]
+    assert along_rim(B, x, [x, mate], at, {15}, T0) == "nw"

@@ -61,10 +61,13 @@ ALONG_MIN = 0.2
 
 
 # A blow on a rim disc lost in the shot is read from the movers' paths less the forecast samples
-# a later sighting contradicted (``ran_since``). Off: replays (--dets) of the 27 korona dev
-# matches and fixtures, off -> on: k2e_10005's missed off_board of n5 found (median/p95 at rest
-# 0.55/9.35 -> 0.52/9.18 mm) and korona_2p_game's false off_board of s1 at 14.55 s gone, but false
-# off_boards in k4h_9942 (e3 at 19.05 s) and korona_4p_part (n4 at 14.15 s); the rest identical.
+# a later sighting contradicted (``ran_since``), struck where a run first touches the disc
+# (``_first_touch``). Off: replays (--dets) of the 27 korona dev matches and fixtures, off -> on:
+# k2e_10005's missed off_board of n5 found (median/p95 at rest 0.55/9.35 -> 0.52/9.18 mm) and
+# korona_2p_game's false off_board of s1 at 14.55 s gone, but korona_ru_part gains a false pocket
+# (s1 at 4.35 s) and misses s3's off_board at 3.55 s (pockets P 100 -> 67%, median 1.17 -> 1.34 mm),
+# and k4h_9996's false off_board of w8 at 13.35 s becomes a false pocket (pockets P 100 -> 0%); the
+# rest identical. (``ran_since`` alone: k4h_9942 and korona_4p_part gained false off_boards.)
 SEEN_RUNS = False
 
 
@@ -210,8 +213,27 @@ def _blows(tr: Track, movers: Sequence[Track], at: tuple[float, float], t0: floa
             p = closest_on_segment(q, a, b)
             d = float(np.hypot(*(q - p)))
             if d <= reach:
-                out.append((d, q - _touch(q, pts, k, tr.radius + o.radius, p)))
+                hit = _first_touch(q, a, b, tr.radius + o.radius) if SEEN_RUNS else None
+                out.append((d, q - (hit if hit is not None else _touch(q, pts, k, tr.radius + o.radius, p))))
     return out
+
+
+def _first_touch(q: np.ndarray, a: np.ndarray, b: np.ndarray, contact: float) -> np.ndarray | None:
+    """Where a mover running from ``a`` to ``b`` first comes within ``contact`` of ``q`` (it
+    strikes a disc there along the line of their centres then), or None when it starts within it
+    or never comes so near (``SEEN_RUNS``: a sighting bridged over a forecast is a straight run,
+    and one along the rim through a disc's place passes nearest it just beside its centre)."""
+    u = b - a
+    n = float(np.hypot(*u))
+    if n < 1e-9 or float(np.hypot(*(a - q))) <= contact:
+        return None
+    u = u / n
+    s = float((q - a) @ u)
+    h2 = contact * contact - (float(np.hypot(*(q - a))) ** 2 - s * s)
+    if h2 < 0:
+        return None
+    s0 = s - float(np.sqrt(h2))
+    return a + u * s0 if 0.0 <= s0 <= n else None
 
 
 def ran_since(tr: Track, since: float) -> list[np.ndarray]:
