@@ -151,3 +151,11 @@ class TrackerConfig:
     rebase_movers: bool = False
     rebound_blocked: bool = False
     push_aside: bool = False
+    # korona: a disc a striker knocked away unseen into its rim takes no detection on the place of
+    # another disc unseen now (``pair_costs.rim_ghost_penalty``). Replays (--dets), off -> on:
+    # k2e_9965 missed off_board of n5 found (p95 at rest 1.34 -> 1.48 mm: north's striker, now
+    # measured at rest in that shot); k2e_9953 median 0.21 -> 0.20 mm; the other 9 k2e, 11 k4h dev
+    # matches and the 5 korona fixtures identical. Taking seen row-mates' places too also fixed
+    # k4h_9972 (p95 5.46 -> 3.39) and k4h_9984 (switches 37.5 -> 25) but cost k2e_9983 (switches
+    # 0 -> 25) and k4h_9912 (a false off_board)
+    rim_ghost_places: bool = True

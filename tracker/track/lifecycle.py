@@ -44,6 +44,7 @@ from tracker.track.rims import (
     on_board,
     pressed_into_rim,
     rebound_blocked,
+    struck_back_off_rim,
     wedged,
     within_rims,
 )
@@ -320,6 +321,7 @@ def knocked_unseen(tk: Tracker, tr: Track, t: float, dt: float) -> None:
     ``unseen_over_rim``, fast enough to jump); resting against that rim already (its place taken
     on the board, ``rest_on_board``), it slides along it and comes back off it slowly."""
     at, v = tk._struck[tr.id]
+    v0 = np.asarray(v, float)  # the blow's way, before any rim turned it
     sent = 0.5 * (1 + tk.cfg.restitution) * blow_speed([o for o in tk.tracks if o is not tr], tr.settled_xy,
                                                          tr.radius, tr.last_seen, dt)
     q = on_board(tk.board, tr.settled_xy, rim_radius(tk.board, tr)) if tk.cfg.rest_on_board else tr.settled_xy
@@ -329,6 +331,8 @@ def knocked_unseen(tk: Tracker, tr: Track, t: float, dt: float) -> None:
                                  _others(tk, tr), sent, jump)
     at, v = within_rims(tk.board, q, np.asarray(at, float), np.asarray(v, float), rim_radius(tk.board, tr),
                         tk.cfg.restitution, sent, jump)
+    back = struck_back_off_rim(tk.board, tk.tracks, tr, q, v0, v, dt)  # (may have jumped it: ``rim_ghost_places``)
+    (tk._rim_turned.add if back else tk._rim_turned.discard)(tr.id)
     ref = tr.settled_xy
     tr.rest_xy = (float(ref[0]), float(ref[1]))
     tr.state, tr.v, tr.xy = "moving", np.asarray(v, float), np.asarray(at, float)

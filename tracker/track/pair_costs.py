@@ -203,3 +203,47 @@ def beyond_struck_penalty(tk: Tracker, rows: Sequence[Track], dets: Detections) 
             q, n = f
             out[i, (dets.xy - q) @ n > 0.0] = BIG
     return out
+
+
+def rim_ghost_penalty(tk: Tracker, rows: Sequence[Track], dets: Detections) -> np.ndarray:
+    """(T, D) korona: BIG for a disc a striker knocked away unseen into the rim it rested against,
+    whose forecast the rim turned back (``Tracker._rim_turned``, ``rims.struck_back_off_rim``; a
+    ghost, not seen since), and a detection on the place of another disc unseen now: within that
+    disc's radius of where it rests or lies, covered (and not overlapped by a disc seen at rest
+    there, which makes it a stale track), or of where a disc knocked away unseen rested; and
+    nearer there than the ghost's own rest place.
+
+    A disc a striker drives into the rim either jumps it or is pressed against it and comes back
+    off it slowly; its forecast only guesses between them, and its gate, grown with the forecast
+    speed while it is unseen, reaches the row-mates the blow shuffled and the detector had lost.
+    Their detections lie on or beside their own places: taken by the ghost, the disc that flew
+    off "stayed" on the board in a row-mate's place and that row-mate's track was lost (k2e_9965
+    at 8.47 s: n5, over the south rim, took n4's detection 6 mm from n4's place, and n4's ghost
+    n2's; the off_board was missed). Seen neighbours do not count: a row-mate seen last frame that
+    is found moved on leaves its place to the ghost pushed after it (k2e_9983 at 27.33 s: s6,
+    pushed 35 mm along the north rim onto s7's place as s7 was knocked on; k4h_9912 at 23.2 s)."""
+    out = np.zeros((len(rows), len(dets)))
+    ghosts = [i for i, tr in enumerate(rows) if tr.id in tk._rim_turned and tr.id in tk._ghosts
+              and tr.state == "moving" and tr.rest_xy is not None and tr not in tk._tentative]
+    if not ghosts or not len(dets):
+        return out
+    places: list[tuple[int, np.ndarray, float]] = []
+    seen = [o for o in tk.tracks if o.state == "rest" and not o.occluded]
+    for o in tk.tracks:
+        if o.kind != DISC:
+            continue
+        if o.state == "rest" and o.occluded and not any(
+                float(np.hypot(*(s.settled_xy - o.settled_xy))) < s.radius + o.radius for s in seen):
+            places += [(o.id, o.settled_xy, o.radius), (o.id, o.xy, o.radius)]
+        elif o.state == "moving" and o.id in tk._ghosts and o.rest_xy is not None:
+            places.append((o.id, np.asarray(o.rest_xy, float), o.radius))
+    for i in ghosts:
+        tr = rows[i]
+        assert tr.rest_xy is not None
+        own = np.hypot(dets.xy[:, 0] - tr.rest_xy[0], dets.xy[:, 1] - tr.rest_xy[1])
+        for oid, q, r in places:
+            if oid == tr.id:
+                continue
+            d = np.hypot(dets.xy[:, 0] - q[0], dets.xy[:, 1] - q[1])
+            out[i, (d <= r) & (d < own)] = BIG
+    return out

@@ -20,8 +20,10 @@ from collections.abc import Sequence
 import numpy as np
 
 from tracker.boards import CrokinoleBoard, KoronaBoard
+from tracker.detect.datatypes import STRIKER
 from tracker.track.blows import segment_distance
 from tracker.track.datatypes import Track
+from tracker.track.disc_traits import rim_radius
 
 # Speed (mm/s) into a rim below which a disc does not ride up it and over: a disc needs its
 # bottom lifted over 20 mm of rim. Rendered matches follow the same physics
@@ -224,3 +226,34 @@ def rebound_blocked(board: CrokinoleBoard | KoronaBoard, ran: np.ndarray, at: np
     for k in hit:
         pressed[k] = np.sign(pressed[k]) * lim
     return pressed, np.zeros(2)
+
+
+def struck_back_off_rim(board: CrokinoleBoard | KoronaBoard, tracks: Sequence[Track], tr: Track, q: np.ndarray,
+                        v0: np.ndarray, v: np.ndarray, dt: float) -> bool:
+    """Korona: whether ``tr``, knocked away unseen from ``q`` against a rim by a striker
+    (:func:`by_striker`) at ``v0`` into that rim, was forecast back off it at ``v``
+    (:func:`turned_back_by_rim`): it may as well have jumped the rim (``Tracker._rim_turned``)."""
+    return turned_back_by_rim(board, q, rim_radius(board, tr), v0, v) and by_striker(tracks, tr, dt)
+
+
+def turned_back_by_rim(board: CrokinoleBoard | KoronaBoard, q: np.ndarray, radius: float, v0: np.ndarray,
+                       v: np.ndarray) -> bool:
+    """Korona: whether a disc of ``radius`` resting at ``q`` against a rim (within ``RIM_TOUCH_MM``
+    of touching it) and struck into it at ``v0`` was forecast back off it, at ``v``, by
+    :func:`pressed_into_rim` or :func:`within_rims`: whether it jumped the rim or came back off it
+    is then a guess."""
+    if not isinstance(board, KoronaBoard):
+        return False
+    lim = board.half - radius
+    return any(abs(float(q[k])) >= lim - RIM_TOUCH_MM and float(v0[k]) * float(np.sign(q[k])) > 0
+               and float(v[k]) * float(np.sign(q[k])) < 0 for k in (0, 1))
+
+
+def by_striker(tracks: Sequence[Track], tr: Track, dt: float) -> bool:
+    """Whether a moving striker was within reach of ``tr``'s place this frame (touching it, or
+    as far again as it runs in a frame): the blow that knocked it came from a striker, four times
+    a disc's weight, which drives it into the rim at up to 1.6 times its own speed and follows
+    it there (a row-mate pushing it passes on less, and the row takes part of it)."""
+    q = tr.settled_xy
+    return any(o.kind == STRIKER and o.state == "moving"
+               and float(np.hypot(*(o.xy - q))) <= o.radius + tr.radius + o.speed * dt for o in tracks)

@@ -48,6 +48,7 @@ from tracker.track.pair_costs import (
     beyond_struck_penalty,
     colour_penalty,
     penalties,
+    rim_ghost_penalty,
     striker_rings,
     struck_penalty,
 )
@@ -82,6 +83,7 @@ class Tracker:
         # rest track id -> (where, velocity, when) an unseen mover's coast struck it (``hidden_blows.coast_into_disc``)
         self._blown: dict[int, tuple[np.ndarray, np.ndarray, float]] = {}
         self._ghosts: set[int] = set()  # knocked away unseen: found again only near their course
+        self._rim_turned: set[int] = set()  # ghosts whose blow a rim turned back (``pair_costs.rim_ghost_penalty``)
         self._tent_det: dict[int, int] = {}  # id(tentative track) -> its detection this frame
         self._consumed: set[int] = set()  # id(tentative tracks) another's confirmation took this frame
         self._hole_uncovered = float("-inf")  # when a disc over the 20-hole's edge last left it
@@ -163,6 +165,7 @@ class Tracker:
         self._retired -= ids
         self._leaving -= ids
         self._ghosts -= ids
+        self._rim_turned -= ids
         return sorted(ids)
 
     def drop_bump_doubles(self, since: float) -> list[int]:
@@ -264,7 +267,8 @@ class Tracker:
                 + penalties(rows, dets, self._striker_r, striker_rings(self, rows, dets, dt),
                             self._struck if self.cfg.struck_blur else ())
                 + colour_penalty(rows, dets, self.cfg.colour_gate) + struck_penalty(self, rows, dets) + beyond_struck_penalty(self, rows, dets)
-                + mover_on_rest_place(self, rows, dets, dt))
+                + mover_on_rest_place(self, rows, dets, dt)
+                + (rim_ghost_penalty(self, rows, dets) if self.cfg.rim_ghost_places else 0.0))
         pairs = assign(cost, gates)
         self._rescue_movers(rows, cost, gates, pairs, dt, t)
         used_t = {i for i, _ in pairs}
