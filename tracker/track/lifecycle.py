@@ -159,13 +159,6 @@ def maybe_rest(tk: Tracker, tr: Track, t: float) -> None:
 
 
 # ---------------------------------------------------------------------- unmatched tracks
-def _against_rim(tk: Tracker, tr: Track) -> bool:
-    """Korona: a disc resting against a rim (within a radius of touching it)."""
-    b = tk.board
-    return isinstance(b, KoronaBoard) and tr.kind == DISC \
-        and max(abs(float(tr.xy[0])), abs(float(tr.xy[1]))) > b.half - 2 * tr.radius
-
-
 def miss(tk: Tracker, tr: Track, t: float, dt: float) -> None:
     cfg = tk.cfg
     if tr in tk._tentative:
@@ -180,7 +173,9 @@ def miss(tk: Tracker, tr: Track, t: float, dt: float) -> None:
         wait = 0.2 if tr.id in tk._leaving else cfg.lift_after
         if fleeting(tk.board, tr):
             wait = FLEETING_S
-        if tr.id not in tk._leaving and _against_rim(tk, tr):
+        b = tk.board  # (korona: a disc resting against a rim waits longer)
+        if tr.id not in tk._leaving and isinstance(b, KoronaBoard) and tr.kind == DISC \
+                and b.rim_against(float(tr.xy[0]), float(tr.xy[1]), tr.radius) is not None:
             wait = cfg.rim_lift_after
         if cfg.lift_after_moved > 0 and tr.id not in tk._leaving and tr.rest_xy is not None \
                 and isinstance(tk.board, CrokinoleBoard):
