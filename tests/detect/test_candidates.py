@@ -73,3 +73,22 @@ def test_opencv_inverse_gives_scipys_responses() -> None:
             ring_filter.OPENCV_INVERSE = old
         assert got.shape == ref.shape == shape and got.dtype == np.float32
         assert np.abs(got - ref).max() <= 1e-5 * np.abs(ref).max()
+
+
+def test_crop_filters_count_their_bytes_and_let_the_least_recently_used_go() -> None:
+    from tracker.detect.candidates import CropFilters
+
+    small = RingFilter.build((32, 32), 6.0)
+    large = RingFilter.build((64, 64), 6.0)
+    cache = CropFilters(count=3, nbytes=small.nbytes + large.nbytes)
+    cache.add((0, 32, 32), small)
+    cache.add((1, 32, 32), RingFilter.build((32, 32), 7.0))
+    assert cache.get((0, 32, 32)) is small  # (now the most recently used)
+    assert cache.get((2, 32, 32)) is None
+    cache.add((0, 64, 64), large)  # over the bytes: the least recently used (kind 1) goes
+    assert cache.get((1, 32, 32)) is None
+    assert len(cache) == 2 and cache.nbytes == small.nbytes + large.nbytes
+    assert cache.get((0, 32, 32)) is small and cache.get((0, 64, 64)) is large
+    cache.add((1, 32, 32), RingFilter.build((32, 32), 7.0))  # over the bytes again: the small one goes
+    assert cache.get((0, 32, 32)) is None
+    assert cache.nbytes == sum(f.nbytes for f in (large, cache.get((1, 32, 32))) if f is not None)

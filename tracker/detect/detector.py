@@ -50,8 +50,6 @@ fixture videos.
 
 from __future__ import annotations
 
-from collections import OrderedDict
-
 import cv2
 import numpy as np
 
@@ -59,7 +57,7 @@ from tracker.boards import CrokinoleBoard, KoronaBoard
 from tracker.calibration.datatypes import Calibration
 from tracker.detect import strikers, verify
 from tracker.detect.background import BackgroundModel
-from tracker.detect.candidates import Spectra, search
+from tracker.detect.candidates import CropFilters, Spectra, search
 from tracker.detect.chamfer import GAME_BEVEL_MM, ChamferCorrection
 from tracker.detect.change_mask import changed, still
 from tracker.detect.change_noise import ChangeNoise, held_through_noise
@@ -83,7 +81,7 @@ from tracker.detect.refine import Fit, Refiner
 from tracker.detect.rejects import RejectMemory
 from tracker.detect.reuse import held_reference, untouched
 from tracker.detect.rim_line import on_rim_lines
-from tracker.detect.ring_filter import RingFilter, kind_rings
+from tracker.detect.ring_filter import kind_rings
 from tracker.detect.row_memory import RowMemory
 from tracker.detect.rows import held_places
 from tracker.detect.salient import earlier_background, edge_salience
@@ -147,7 +145,7 @@ class DiscDetector:
         self._valid = self._region_mask()
         # Candidates turned down where the picture has not changed since (``rejects.py``).
         self.rejects = RejectMemory(self.view, max_age=REJECT_MAX_AGE)
-        self._crop_filters: OrderedDict[tuple[int, int, int], RingFilter] = OrderedDict()
+        self._crop_filters = CropFilters()  # (``candidates.search``)
         self._view_spectra: tuple[np.ndarray, tuple[int, int], Spectra] | None = None  # (``search``)
         self.colours = ViewColours()  # this call's view in Lab, and blurred (``view_colours.py``)
         # the searched region, its valid part and that part's connected parts (``search``; None
