@@ -19,7 +19,7 @@ import numpy as np
 from tracker.boards import CrokinoleBoard, KoronaBoard
 from tracker.boards.korona import ON_LINE_MM
 from tracker.detect.datatypes import DISC, IN_HOLE, STRIKER
-from tracker.track import donor_course, donor_push
+from tracker.track import donor_course, donor_push, lost_mover
 from tracker.track.datatypes import Sample, Track
 from tracker.track.hidden_blows import split_blow
 from tracker.track.hole_course import passed_over
@@ -93,6 +93,11 @@ def confirm(tk: Tracker, tr: Track, t: float, dt: float) -> None:
         join_in_ditch(ditched, tr, t, tk._ghosts)
         label(tk, tr, ditched.id)
         return
+    if lost_mover.ON and isinstance(tk.board, CrokinoleBoard) and not born_moving(tk, tr) and tr.state == "rest":
+        ahead = lost_mover.mover_ahead(tk.tracks, tr)
+        if ahead is not None:  # a disc lost in flight, found stopping further on its line
+            take_back(tk, ahead, tr, t)
+            return
     if not born_moving(tk, tr) and tr.state == "rest":
         nudged = nudged_disc(tk, tr, first, dt)
         if nudged is not None:  # a disc knocked a short way within one frame
