@@ -77,8 +77,9 @@ def test_a_striker_first_seen_in_flight_was_flicked_from_its_line() -> None:
     assert isinstance(end, tuple) and isinstance(truth, tuple) and math.dist(end, truth) < 3.0
 
 
-def test_off_it_is_lost() -> None:
-    """The default (``KORONA`` off): the shot is lost, as before."""
+def test_off_it_is_lost(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With ``KORONA`` off the shot is lost, as before it."""
+    monkeypatch.setattr(flicked_unseen, "KORONA", False)
     w, t_flick, _ = _south_shot_up_the_board()
     assert _shots(_review(w, t_flick + 0.3)) == []
 
@@ -97,3 +98,57 @@ def test_first_seen_behind_a_line_is_not_a_flight_from_it() -> None:
     # a disc (not the striker) is never read so
     assert flicked_unseen.flicked_unseen(B, q, 350.0, striker=False) is None
 
+
+
+def _west_shot_back_off_the_east_rim(players: int, seen_at_rest: bool,
+                                     next_seat: str | None) -> tuple[Pipeline, tuple[float, float]]:
+    """West's striker (seen resting behind its line, or never: ``seen_at_rest``) shot east across
+    the board; its way out and into the east rim unseen, first seen coming back 140 mm inside
+    east's line at about 750 mm/s (k4h_9506 at 12.6 s and 17.4 s). ``next_seat``: whose shot the
+    rules expect. The pipeline and where the striker waited."""
+    w = World(B, fps=30.0, seed=5)
+    w.place("d1", -150.0, 250.0, cls=0)
+    w.place("d2", 120.0, -260.0, cls=1)
+    start = (-LINE - 10.0, 40.0)
+    w.place("S", *start, kind=STRIKER, cls=2)
+    w.run(1.0)
+    t_flick = w.t
+    w.shoot("S", 2000.0, 0.0)
+    w.settle(1.0)
+    # first seen back inside east's line by 140 mm, heading west
+    back = min(t for t, at in w.truth_at.items() if t > t_flick + 0.3 and at["S"][0] < LINE - 140.0)
+    p = Pipeline("korona", players)
+    p.start_tracking(B)
+    p.segmenter.next_seat = lambda: next_seat
+    for i, (t, det) in enumerate(w.frames):
+        if (t_flick <= t < back if seen_at_rest else t < back) and len(det):
+            det = det[det.kind != STRIKER]
+        p.process_detections(det, t, i)
+    p.finish()
+    return p, start
+
+
+def _from_east_line(log: list[Shot]) -> list[Shot]:
+    return [s for s in log if s.start is not None and s.start[0] > LINE - 20.0]
+
+
+@pytest.mark.usefixtures("korona_on")
+@pytest.mark.parametrize(("players", "next_seat"), [(2, None), (4, "west")])
+def test_first_seen_back_off_the_far_rim_was_not_flicked_from_that_line(players: int, next_seat: str | None) -> None:
+    """West's striker never seen at rest, first seen coming back off the east rim: it runs back to
+    east's line, but east's line is no seat's in a two-player game (south and north), and in a
+    four-player one the rules expected west's shot: no shot from east's line."""
+    p, _ = _west_shot_back_off_the_east_rim(players, seen_at_rest=False, next_seat=next_seat)
+    log = _shots(p)
+    assert _from_east_line(log) == [], log
+
+
+@pytest.mark.usefixtures("korona_on")
+def test_first_seen_back_off_the_far_rim_after_resting_on_its_line() -> None:
+    """West's striker seen resting behind its line, gone unseen as it was flicked, first seen
+    coming back off the east rim (the rules not knowing whose turn it is): the rest states tell
+    west's shot from where it waited, not east's from east's line."""
+    p, start = _west_shot_back_off_the_east_rim(4, seen_at_rest=True, next_seat=None)
+    log = _shots(p)
+    assert [s.seat for s in log] == ["west"], log
+    assert log[0].start is not None and math.dist(log[0].start, start) < 20.0

@@ -30,7 +30,13 @@ FLIGHT_DECEL = TrackerConfig.decel
 # seat's line: k4h_9506 at 12.6 s and 17.4 s, west's and north's shots read as east's and
 # south's before that order was kept). Replays with it on: k4h_10006 shots 75%/86% -> 88%/88%,
 # korona_2p_game 96%/100% -> 100%/100%, the other korona dev matches and fixtures the same.
-# Off by default: that order is backed by replays only (no test rebuilds k4h_9506's rebound).
+# It also runs back only to the line of a seat in play whose turn it is when the rules know it
+# (``judge._whose_line``: a two-player game's west and east lines are nobody's), tested with
+# k4h_9506's rebound rebuilt (tests/infer/test_korona_flicked_unseen.py). Replays on vs off (27
+# korona: 11 k2e, 11 k4h, 5 fixtures; main 7b53d1f): identical but k4h_10006 shots 75/86 ->
+# 88/88 % (pos 0.77/12.29 -> 1.03/12.13 mm: the found shot's ends, its north row misnamed, now
+# counted) and korona_2p_game shots 96/100 -> 100/100 % (pos 1.43/5.31 -> 1.40/5.22 mm). Off:
+# that position median rose.
 KORONA = False
 # ... its way taken from up to this many of its first sightings that keep to one line
 KORONA_RUN = 6

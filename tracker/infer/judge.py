@@ -88,8 +88,8 @@ def judge(seg: ShotSegmenter, tracks: Sequence[Track], t: float, frame: int) -> 
                 put = flicked_unseen(seg.board, paths[tr.id], seg.shot_speed, striker=tr.kind == STRIKER)
                 if put is not None and isinstance(seg.board, KoronaBoard):
                     others = [s for i, s in starts.items() if i != tr.id]
-                    if put[1] <= min(others, default=math.inf):  # (else it came back off a rim)
-                        late.append((tr, put))
+                    if put[1] <= min(others, default=math.inf) and _whose_line(seg, put[0]):
+                        late.append((tr, put))  # (else it came back off a rim)
                     continue
             if put is not None:
                 seg._before[tr.id] = put[0]
@@ -247,4 +247,18 @@ def judge(seg: ShotSegmenter, tracks: Sequence[Track], t: float, frame: int) -> 
         before=dict(seg._before), peak_speed=peak, links=links,
         grazed=grazed_rim(contacts, paths, before, radius, shooter.id, seg.board),
     )
+
+
+def _whose_line(seg: ShotSegmenter, at: tuple[float, float]) -> bool:
+    """Whether a korona striker first seen in flight, run back to the striking line at ``at``,
+    may have been shot from there: the line is a seat's in play, and that seat's turn when the
+    rules know whose it is. A striker first seen coming back off a far rim (west's shot, its way
+    out unseen, first seen 140 mm inside east's line heading back at 700-800 mm/s: k4h_9506 at
+    12.6 s and 17.4 s) runs back to that far line: in a two-player game, a line nobody plays
+    from; in four, a seat whose turn it was not."""
+    b = seg.board
+    assert isinstance(b, KoronaBoard)
+    seat = b.seat_of(*at)
+    expected = seg.next_seat()
+    return seat in seg.seats and (expected is None or seat == expected)
 

@@ -119,6 +119,11 @@ class ShotSegmenter:
         # by a striking line, a pale rim disc), set by the pipeline to ``StrikerLook.unlike``;
         # such a track never is the shot disc of a shot nobody saw (k4h_9942 at 7.8 s)
         self.unlike_a_striker: Callable[[Track], bool] = lambda tr: False
+        # the seats in play and whose shot the rules expect next (None: not known), set by the
+        # pipeline: a korona striker first seen in flight left the line of a seat in play, whose
+        # turn it was (``judge``: one first seen coming back off a far rim runs back to that line)
+        self.seats: tuple[str, ...] = ("south", "west", "north", "east")
+        self.next_seat: Callable[[], str | None] = lambda: None
 
     # ------------------------------------------------------------------ per frame
     def update(self, tracks: Sequence[Track], t: float, frame: int) -> tuple[list[ShotRecord], list[HandEvent]]:

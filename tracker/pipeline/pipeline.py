@@ -228,6 +228,8 @@ class Pipeline:
         self.segmenter.unlike_a_disc = self.namer.looks_like_board  # (false finds: no unseen shot)
         self.striker_look = StrikerLook()  # (korona: false striker finds: no unseen shot either)
         self.segmenter.unlike_a_striker = self.striker_look.unlike
+        self.segmenter.seats = self.namer.seats
+        self.segmenter.next_seat = lambda: self.outcomes[-1].next_seat if self.outcomes else None
         self._apply_resume_counts()
 
     def _try_calibrate(self) -> bool:
