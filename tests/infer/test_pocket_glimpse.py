@@ -15,6 +15,8 @@ from tracker.infer.pocket_glimpse import glimpsed_pockets, glimpses, mouth_of
 from tracker.infer.segmenter import ShotSegmenter
 from tracker.track.datatypes import Sample, Track
 
+from .resting import flicked_striker, seen_at_rest
+
 B = KoronaBoard()
 R = B.disc_radius
 RIM = B.half - R  # a disc's centre against the north rim
@@ -27,11 +29,7 @@ S1_END = (-77.0, 381.0)
 
 def _disc(tid: int, x: float, y: float = RIM, until: float = NOW) -> Track:
     """A disc seen at rest at (x, y) every 0.1 s from 0 s to ``until``."""
-    tr = Track(id=tid, kind=DISC, radius=R, xy=np.array([x, y]), born=0.0)
-    tr.path = [Sample(k / 10, x, y, True) for k in range(int(round(until * 10)) + 1)]
-    tr.last_seen, tr.rest_xy = until, (x, y)
-    tr.anchor, tr.anchor_n = tr.xy.copy(), 1
-    return tr
+    return seen_at_rest(tid, x, y, until)
 
 
 def _covered(tr: Track, since: float = T0) -> None:
@@ -49,13 +47,7 @@ def _moved(tr: Track, to: tuple[float, float]) -> None:
 def _striker(run: list[tuple[float, float]]) -> Track:
     """South's striker at rest at ``run[0]`` until ``T0``, then one sighting a frame along ``run``,
     then at rest at its last place until ``NOW``."""
-    s = Track(id=99, kind=STRIKER, radius=B.striker_radius, xy=np.array(run[-1]), born=0.0)
-    s.path = [Sample(k / 10, *run[0], True) for k in range(int(T0 * 10))]
-    s.path += [Sample(T0 + k / 10, x, y, True) for k, (x, y) in enumerate(run)]
-    last = T0 + (len(run) - 1) / 10
-    s.path += [Sample(last + k / 10, *run[-1], True) for k in range(1, int(round((NOW - last) * 10)) + 1)]
-    s.last_seen = NOW
-    return s
+    return flicked_striker(99, run, T0, NOW)
 
 
 # the striker runs up the board from south's line into s1, the row's west end

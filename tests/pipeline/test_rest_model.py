@@ -7,55 +7,24 @@ discs on the blue board: coverage 0.2-0.4 from the true centre), so the edge ref
 
 from __future__ import annotations
 
-import functools
-
 import numpy as np
 import pytest
 
-from tracker.boards import CrokinoleBoard
-from tracker.calibration.datatypes import Calibration
 from tracker.detect.detector import DiscDetector
-from tracker.infer.datatypes import ShotRecord
 from tracker.pipeline import rest_model
-from tracker.pipeline.rest_places import refit_ends
 from tracker.track.datatypes import Track
+
+from .lost_at_rest import BOARD, R, reported, still
 
 pytest.importorskip("tracker.render")
 
-BOARD = CrokinoleBoard()
-R = BOARD.disc_radius
 # alone in the open; beside another disc
-PLACES = [(-150.0, 150.0), (60.0, -110.0), (60.0 + 2 * R + 3.0, -110.0)]
-
-
-@functools.lru_cache(maxsize=4)
-def _frame(seed: int) -> tuple[np.ndarray, Calibration]:
-    from tracker.render.still import still_frame
-
-    return still_frame(BOARD, "easy", (640, 360), seed, lambda rng: [(x, y, i % 2) for i, (x, y) in enumerate(PLACES)])
+PLACES = ((-150.0, 150.0), (60.0, -110.0), (60.0 + 2 * R + 3.0, -110.0))
 
 
 def _reported(seed: int, lost: int, off: tuple[float, float]) -> tuple[float, float]:
     """The lost disc's error (mm) at its forecast and as the shot reports it, no edge fit taken."""
-    img, calib = _frame(seed)
-    det = DiscDetector(calib, "crokinole")
-    det._accept = lambda *a, **k: False  # type: ignore[method-assign]  # (camouflage: no outline passes)
-    tracks = [Track(id=i, kind=0, radius=R, xy=np.array(p), anchor=np.array(p), anchor_n=5)
-              for i, p in enumerate(PLACES)]
-    forecast = np.asarray(PLACES[lost]) + np.asarray(off)
-    tracks[lost] = Track(id=lost, kind=0, radius=R, xy=forecast.copy(), anchor=forecast.copy(), anchor_n=1,
-                         occluded=True)
-    ends = {tr.id: (float(tr.xy[0]), float(tr.xy[1])) for tr in tracks}
-    rec = ShotRecord(disc=lost, start=(0.0, -320.0), t_start=0.0, t_end=1.0, frame_start=0, frame_end=30,
-                     ends=dict(ends))
-    out = refit_ends(det, img, rec, tracks)
-    for k in ends:
-        if k != lost:
-            assert out.ends[k] == ends[k]  # the places sightings back stay
-    truth = np.asarray(PLACES[lost])
-    got = out.ends[lost]
-    assert isinstance(got, tuple)
-    return float(np.hypot(*(np.asarray(ends[lost]) - truth))), float(np.hypot(*(np.asarray(got) - truth)))
+    return reported(PLACES, seed, lost, off, camouflage=True)
 
 
 @pytest.mark.parametrize("seed", [710, 711])
@@ -73,7 +42,6 @@ def test_a_lost_disc_beside_another_is_not_pushed_into_it() -> None:
 def test_a_bare_board_leaves_the_forecast() -> None:
     """The disc is 40 mm from its forecast (out of reach): the model settles on the bare board
     somewhere near the forecast all the same; no face shows there, so the forecast stands."""
-    img, _ = _frame(710)
     before, after = _reported(710, 0, (25.0, -31.0))
     assert after == pytest.approx(before, abs=0.01)
 
@@ -90,7 +58,7 @@ def test_a_place_past_the_surface_edge_is_put_on_it(monkeypatch: pytest.MonkeyPa
     from tracker.detect.silhouette import ModelFit
     from tracker.pipeline import rest_unseen
 
-    img, calib = _frame(710)
+    img, calib = still(PLACES, 710)
     det = DiscDetector(calib, "crokinole")
     edge = BOARD.surface_radius
     past = np.array([edge + 0.4, 0.0])
