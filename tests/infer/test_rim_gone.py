@@ -5,7 +5,9 @@ again. Hand-made tracks at 10 fps: the judge never looks at pixels."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
+import tracker.infer.rim_gone as rim_gone
 from tracker.boards import KoronaBoard
 from tracker.infer.rim_gone import knocked_out_unseen
 from tracker.track.datatypes import Sample, Track
@@ -274,3 +276,25 @@ def test_a_rim_disc_pushed_along_by_a_coasting_mate_and_found_further_along_the_
     found.born = 1.5
     found.path = [sm for sm in found.path if sm.t >= 1.5]
     assert _pushed_along_by_a_coasting_mate([found]) == {}
+
+
+def test_a_lost_rim_disc_whose_way_to_the_corner_a_disc_stands_in_is_not_pocketed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """As the squeezed row above, but s7's own track is lost too and the disc seen now at rest on
+    s7's place, 6.5 mm on along the rim, is held by s5's track (it took the detection, as a
+    row-mate's track may take a lost disc's): a disc still stands in s6's way to the ne pocket,
+    whichever track holds it, and s6 was not pocketed (k4h_10006 at 4.2 s: s7 called down the
+    ne pocket, s5's track on the disc at s8's place). Without ``STAND_IN`` it was."""
+    def judged() -> dict[int, object]:
+        s4, s5, s6, s7 = _disc(4, -16.0), _disc(1, 5.0), _disc(2, 33.0), _disc(3, 62.0)
+        _struck_unseen(s6, None)
+        _struck_unseen(s7, None)
+        s5.path = [sm for sm in s5.path if sm.t <= T0]
+        s5.path += [Sample(T0 + 0.1, 45.0, RIM - 30.0, True)]  # jumped onto the disc at s7's place
+        s5.path += [Sample(T0 + 0.1 * k, 68.0, RIM, True) for k in range(2, 11)]
+        s5.xy = np.array([68.0, RIM])
+        before = {1: (5.0, RIM), 2: (33.0, RIM), 3: (62.0, RIM), 4: (-16.0, RIM)}
+        return knocked_out_unseen(B, [s4, s5, s6, s7], {1: (68.0, RIM)}, 99, before, {1}, T0, NOW)
+
+    assert 2 not in judged()
+    monkeypatch.setattr(rim_gone, "STAND_IN", False)
+    assert judged().get(2) == "pocket:ne"

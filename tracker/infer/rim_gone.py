@@ -59,6 +59,14 @@ CLEAR_RADII: float | None = 2.0
 # their rims off the board (k2e_9953 at 21.8 s, s6 struck at 25 degrees from the rim's normal; korona_2p_game at 119.2 s).
 ALONG_MIN = 0.2
 
+# A disc seen now at rest in the place (within its radius: two discs lie no closer than two) of a disc that
+# rested between a lost rim disc and the corner it was "knocked towards" also blocks that way
+# (:func:`_way_blocked`), whichever track holds it: the detector sees a disc where the row stood,
+# and the lost disc, a row-mate's track having taken its detection, may be that disc
+# (k4h_10006 at 4.2 s: s7, nudged 28 mm along the north rim onto s8's place; s5's track took the
+# detection, s7's, a rim ghost the tracker kept lost, was called down the ne pocket).
+STAND_IN = True
+
 
 # A blow on a rim disc lost in the shot is read from the movers' paths less the forecast samples
 # a later sighting contradicted (``ran_since``), struck where a run first touches the disc
@@ -341,7 +349,14 @@ def _way_blocked(board: KoronaBoard, tr: Track, tracks: Sequence[Track], before:
         on_rim = abs(float(xy[1 - k])) >= board.half - 3 * r and np.sign(xy[1 - k]) == np.sign(q[1 - k])
         return bool(on_rim and lo < float(xy[k]) < hi and abs(float(xy[k]) - float(q[k])) > r)
 
-    return any(o.id != tr.id and o.kind == tr.kind and o.id in before and between(before[o.id], o.radius)
+    places = [np.asarray(before[m.id], float) for m in tracks
+              if m.id != tr.id and m.kind == tr.kind and m.id in before and between(before[m.id], m.radius)]
+
+    def on_a_place(o: Track) -> bool:
+        return o.id in before and between(before[o.id], o.radius) or (
+            STAND_IN and any(float(np.hypot(*(o.xy - p))) <= o.radius for p in places))
+
+    return any(o.id != tr.id and o.kind == tr.kind and on_a_place(o)
                and o.state == "rest" and not o.occluded and now - o.last_seen < 1e-6 and between(o.xy, o.radius)
                for o in tracks)
 
