@@ -1,5 +1,5 @@
 """Korona: a blow on a rim disc the shot knocked away unseen comes from what the movers ran, not
-from a forecast a later sighting contradicted (``infer.rim_gone.ran_since``; ``rim_gone.SEEN_RUNS``,
+from a forecast a later sighting contradicted (``infer.blow_points.ran_since``; ``rim_gone.SEEN_RUNS``,
 off by default). k2e_10005 at 8.4 s: north's striker drove n5 straight over the south rim; n6, beside it in the row, was knocked away
 unseen, forecast 140 mm west into the field and then seen again in its place. The jump back from
 its forecast's end to its place read as a blow along the rim on n5, which was judged to have slid
