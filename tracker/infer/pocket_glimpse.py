@@ -39,6 +39,7 @@ from tracker.boards.korona import Pocket
 from tracker.detect.datatypes import STRIKER, Detections
 from tracker.infer.datatypes import End
 from tracker.infer.ends import reached
+from tracker.infer.rim_gone import LOST_AT_FLICK
 from tracker.track.datatypes import Track
 from tracker.track.ghost_course import ROW_SLACK_MM
 
@@ -53,9 +54,6 @@ MOUTH_DIAMETERS = 2.0
 # mouth was not seen there: the detection is another disc going down (``glimpses``); one seen down
 # there all along (a disc in the pocket's circle is found now and then) is itself.
 DOWN_UNSEEN_S = 1.0
-# Seconds before the shot's start a disc may have been last seen and still count as covered by
-# the shot (``rim_gone.LOST_AT_FLICK``: the detector drops a row the frame the striker starts).
-LOST_AT_FLICK = 0.1
 
 
 def mouth_of(board: CrokinoleBoard | KoronaBoard, x: float, y: float) -> Pocket | None:
@@ -142,7 +140,7 @@ def _row_end(board: KoronaBoard, by_id: Mapping[int, Track], before: Mapping[int
              excluded: set[int], shooter: int, ends: Mapping[int, End]) -> Track | None:
     """The disc nearest ``pocket``'s corner of the row of touching discs (their places before the
     shot) against ``rim`` nearest that corner that a mover reached or that holds a mover, when it
-    has been covered since the shot began (unseen since ``t0`` less ``LOST_AT_FLICK``, and
+    has been covered since the shot began (unseen since ``t0`` less ``rim_gone.LOST_AT_FLICK``, and
     before the glimpse at ``tg``) or ends about its place (:func:`_in_place_after`), and no row
     nearer the corner that nothing reached is seen since the glimpse (a disc against the rim
     cannot pass another). None otherwise."""

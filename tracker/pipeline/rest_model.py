@@ -51,6 +51,7 @@ import numpy as np
 
 from tracker.boards import CrokinoleBoard
 from tracker.detect.chamfer import MODEL_MAX_VIEW_DEG
+from tracker.detect.framed import WEIGHT
 from tracker.pipeline import rest_unseen
 from tracker.track.datatypes import Track
 
@@ -97,7 +98,7 @@ def place(det: DiscDetector, frame: np.ndarray, tracks: list[Track], tr: Track,
         p = p * (b.surface_radius / r)
     if float(np.hypot(*(p - at))) > rest_unseen.REACH * R:
         return None
-    if rest_unseen._overlap(tracks, tr, p, R) > rest_unseen.OVERLAP_MM or not det.place_ok(p, R, px):
+    if rest_unseen.overlap(tracks, tr, p, R) > rest_unseen.OVERLAP_MM or not det.place_ok(p, R, px):
         return None
     if face_step(det, frame, p) < det.settings.min_color_step:
         return None  # (the board's own face: no disc there to be fitted)
@@ -110,4 +111,4 @@ def face_step(det: DiscDetector, frame: np.ndarray, at: np.ndarray) -> float:
     R = det.board.disc_radius
     shift, k = det.pose.top_shift(np.asarray(at, float)[None], det.thickness)
     face, ring = det.refiner.colors(frame, np.asarray(at, float), at + shift[0], float(k[0]) * R)
-    return float(np.linalg.norm((face - ring) * np.array([1.0, 1.6, 1.6])))
+    return float(np.linalg.norm((face - ring) * WEIGHT))

@@ -140,12 +140,6 @@ def _neighbours(tracks: list[Track], tid: int, at: np.ndarray, radius: float, de
     return np.concatenate([P + 0.5 * s, (k * R + 0.5 * np.linalg.norm(s, axis=1) + margin)[:, None]], 1)
 
 
-def _overlap(tracks: list[Track], tr: Track, at: np.ndarray, radius: float) -> float:
-    """How far (mm) the disc ``tr`` (``radius``) at ``at`` would overlap the nearest other at rest."""
-    return max((radius + o.radius - float(np.hypot(*(np.asarray(o.position()) - at)))
-                for o in tracks if o.id != tr.id and o.state == "rest"), default=-np.inf)
-
-
 def refit(det: DiscDetector, frame: np.ndarray, tracks: list[Track], tr: Track, at_xy: tuple[float, float],
           striker: bool) -> tuple[float, float] | None:
     """The place of the disc ``tr``, reported at ``at_xy``, fitted on ``frame``; None when no fit
@@ -179,7 +173,7 @@ def refit(det: DiscDetector, frame: np.ndarray, tracks: list[Track], tr: Track, 
         centre = model.modelled(frame, fit.centre, radius, fit)
         if float(np.hypot(*(centre - at))) > REACH * radius:
             return None
-    if _overlap(tracks, tr, centre, radius) > max(OVERLAP_MM, _overlap(tracks, tr, at, radius) + OVERLAP_MM):
+    if rest_unseen.overlap(tracks, tr, centre, radius) > max(OVERLAP_MM, rest_unseen.overlap(tracks, tr, at, radius) + OVERLAP_MM):
         return None  # pushed into a neighbour: its edges were taken for this disc's
     line = board.half - radius  # (no disc overlaps the rim)
     x, y = (float(np.clip(v, -line, line)) for v in centre)

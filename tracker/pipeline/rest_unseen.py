@@ -101,7 +101,8 @@ def occluders(det: DiscDetector, tracks: list[Track], tr: Track, at: np.ndarray,
     return np.concatenate(out)
 
 
-def _overlap(tracks: list[Track], tr: Track, at: np.ndarray, radius: float) -> float:
+def overlap(tracks: list[Track], tr: Track, at: np.ndarray, radius: float) -> float:
+    """How far (mm) the disc ``tr`` (``radius``) at ``at`` would overlap the nearest other at rest."""
     return max((radius + o.radius - float(np.hypot(*(np.asarray(o.position()) - at)))
                 for o in tracks if o.id != tr.id and o.state == "rest"), default=-np.inf)
 
@@ -147,7 +148,7 @@ def fit_near(det: DiscDetector, frame: np.ndarray, tracks: list[Track], tr: Trac
         fit = det.refiner.refine(frame, st, R, with_colors=False, occluders=occ, start_at=st)
         if not bool(np.all(np.isfinite(fit.centre))) or float(np.hypot(*(fit.centre - at))) > reach * R:
             continue
-        if _overlap(tracks, tr, fit.centre, R) > OVERLAP_MM:
+        if overlap(tracks, tr, fit.centre, R) > OVERLAP_MM:
             continue
         if not det._accept(fit, R, residual_scale=1.5 if fit.visible < 1.0 else 1.0) or \
                 not det.place_ok(fit.centre, R, fit.mm_per_px):
@@ -161,13 +162,13 @@ def fit_near(det: DiscDetector, frame: np.ndarray, tracks: list[Track], tr: Trac
         ranked = sorted(loose_fits, key=lambda f: (f.coverage, -f.residual) if ties else (f.coverage,), reverse=True)
         placed = settle(ranked) if settle is not None else None
         if placed is not None:
-            return None if _overlap(tracks, tr, placed, R) > OVERLAP_MM else (float(placed[0]), float(placed[1]))
+            return None if overlap(tracks, tr, placed, R) > OVERLAP_MM else (float(placed[0]), float(placed[1]))
         best = ranked[0]
     if best is None:
         return None
     cc = chamfer_correction(det)
     cc.note(frame, best, R)
     centre = cc._of.get(np.asarray(best.centre, float).tobytes(), best.centre)
-    if _overlap(tracks, tr, centre, R) > OVERLAP_MM:
+    if overlap(tracks, tr, centre, R) > OVERLAP_MM:
         return None
     return float(centre[0]), float(centre[1])
