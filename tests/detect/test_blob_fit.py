@@ -34,6 +34,8 @@ from tracker.render.scene import DiscSprite, SceneFrame
 from tracker.render.still import truth_calibration
 from tracker.sim.match import MatchConfig, _sample_view
 
+from .settled import nearest, settled
+
 BOARD = CrokinoleBoard()
 SIZE = (1280, 720)  # (the dev matches' size: at 640x360 the blob is 2.4 mm view pixels, the fit 4 mm off)
 SEED = 9921
@@ -62,26 +64,12 @@ def _frame(target: bool, teachers: bool) -> tuple[np.ndarray, Calibration]:
 def _at_rest(settings: DetectorSettings) -> Detections:
     empty, calib = _frame(False, False)
     img, _ = _frame(True, True)
-    det = DiscDetector(calib, "crokinole", settings=settings)
-    det.set_background(empty, det.detect(empty))
-    for _ in range(3):
-        det.detect(empty)
-    dets = det.detect(img)
-    for _ in range(STILL_CALLS):
-        dets = det.detect(img)
-    return dets
-
-
-def _error(dets: Detections, place: tuple[float, float]) -> tuple[float, int]:
-    if not len(dets):
-        return float("inf"), -1
-    e = np.hypot(dets.xy[:, 0] - place[0], dets.xy[:, 1] - place[1])
-    return float(e.min()), int(np.argmin(e))
+    return settled(calib, empty, img, settings, STILL_CALLS)[1]
 
 
 def test_a_disc_of_the_boards_colour_is_found_at_rest_by_its_region() -> None:
     dets = _at_rest(DetectorSettings(blob_regions=True))
-    err, i = _error(dets, TARGET)
+    err, i = nearest(dets, TARGET)
     assert err < WITHIN_MM, f"found {dets.xy.round(1).tolist()}, true {TARGET}"
     assert dets.where[i] == ON_SURFACE
     # nothing else is made up
@@ -91,7 +79,7 @@ def test_a_disc_of_the_boards_colour_is_found_at_rest_by_its_region() -> None:
 def test_without_the_region_fit_it_is_missed() -> None:
     """(Why: the edge refit of its blob turns it down, with the blob finder on too.)"""
     for settings in (DetectorSettings(), DetectorSettings(rest_blobs=True)):
-        err, _ = _error(_at_rest(settings), TARGET)
+        err, _ = nearest(_at_rest(settings), TARGET)
         assert err > 10.0
 
 

@@ -23,6 +23,8 @@ from tracker.detect.settings import DetectorSettings
 from tracker.render.scene import DiscSprite
 from tracker.render.still import sprites_frame
 
+from .settled import nearest, settled
+
 BOARD = CrokinoleBoard()
 SIZE = (640, 360)
 SEED = 9932
@@ -42,14 +44,7 @@ def _frame(disc: tuple[float, float] | None) -> tuple[np.ndarray, Calibration]:
 def _at_rest(settings: DetectorSettings, full: bool = False) -> Detections:
     empty, calib = _frame(None)
     img, _ = _frame(PLACE)
-    det = DiscDetector(calib, "crokinole", settings=settings)
-    det.set_background(empty, det.detect(empty))
-    for _ in range(3):
-        det.detect(empty)
-    det.detect(img)
-    dets = Detections.empty()
-    for _ in range(STILL_CALLS):
-        dets = det.detect(img)
+    det, dets = settled(calib, empty, img, settings, STILL_CALLS)
     if full:
         det.refresh()
         dets = det.detect(img)
@@ -57,10 +52,7 @@ def _at_rest(settings: DetectorSettings, full: bool = False) -> Detections:
 
 
 def _nearest(dets: Detections) -> tuple[float, int]:
-    if not len(dets):
-        return float("inf"), -1
-    e = np.hypot(dets.xy[:, 0] - PLACE[0], dets.xy[:, 1] - PLACE[1])
-    return float(e.min()), int(np.argmin(e))
+    return nearest(dets, PLACE)
 
 
 def test_a_disc_at_rest_with_a_weak_outline_is_found_by_its_blob() -> None:
