@@ -26,15 +26,20 @@ def dets(*rows: tuple[float, float, int]) -> Detections:
                       where=np.array([w for _, _, w in rows], int))
 
 
-def _crossed(cfg: TrackerConfig, back: bool = False) -> Tracker:
+def _crossed(cfg: TrackerConfig, back: bool = False, finds_back: bool = False) -> Tracker:
     """n2 rests at (-81, 16), is knocked towards the hole, seen once on the way, twice "in the
-    hole", and then (``back``: a disc coming back the way n2 came, which n2 is not) sliding on."""
+    hole", and then (``back``: a disc coming back the way n2 came, which n2 is not) sliding on.
+    ``finds_back``: its second find in the hole lies a little back the way it came from the
+    first (the finds are the empty hole's picture: where they lie says nothing of its way)."""
     tk = Tracker(CrokinoleBoard(), cfg)
     rest = (-81.0, 16.0, ON_SURFACE)
     frames: list[list[tuple[float, float, int]]] = [[rest]] * 20
     frames += [[(-75.0, 13.0, ON_SURFACE)], [(-60.0, 10.0, ON_SURFACE)], [(-41.0, 6.0, ON_SURFACE)]]
     frames += [[], []]  # lost in a blur
-    frames += [[(-1.0, -1.0, IN_HOLE)], [(0.0, -2.0, IN_HOLE), (-7.0, -27.0, ON_SURFACE)], []]
+    finds = [(-1.0, -1.0), (0.0, -2.0)]
+    if finds_back:
+        finds.reverse()
+    frames += [[(*finds[0], IN_HOLE)], [(*finds[1], IN_HOLE), (-7.0, -27.0, ON_SURFACE)], []]
     run = [(27.5, -24.0), (38.0, -27.0), (46.0, -30.0), (52.0, -32.0), (56.0, -33.5), (58.5, -34.5)]
     if back:
         run = [(-x - 10.0, -y) for x, y in run]
@@ -53,6 +58,17 @@ def test_a_disc_found_sliding_on_beyond_the_hole_crossed_it() -> None:
     assert np.hypot(n2.xy[0] - END[0], n2.xy[1] - END[1]) < 3.0, n2.xy
     assert not [tr for tr in tk.tracks if tr.state == "hole"]
     assert len([tr for tr in tk.tracks if tr.state == "rest"]) == 1
+
+
+def test_its_way_onto_the_hole_is_read_from_before_it_came_over_it() -> None:
+    """Its two finds in the hole lying a little back the way it came (as found, a tenth of a
+    mm to a few apart) do not turn it back: its way onto the hole runs from its last sighting
+    before it (``hole_course.arrival_over_hole``)."""
+    tk = _crossed(TrackerConfig(), finds_back=True)
+    n2 = next(tr for tr in tk.tracks if tr.born == 0.0)
+    assert n2.state == "rest", n2.state
+    assert np.hypot(n2.xy[0] - END[0], n2.xy[1] - END[1]) < 3.0, n2.xy
+    assert not [tr for tr in tk.tracks if tr.state == "hole"]
 
 
 def test_without_the_setting_it_was_a_20_and_a_new_disc() -> None:

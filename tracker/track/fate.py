@@ -22,7 +22,7 @@ from tracker.track.hole_course import (
     slide_distance,
 )
 from tracker.track.rims import barred_over_rim
-from tracker.track.slide import crept_to, slid_to
+from tracker.track.slide import HOLE_CAPTURE, crept_to, slid_to
 
 # A crokinole disc at rest seen fewer times than this in all (the pipeline names none before
 # three) and then unseen this many seconds was a false find (``fleeting``).
@@ -128,7 +128,13 @@ def resolve_lost(board: CrokinoleBoard | KoronaBoard, tr: Track, decel: float,
     the open creeping to a stop (too slow for ``slide.slid_to``) rests where its creep ends
     (``slide.crept_to``), unless ``struck_last``; ``past_hole``: a course by the 20-hole stands
     unless its centre runs over the hole (``slide.by_hole``); ``fast_past_hole``: one cut short by
-    a disc it struck stands by the hole too, if it came too fast to drop in (``slide.slid_to``)."""
+    a disc it struck stands by the hole too, if it came too fast to drop in (``slide.slid_to``).
+    A course that ends with the disc's centre over the hole's capture zone (``HOLE_CAPTURE`` of
+    its radius: stopped there by the disc it struck) ends in the hole: a disc stopped over the
+    zone tips in, however fast it came (c2h_10102 at 17.6 s: n3, black, last seen 24 mm from the
+    centre at 900 mm/s, struck s3 about head-on over the hole and dropped in unseen; its course,
+    cut short at s3's place, ended 9.2 mm from the centre, where it was kept at rest, scored 15,
+    and north's 20 was missed)."""
     last = tr.last_sighting()
     lx, ly = (last.x, last.y) if last else (float(tr.xy[0]), float(tr.xy[1]))
     px, py = float(tr.xy[0]), float(tr.xy[1])
@@ -193,6 +199,9 @@ def resolve_lost(board: CrokinoleBoard | KoronaBoard, tr: Track, decel: float,
         stop = slid_to(b, tr, decel, resting, struck, past_hole, fast_past_hole)
         if stop is None and creep and not struck_last:
             stop = crept_to(b, tr, decel, resting, struck, past_hole)
+        if stop is not None and float(np.hypot(*stop)) <= HOLE_CAPTURE * b.hole_radius:
+            tr.state, tr.xy = "hole", np.zeros(2)  # stopped over the hole's capture zone: it tips in
+            return
         if stop is not None:
             lx, ly = stop
     tr.state = "rest"

@@ -121,7 +121,7 @@ def passed_over(b: CrokinoleBoard, tracks: list[Track], tr: Track, v_max: float)
     """The disc called into the 20-hole that the track ``tr``, born moving, is: one whose last
     sighting lay over the hole (its centre within the hole's radius and its own of the centre),
     at most ``PASSED_S`` before ``tr`` was first seen (or on the same frame: a blurred disc found
-    twice), within reach of ``tr``'s latest sighting at the top speed (``v_max``), with ``tr``
+    twice), having come over the hole within that time too (``arrived_over_hole``), within reach of ``tr``'s latest sighting at the top speed (``v_max``), with ``tr``
     ahead on the way it came over the hole and going on that way (a disc does not turn back
     over an empty hole). A disc in the hole does not come out of it by itself: this one crossed
     it, and the detector, whose picture of the empty hole blends with a disc sliding over it,
@@ -138,11 +138,15 @@ def passed_over(b: CrokinoleBoard, tracks: list[Track], tr: Track, v_max: float)
         if len(seen) < 2:
             continue
         at = np.array([seen[-1].x, seen[-1].y])
-        u = at - np.array([seen[0].x, seen[0].y])  # its run onto the hole
+        arrived, came = arrival_over_hole(b, d)
+        # its run onto the hole: from its last sighting before it came over it (else its last step)
+        u = at - (np.array([came.x, came.y]) if came is not None else np.array([seen[0].x, seen[0].y]))
         gap = first.t - seen[-1].t
         ahead = np.array([last.x, last.y]) - at
         if not -1e-6 <= gap <= PASSED_S or float(np.hypot(*at)) > b.hole_radius + d.radius:
             continue
+        if first.t - arrived > PASSED_S:
+            continue  # it stayed there: it dropped in, and only a hand takes it out
         if float(np.hypot(*ahead)) > v_max * (last.t - seen[-1].t) + 2 * d.radius:
             continue
         if float(ahead @ u) <= 0.0 or float(went @ u) <= 0.0:
@@ -150,3 +154,25 @@ def passed_over(b: CrokinoleBoard, tracks: list[Track], tr: Track, v_max: float)
         if best is None or gap < best[0]:
             best = (gap, d)
     return best[1] if best is not None else None
+
+
+def arrival_over_hole(b: CrokinoleBoard, d: Track) -> tuple[float, Sample | None]:
+    """When ``d`` came over the 20-hole for its stay there: the first of its sightings, run back
+    from its last one, with its centre within the hole's radius and its own of the centre (or
+    its last sighting's time, when that lies further out); and its sighting just before that
+    (None when it has none). ``passed_over`` measures its window from then, not from the last
+    sighting: a disc crossing the hole is over it for a frame or three, and one found there for
+    longer dropped in. c2e_10101 at 7.5 s: n1, in the hole since 6.2 s and seen there on every
+    frame until the hand lifting it out hid it (7.03 s), was taken for a disc that crossed the
+    hole when the hand carried it off over the north rim 0.47 s later (a phantom north shot, and
+    a false off_board of n1). Its way onto the hole runs from the sighting before: its finds in
+    the hole are the empty hole's picture (``passed_over``), a few tenths of a mm apart, and the
+    step between the last two of them points anywhere (n1's pointed east, and the carried disc,
+    found north of the hole, lay "ahead" of it)."""
+    seen = [s for s in d.path if s.measured]
+    over = 0  # how many of its last sightings lie over the hole
+    while over < len(seen) and float(np.hypot(seen[-1 - over].x, seen[-1 - over].y)) <= b.hole_radius + d.radius:
+        over += 1
+    if over == 0:
+        return (seen[-1].t if seen else d.last_seen), None
+    return seen[-over].t, (seen[-over - 1] if over < len(seen) else None)
