@@ -118,9 +118,9 @@ def found_late(seg: ShotSegmenter, movers: Sequence[Track], struck: Track, stop:
     """The shot disc itself, seen after all: another disc that moved in this episode (found during
     it, or resting elsewhere before it) and rests where the unseen disc stopped, overlapping that
     place (two discs cannot), is that disc; its own rest place, not the estimate, is where it
-    ended. c4h_10103 at 19.0 s: north's n2, seen on the line and again only as it stopped, was
-    not taken for the shot disc; a disc never seen was made up, 5.8 mm from it, and took its name
-    and the end. None when no such disc is."""
+    ended. c4h_10103 at 19.0 s: north's cream n2 on the cream board, seen on the line and as it
+    stopped, was no candidate (``namer.looks_like_board``: a false find); a disc never seen was
+    made up 5.8 mm from it and took its name and end. None when no such disc is."""
     def moved(tr: Track) -> bool:
         was = seg._before.get(tr.id)
         return was is None or float(np.hypot(*(np.asarray(tr.position()) - was))) > TrackerConfig.move_mm
