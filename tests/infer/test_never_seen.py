@@ -90,3 +90,29 @@ def test_the_disc_nobody_saw_stays_in_play_and_is_met_again() -> None:
     end = last.end["s2"]
     assert isinstance(end, tuple) and math.dist(end, s2_off) < 3.0, last
     assert not [e for e in p.events if e.type == "removed"], p.events
+
+
+def test_a_disc_resting_where_the_unseen_disc_stopped_is_that_disc_found_late() -> None:
+    """``never_seen.found_late``: north's n2 was seen on the line and then only as it stopped,
+    where the disc never seen would have stopped, 5.8 mm from that estimate (c4h_10103 at
+    19.0 s). Two discs cannot overlap: that disc is the shot disc, and its own place is its end.
+    A disc that lay there before the episode and did not move, one that moved but rests a
+    diameter or more away, and the struck disc itself are not."""
+    from types import SimpleNamespace
+
+    from tracker.infer.never_seen import found_late
+    from tracker.track.datatypes import Track
+
+    def resting(i: int, at: tuple[float, float]) -> Track:
+        tr = Track(id=i, kind=0, radius=R, xy=np.array(at), anchor=np.array(at), anchor_n=10)
+        tr.state = "rest"
+        return tr
+
+    stop = np.array([71.6, 159.5])
+    n2 = resting(14, (65.8, 158.1))  # rested on the line before, at (129, 277)
+    still = resting(5, (80.0, 150.0))  # lay there before and did not move
+    far = resting(7, (71.6 + 2 * R + 1.0, 159.5))  # moved, but rests a diameter away
+    struck = resting(9, (72.0, 160.0))
+    seg = SimpleNamespace(_before={14: (129.0, 277.1), 5: (80.0, 150.0), 7: (0.0, 0.0), 9: (51.2, 133.4)})
+    assert found_late(seg, [n2, still, far, struck], struck, stop, R) is n2  # type: ignore[arg-type]
+    assert found_late(seg, [still, far, struck], struck, stop, R) is None  # type: ignore[arg-type]
