@@ -41,14 +41,14 @@ from tracker.boards import CrokinoleBoard, KoronaBoard
 from tracker.boards.korona import ON_LINE_MM
 from tracker.detect.datatypes import STRIKER
 from tracker.infer.datatypes import HandEvent, ShotRecord
-from tracker.infer.ends import reached, seen_seldom, still_between
+from tracker.infer.ends import seen_seldom, still_between
 from tracker.infer.judge import judge
 from tracker.infer.pocket_glimpse import glimpsed_pockets
 from tracker.infer.rim_gone import rim_unseen
 from tracker.infer.start_places import at_start_place
 from tracker.infer.striker_motion import flight_unseen_pending, jitters
+from tracker.infer.struck_pending import knocked_unseen_pending, lost_struck_pending, turned_up
 from tracker.track.datatypes import Track
-from tracker.track.merge import DONOR_WINDOW
 from tracker.track.tracker import TrackerConfig
 
 # mm from its rest place that counts as a disc moving (the tracker's own)
@@ -87,6 +87,7 @@ class ShotSegmenter:
         self.unseen_window = unseen_window
         self.rim_wait = rim_wait
         self._held_at: float | None = None  # when the shot would have closed but for ``rim_wait``
+        self._lost_wait: float | None = None  # ... but for a struck disc lost at rest (``struck_pending``)
         self.in_shot = False
         self._t0 = 0.0
         self._f0 = 0
@@ -220,9 +221,14 @@ class ShotSegmenter:
             return shots, hands
         if self._quiet_since is None:
             self._quiet_since = t
-        if t - self._quiet_since < self.settle or self._knocked_unseen_pending(tracks, t) \
+        if t - self._quiet_since < self.settle or knocked_unseen_pending(self, tracks, t) \
                 or flight_unseen_pending(self, tracks, t):
             return shots, hands
+        if lost_struck_pending(self, tracks, t):  # (``struck_pending``)
+            self._lost_wait = self._lost_wait if self._lost_wait is not None else t
+            return shots, hands
+        if self._lost_wait is not None:  # (the shot ended when the last disc found since turned up)
+            self._lost_wait = max(self._lost_wait, turned_up(self, tracks, self._lost_wait) or self._lost_wait)
         if t - self._quiet_since < self.rim_wait and rim_unseen(self.board, tracks, self._before, self._moved,
                                                                 self._t0):
             self._held_at = self._held_at if self._held_at is not None else t
@@ -234,7 +240,7 @@ class ShotSegmenter:
         self.in_shot = False
         self._closed = t
         record = self._judge(tracks, t, frame)
-        self._held_at = None
+        self._held_at = self._lost_wait = None
         # (rebuilt, not updated: tracks the tracker has forgotten leave no trace here)
         if record is None and HANDS_AFTER_NO_SHOT and isinstance(self.board, KoronaBoard):
             alive = {tr.id for tr in tracks}
@@ -259,7 +265,7 @@ class ShotSegmenter:
         self.in_shot = False
         self._closed = t
         self._quiet_since = None
-        self._held_at = None
+        self._held_at = self._lost_wait = None
         self._moved = set()
         self._known = {tr.id: tr.state for tr in tracks}
         self._quiet_known_until = t + self.refit_grace
@@ -271,7 +277,7 @@ class ShotSegmenter:
         self.in_shot = False
         self.t = t + self.settle
         record = self._judge(tracks, t + self.settle, frame)
-        self._held_at = None
+        self._held_at = self._lost_wait = None
         return [record] if record is not None else []
 
     def _judge(self, tracks: Sequence[Track], t: float, frame: int) -> ShotRecord | None:
@@ -333,30 +339,11 @@ class ShotSegmenter:
 
     def _end_time(self, t: float) -> float:
         """When the shot ended: ``settle`` before it would have closed but for the wait for rim
-        discs (``rim_wait``)."""
-        return (self._held_at if self._held_at is not None else t) - self.settle
-
-    def _knocked_unseen_pending(self, tracks: Sequence[Track], t: float) -> bool:
-        """Crokinole: is a disc that rested before the shot unseen since a mover of the shot came
-        by it, for less than the tracker's ``DONOR_WINDOW``? It may have been knocked away
-        unseen and be found again on its way (the tracker then joins it to its old track); the
-        shot waits for that, or it would end with the disc at its old place and its flight and
-        fate left out of the log (c4h_9903 at 11.2 s: e1, unseen from the shooting line, struck
-        w1, which was first seen again 0.5 s later on its way into the ditch, after the shot
-        had been closed with w1 still on the board)."""
-        if not isinstance(self.board, CrokinoleBoard):
-            return False
-        movers = [o for o in tracks if o.id in self._moved]
-        since = self._t0 - 0.25  # the episode's start, as its paths are read (``judge``)
-        for tr in tracks:
-            if tr.id in self._moved or tr.id not in self._before or not (tr.state == "rest" and tr.occluded):
-                continue
-            if not (since <= tr.last_seen and t - tr.last_seen < DONOR_WINDOW):
-                continue
-            others = [o for o in movers if o.id != tr.id]
-            if reached(others, self._before[tr.id], tr.radius, since, tr.radius):
-                return True
-        return False
+        discs (``rim_wait``), or for a struck disc lost at rest (``struck_pending``; or when the
+        last disc that turned up during that wait did)."""
+        if self._held_at is not None:
+            return self._held_at - self.settle
+        return (self._lost_wait if self._lost_wait is not None else t) - self.settle
 
     # ------------------------------------------------------------------ shots nobody saw
     def _vanished(self, tracks: Sequence[Track], since: float, until: float, as_disc: bool = False) -> list[Track]:

@@ -32,7 +32,7 @@ TWIN_OVERLAP = 0.9
 
 def reconcile(rec: ShotRecord, tracks: dict[int, Track], names: dict[int, str],
               korona: bool = False, unlike: float | None = None,
-              unseen_struck: bool = True) -> list[tuple[int, int]]:
+              unseen_struck: bool = True, retired: frozenset[int] = frozenset()) -> list[tuple[int, int]]:
     """(new track, vanished named track) pairs that are the same disc, for the shot ``rec``.
 
     New: a nameless track in the shot's ends, born during the shot. Vanished: a named track last
@@ -46,8 +46,9 @@ def reconcile(rec: ShotRecord, tracks: dict[int, Track], names: dict[int, str],
     (``_reachable``; korona at 10 fps untried: k4h_9806's pockets 100%/60% -> 33%/33% with it).
     Crokinole (``unseen_struck``): also a named disc unseen at rest since before the shot that
     a mover of the shot came to touch, or that lay across the way of one (``_struck_on``), for a
-    new track first seen where that blow could have sent it. Crokinole, before all: a new track
-    that jumped onto a named disc lost during the shot is that disc (``_took_over``)."""
+    new track first seen where that blow could have sent it; not one out of the game for good
+    (``retired``, the tracker's: a 20 taken out of the hole lies across no way). Crokinole, before
+    all: a new track that jumped onto a named disc lost during the shot is that disc (``_took_over``)."""
     found = [tracks[k] for k in rec.ends if k in tracks and k not in names and k not in rec.before
              and k != rec.disc and tracks[k].born >= rec.t_start - 0.05]
     used: set[int] = set()
@@ -64,7 +65,7 @@ def reconcile(rec: ShotRecord, tracks: dict[int, Track], names: dict[int, str],
         pool: list[Track] = []
         struck: dict[int, float] = {}
         if not korona and unseen_struck:
-            pool = _unseen_before(rec, tracks, names, {tr.id for tr in lost})
+            pool = _unseen_before(rec, tracks, names, {tr.id for tr in lost} | retired)
             struck = _struck_unseen(rec, pool, movers)
             lost += pool
         else:

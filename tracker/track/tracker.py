@@ -130,6 +130,12 @@ class Tracker:
         disc is put down where it lay."""
         self._retired.add(track_id)
 
+    @property
+    def retired(self) -> frozenset[int]:
+        """The discs out of the game for good: removed by the rules (``retire``, ``leaving``), a
+        20 taken out of the hole, a false find forgotten."""
+        return frozenset(self._retired)
+
     def add_unseen(self, at: tuple[float, float], came_from: tuple[float, float], t: float, radius: float) -> int:
         """A disc nobody saw, known only from what it did (``infer.never_seen``: the shot disc that
         struck a disc and stopped about where it struck): a track resting at ``at``, covered, its
