@@ -123,7 +123,7 @@ def test_difference_is_the_weighted_absolute_difference_bit_for_bit_with_or_with
     numbers are those of the plain formula, |frame - (model + offset)| weighted, 0 where unseen."""
     import cv2
 
-    from tracker.detect.background import WEIGHTS
+    from tracker.detect.lab_weights import WEIGHTS32 as WEIGHTS
 
     empty = board()
     m = BackgroundModel(valid())

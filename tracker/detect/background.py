@@ -34,8 +34,9 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from tracker.detect.lab_weights import WEIGHTS32 as WEIGHTS
+
 # Weights of the L, a and b channels in the difference (a and b carry hue: wooden discs).
-WEIGHTS = np.array([1.0, 1.6, 1.6], np.float32)
 GRID = 4  # sparse grid step (view pixels) for the exposure offset and the noise figure
 
 

@@ -33,8 +33,9 @@ from typing import TYPE_CHECKING
 import cv2
 import numpy as np
 
-from tracker.detect.background import WEIGHTS, BackgroundModel
+from tracker.detect.background import BackgroundModel
 from tracker.detect.datatypes import Detections
+from tracker.detect.lab_weights import WEIGHTS32 as WEIGHTS
 from tracker.detect.refine import Fit
 from tracker.detect.streaks import explained
 

@@ -34,6 +34,7 @@ import numpy as np
 import scipy.fft as sfft
 
 from tracker.detect.boxes import Box, area, parts, region_boxes
+from tracker.detect.lab_weights import CHANNEL_WEIGHTS
 from tracker.detect.ring_filter import N_SECTORS, RingFilter
 
 if TYPE_CHECKING:
@@ -45,8 +46,6 @@ if TYPE_CHECKING:
 CROP_FILTER_CACHE = 96
 CROP_FILTER_BYTES = 64 << 20
 
-# Weights of the L, a and b channels (8-bit Lab: a and b carry hue differences of wooden discs).
-CHANNEL_WEIGHTS = (1.0, 1.6, 1.6)
 
 
 @dataclass

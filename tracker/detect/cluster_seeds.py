@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from tracker.boards import CrokinoleBoard
+from tracker.detect.lab_weights import WEIGHTS32
 
 if TYPE_CHECKING:
     from tracker.detect.clusters import ClusterPass
@@ -19,11 +20,6 @@ N_AROUND = 12  # seeds around an accepted disc (30 degrees apart: at most 15 deg
 SAME_AS_DISC = 14.0  # weighted 8-bit Lab: a seed's colour like the accepted disc's
 UNLIKE_BOARD = 16.0  # ... or this far from the board's
 HOLE_SEEDS = (0.6, 0.8, 1.0)  # of the hole's radius: where a disc over the 20-hole's edge is sought
-
-
-def lab_weights() -> np.ndarray:
-    """Weights of (L, a, b) in the pass's colour distances (8-bit Lab: colour counts more)."""
-    return np.array([1.0, 1.6, 1.6], np.float32)
 
 
 def free_all(cp: ClusterPass, xy: np.ndarray) -> np.ndarray:
@@ -86,7 +82,7 @@ def around(cp: ClusterPass, p: np.ndarray, pr: float, color: np.ndarray | None) 
     a = np.linspace(0, 2 * np.pi, N_AROUND, endpoint=False)
     dist = pr + cp.radius + 0.5
     out: list[np.ndarray] = []
-    w = lab_weights()
+    w = WEIGHTS32
     seeds = p + dist * np.stack([np.cos(a), np.sin(a)], 1)
     for s in seeds[free_all(cp, seeds)]:
         if not cp.fits_board(s):

@@ -54,8 +54,9 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from tracker.boards import CrokinoleBoard, KoronaBoard
-from tracker.detect.cluster_seeds import UNLIKE_BOARD, around, hole_seeds, lab_weights, reseed
+from tracker.detect.cluster_seeds import UNLIKE_BOARD, around, hole_seeds, reseed
 from tracker.detect.ditch import like_ditch
+from tracker.detect.lab_weights import WEIGHTS32
 from tracker.detect.occluders import HOLE_REST, Occluders
 from tracker.detect.outline import MIN_DENSE, MIN_RING, MIN_VISIBLE, OutlineLook, cv2_blur
 from tracker.detect.refine import Fit
@@ -220,7 +221,7 @@ class ClusterPass(Occluders, OutlineLook):
         # may match that and still differ from the board.
         assert fit.color is not None
         if not det._accept_colors(fit) and \
-                float(np.linalg.norm((fit.color - self.board_lab) * lab_weights())) < det.settings.min_color_step:
+                float(np.linalg.norm((fit.color - self.board_lab) * WEIGHTS32)) < det.settings.min_color_step:
             return None
         if det._is_empty_hole(self.frame, seed, fit, self.radius) or det.is_painted_mark(fit):
             return None
@@ -251,7 +252,7 @@ class ClusterPass(Occluders, OutlineLook):
         by board lines has a face of the board's colour, so a face unlike the board passes with
         a little less outline."""
         assert fit.color is not None
-        unlike = float(np.linalg.norm((fit.color - self.board_lab) * lab_weights())) >= UNLIKE_BOARD
+        unlike = float(np.linalg.norm((fit.color - self.board_lab) * WEIGHTS32)) >= UNLIKE_BOARD
         # With nothing masked the ring filter had its chance at this circle already: a patch of
         # board framed by an arm and a board line, or a noisy board's texture, is the usual
         # thing it rightly turned down.

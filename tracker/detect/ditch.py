@@ -17,11 +17,11 @@ from __future__ import annotations
 import numpy as np
 
 from tracker.boards import CrokinoleBoard, KoronaBoard
+from tracker.detect.lab_weights import WEIGHTS32 as WEIGHTS
 from tracker.detect.refine import Fit, Refiner
 
 DITCH_SCALE = 10.0  # the ditch's stand-in circle, in surface radii (``ditch_circle``: 0.4 mm off over a disc)
 DITCH_SAMPLE = 0.3  # where the ditch's colour is read: this share of the way across it (``like_ditch``)
-WEIGHTS = np.array([1.0, 1.6, 1.6], np.float32)  # of 8-bit L, a and b (as ``clusters._w``)
 
 
 def ditch_circle(board: CrokinoleBoard | KoronaBoard, xy: np.ndarray, radius: float, margin: float) -> np.ndarray:

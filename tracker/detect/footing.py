@@ -27,8 +27,9 @@ import numpy as np
 from tracker.boards import CrokinoleBoard
 from tracker.calibration.datatypes import Calibration
 from tracker.detect.datatypes import Detections
-from tracker.detect.framed import CONTRARY_LAB, WEIGHT, drop_on_surface
+from tracker.detect.framed import CONTRARY_LAB, drop_on_surface
 from tracker.detect.geometry import CameraPose
+from tracker.detect.lab_weights import WEIGHTS as WEIGHT
 from tracker.detect.linecall import lab_at
 
 MIN_FACE_STEP = CONTRARY_LAB  # the face must differ from the board by a clear step to be judged

@@ -31,6 +31,7 @@ from tracker.boards import CrokinoleBoard
 from tracker.calibration.datatypes import Calibration
 from tracker.detect.datatypes import ON_SURFACE, Detections
 from tracker.detect.geometry import CameraPose
+from tracker.detect.lab_weights import WEIGHTS as WEIGHT
 from tracker.detect.linecall import lab_at
 
 MIN_AGREEMENT = 0.75  # a find that agrees less ...
@@ -38,7 +39,6 @@ MIN_CONTRARY = 0.25  # ... and is contradicted in this share of the directions i
 CONTRARY_LAB = 12.0  # a clear step the other way (weighted Lab; twice the detector's face step)
 N_DIRECTIONS = 48
 MIN_VOTES = 12  # directions that must vote for the share to be judged
-WEIGHT = np.array([1.0, 1.6, 1.6])  # Lab weights of the detector's colour steps (``verify.py``)
 
 
 def outline_agreement(image: np.ndarray, calib: Calibration, pose: CameraPose, board: CrokinoleBoard,

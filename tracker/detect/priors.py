@@ -31,6 +31,7 @@ from tracker.boards import CrokinoleBoard, KoronaBoard
 from tracker.detect import verify
 from tracker.detect.datatypes import DISC, ON_SURFACE, Detections
 from tracker.detect.fitpass import _cie
+from tracker.detect.lab_weights import WEIGHTS
 
 if TYPE_CHECKING:
     from tracker.detect.detector import DiscDetector
@@ -59,7 +60,7 @@ def confirm(det: DiscDetector, frame_bgr: np.ndarray, priors: Detections, found:
     """The ``priors`` (discs at rest before the new fit) that ``found`` does not have and that a
     fit from where they were confirms in ``frame_bgr``, as that fit found them."""
     radius = det.board.disc_radius
-    w = np.array([1.0, 1.6, 1.6])
+    w = WEIGHTS
     out: list[Detections] = []
     taken = list(found.xy)
     for i, p in enumerate(priors.xy):

@@ -26,9 +26,9 @@ import cv2
 import numpy as np
 
 from tracker.calibration.datatypes import Calibration
-from tracker.detect.candidates import CHANNEL_WEIGHTS
 from tracker.detect.consensus import consensus_circle
 from tracker.detect.geometry import CameraPose
+from tracker.detect.lab_weights import CHANNEL_WEIGHTS
 from tracker.detect.medians import median_of, medians
 from tracker.detect.ray_edges import N_RAYS, RAYS, edge_in_window, outline_coverage, ray_to_circle
 

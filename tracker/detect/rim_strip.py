@@ -13,6 +13,7 @@ import numpy as np
 
 from tracker.boards import KoronaBoard
 from tracker.detect.datatypes import Detections
+from tracker.detect.lab_weights import WEIGHTS32 as W
 
 if TYPE_CHECKING:
     from tracker.detect.detector import DiscDetector
@@ -22,7 +23,6 @@ DEEP = (3.2, 4.4)  # of r: the band beyond a disc and its shadow; differing ther
 DEPTH = 2.0  # of r: the strip a disc against the rim covers
 NEAR = 0.6  # of r: the strip next to the rim, which a disc against the rim covers
 MASK_MARGIN = 1.0  # of r: a known disc off the row explains the strip this far around it (its shadow)
-W = np.array([1.0, 1.6, 1.6], np.float32)  # weights of the L, a and b channels
 LIGHT = 2.0  # of r: the light along the rim is smoothed over this length (a disc's width)
 RIM_SHADE = 1.0  # of r: the rim's shadow on the board is read this near the rim (``shadow_lean``)
 LEAN_SHADE = 15.0  # 8-bit L: two opposite rims' shadows differing by this tell the light's side

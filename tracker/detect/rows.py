@@ -48,6 +48,7 @@ import numpy as np
 
 from tracker.boards import KoronaBoard
 from tracker.detect.datatypes import DISC, ON_SURFACE, Detections
+from tracker.detect.lab_weights import WEIGHTS32 as W
 from tracker.detect.reuse import changed_share
 
 if TYPE_CHECKING:
@@ -61,7 +62,6 @@ LOOSE = 0.3  # of r: a row's discs at most this much further apart than touching
 PITCH_SPAN = 3  # a row's pitch is measured over gaps of at most this many discs
 DISTINCT_ROW = 30.0  # weighted 8-bit Lab: a row this unlike the board is followed past its ends
 CONFIDENCE = 0.4
-W = np.array([1.0, 1.6, 1.6], np.float32)
 
 
 def _lab_at(det: DiscDetector, lab: np.ndarray, xy: np.ndarray) -> np.ndarray | None:

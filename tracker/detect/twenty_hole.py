@@ -11,8 +11,9 @@ import numpy as np
 
 from tracker.boards import CrokinoleBoard
 from tracker.detect import verify
-from tracker.detect.background import WEIGHTS, BackgroundModel
+from tracker.detect.background import BackgroundModel
 from tracker.detect.datatypes import DISC, IN_HOLE, ON_SURFACE, Detections
+from tracker.detect.lab_weights import WEIGHTS32 as WEIGHTS
 from tracker.detect.refine import Fit
 from tracker.detect.view_colours import lab_of
 

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from tracker.boards import CrokinoleBoard, KoronaBoard
+from tracker.detect.lab_weights import WEIGHTS
 from tracker.detect.refine import Fit
 from tracker.detect.salient import salient_ok
 
@@ -101,7 +102,7 @@ def seen_within_hole(det: DiscDetector, frame: np.ndarray, fit: Fit, centre: np.
 def disc_shows_in_hole(det: DiscDetector, fit: Fit, centre: np.ndarray) -> bool:
     if fit.color is None or not isinstance(det.board, CrokinoleBoard):
         return False
-    w = np.array([1.0, 1.6, 1.6])
+    w = WEIGHTS
     if det.hole_lab is not None:
         if float(np.linalg.norm((fit.color - det.hole_lab) * w)) <= HOLE_STEP:
             return False
@@ -155,7 +156,7 @@ def camouflaged(det: DiscDetector, fit: Fit, radius: float) -> bool:
         return False
     if fit.color is None or fit.surround is None:
         return False
-    step = float(np.linalg.norm((fit.color - fit.surround) * np.array([1.0, 1.6, 1.6])))
+    step = float(np.linalg.norm((fit.color - fit.surround) * WEIGHTS))
     return step >= CAMO_STEP
 
 
@@ -231,7 +232,7 @@ def accept_colors(det: DiscDetector, fit: Fit) -> bool:
     # Edges all round but the inside the same colour as the outside: a patch of board framed
     # by something else (fingers, a neighbour's shadow), not a disc.
     if fit.surround is not None and fit.color is not None:
-        dc = (fit.color - fit.surround) * np.array([1.0, 1.6, 1.6])
+        dc = (fit.color - fit.surround) * WEIGHTS
         step = float(np.linalg.norm(dc))
         if step < st.min_color_step:
             return False

@@ -51,7 +51,7 @@ import numpy as np
 
 from tracker.boards import CrokinoleBoard
 from tracker.detect.chamfer import MODEL_MAX_VIEW_DEG
-from tracker.detect.framed import WEIGHT
+from tracker.detect.lab_weights import WEIGHTS as WEIGHT
 from tracker.pipeline import rest_unseen
 from tracker.track.datatypes import Track
 
