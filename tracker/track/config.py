@@ -159,3 +159,13 @@ class TrackerConfig:
     # k4h_9972 (p95 5.46 -> 3.39) and k4h_9984 (switches 37.5 -> 25) but cost k2e_9983 (switches
     # 0 -> 25) and k4h_9912 (a false off_board)
     rim_ghost_places: bool = True
+    # korona: a resting disc a mover's forecast drives over a rim within the frame (not only one
+    # resting within 3 mm of it) comes back off that rim, so a detection up to a radius back from
+    # its place, against the push, may be its own (``prediction.pushed_into_rim``). Replays
+    # (--dets), off -> on: k2e_10105 rounds 0/1 -> 1/1, pockets 75 -> 100%, its false off_board
+    # gone, switches 37.5 -> 25, p95 2.27 -> 2.17 mm (median 0.47 -> 0.52: s7 now measured);
+    # k4h_10106 median 1.67 -> 1.71 mm and a false off_board of s5 at 25.4 s (round lost either
+    # way: without a phantom twin of s5 made in a camera shake at 21.6 s, which this prevents, a
+    # stray find on s5's emptied place at 24.3 s went to a row-mate); the other 11 k2e, 11 k4h dev
+    # matches and the 5 korona fixtures identical
+    rim_push_ahead: bool = True
