@@ -169,3 +169,13 @@ class TrackerConfig:
     # stray find on s5's emptied place at 24.3 s went to a row-mate); the other 11 k2e, 11 k4h dev
     # matches and the 5 korona fixtures identical
     rim_push_ahead: bool = True
+    # korona: stage 2 lets no resting disc jump to a detection beyond another disc resting across
+    # its way there (seen within ``passed_on.SEEN_S``); that disc, unseen in its place, may take it
+    # (``passed_on``). Off: replays (--dets), off -> on: korona_2p_game's false off_board of s1 at
+    # 14.55 s gone, switches 7.1 -> 3.6, positions 1.40/5.22 -> 1.43/5.14 mm (its s1 pocket at
+    # 35.4 s still missed); k4h_10006 median 1.03 -> 0.91 mm; but k4h_9912 (a pocket missed at
+    # 23.4 s and a false off_board), k4h_9972 (a false pocket at 4.45 s) and k2e_10005 (a false
+    # pocket at 8.78 s: a row disc no longer takes the find of n5 carried back to the centre at
+    # 11.6 s, and the names after that shot are reconciled otherwise) lose their rounds, and
+    # korona_ru_part misses s3's off_board at 3.55 s
+    korona_passed_on: bool = False
