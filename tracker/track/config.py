@@ -159,3 +159,23 @@ class TrackerConfig:
     # k4h_9972 (p95 5.46 -> 3.39) and k4h_9984 (switches 37.5 -> 25) but cost k2e_9983 (switches
     # 0 -> 25) and k4h_9912 (a false off_board)
     rim_ghost_places: bool = True
+    # korona: a resting disc a mover's forecast drives over a rim within the frame (not only one
+    # resting within 3 mm of it) comes back off that rim, so a detection up to a radius back from
+    # its place, against the push, may be its own (``prediction.pushed_into_rim``). Replays
+    # (--dets), off -> on: k2e_10105 rounds 0/1 -> 1/1, pockets 75 -> 100%, its false off_board
+    # gone, switches 37.5 -> 25, p95 2.27 -> 2.17 mm (median 0.47 -> 0.52: s7 now measured);
+    # k4h_10106 median 1.67 -> 1.71 mm and a false off_board of s5 at 25.4 s (round lost either
+    # way: without a phantom twin of s5 made in a camera shake at 21.6 s, which this prevents, a
+    # stray find on s5's emptied place at 24.3 s went to a row-mate); the other 11 k2e, 11 k4h dev
+    # matches and the 5 korona fixtures identical
+    rim_push_ahead: bool = True
+    # korona: stage 2 lets no resting disc jump to a detection beyond another disc resting across
+    # its way there (seen within ``passed_on.SEEN_S``); that disc, unseen in its place, may take it
+    # (``passed_on``). Off: replays (--dets), off -> on: korona_2p_game's false off_board of s1 at
+    # 14.55 s gone, switches 7.1 -> 3.6, positions 1.40/5.22 -> 1.43/5.14 mm (its s1 pocket at
+    # 35.4 s still missed); k4h_10006 median 1.03 -> 0.91 mm; but k4h_9912 (a pocket missed at
+    # 23.4 s and a false off_board), k4h_9972 (a false pocket at 4.45 s) and k2e_10005 (a false
+    # pocket at 8.78 s: a row disc no longer takes the find of n5 carried back to the centre at
+    # 11.6 s, and the names after that shot are reconciled otherwise) lose their rounds, and
+    # korona_ru_part misses s3's off_board at 3.55 s
+    korona_passed_on: bool = False

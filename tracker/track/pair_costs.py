@@ -172,7 +172,7 @@ def struck_penalty(tk: Tracker, rows: Sequence[Track], dets: Detections) -> np.n
         if hit is not None and sp > 1e-9:
             # well behind (over 120 degrees off the push: the forecast normal is rough at 10 fps)
             behind = (d @ (hit[1] / sp) < -0.5 * dist) & away
-            if pushed_into_rim(tk, q, hit[1] / sp, tr.radius):  # back off the rim, a little
+            if pushed_into_rim(tk, q, hit[1] / sp, tr.radius, hit[0]):  # back off the rim, a little
                 behind &= dist > tr.radius
             out[i, behind] = BIG
     return out

@@ -149,17 +149,29 @@ def ditch_crossing(board: CrokinoleBoard, tr: Track) -> np.ndarray | None:
     return a + u * s if s is not None else None
 
 
-def pushed_into_rim(tk: Tracker, q: np.ndarray, u: np.ndarray, radius: float) -> bool:
+def pushed_into_rim(tk: Tracker, q: np.ndarray, u: np.ndarray, radius: float,
+                    ahead: np.ndarray | None = None) -> bool:
     """Korona: a disc resting against a rim (within a few mm) and pushed into it: it rebounds
     off the rim within the frame, so it may be seen a little back from where it rested, against
     the push (seed 7504, truth detections: the first disc of a row along the south rim, struck
     into the rim, was refused its own detection 5 mm back out; a new track took it and later the
     far end of the row). Only within a radius: further back is another disc's detection (a 10 fps
-    blow into a row, korona_4p_part at 27.4 s)."""
+    blow into a row, korona_4p_part at 27.4 s).
+
+    With ``ahead``, where the blow's forecast puts the disc at the frame's end: a disc resting
+    further from the rim rebounds within the frame too when that forecast lies over the rim
+    (``TrackerConfig.rim_push_ahead``). k2e_10105 at 13.03 s: s6, 3.6 mm short of the north rim
+    (as measured), driven into it at 840 mm/s by s7, was refused its detection 11 mm back; s7 took
+    it, s6's forecast ran on along a row-mate's run off the board and was called off, and s7's own
+    run along the rim became a new disc, whose pocket later went to nobody."""
     if not tk._half:
         return False
     lim = tk._half - radius - 3.0
-    return any(abs(float(q[k])) >= lim and float(u[k]) * np.sign(q[k]) > 0.3 for k in (0, 1))
+    over = ahead is not None and tk.cfg.rim_push_ahead
+    return any(float(u[k]) * np.sign(q[k]) > 0.3
+               and (abs(float(q[k])) >= lim
+                    or (over and ahead is not None and float(ahead[k]) * np.sign(q[k]) > tk._half - radius))
+               for k in (0, 1))
 
 
 def may_jump(tk: Tracker, tr: Track, movers: list[Track], dt: float) -> bool:

@@ -52,6 +52,7 @@ from tracker.track.pair_costs import (
     striker_rings,
     struck_penalty,
 )
+from tracker.track.passed_on import passed_on
 from tracker.track.prediction import jump_speed, may_jump, predict, struck_for
 from tracker.track.refit import rebase_korona, rest_at
 from tracker.track.row_order import row_order
@@ -297,7 +298,10 @@ class Tracker:
                                       * jump_speed(self, rows[i], movers))
                 for i in cand])
             cand, wide = blows.with_rows(self, rows, cand, wide, used_t)
-            sub = (cost[np.ix_(cand, dcols)] + backwards(self, rows, cand, dets, dcols)
+            passed: np.ndarray | float = 0.0
+            if self.cfg.korona_passed_on and isinstance(self.board, KoronaBoard):
+                cand, wide, passed = passed_on(self, rows, cand, wide, dets, dcols, used_t)
+            sub = (cost[np.ix_(cand, dcols)] + passed + backwards(self, rows, cand, dets, dcols)
                    + sideways(self, rows, cand, dets, dcols, cost, dt)
                    + (behind_blow(self, rows, cand, dets, dcols) if self._ghosts_wide else 0.0)
                    + (beyond_reach(self, rows, cand, dets, dcols, t, dt) if self.cfg.reach_from_sighting else 0.0))
