@@ -48,6 +48,7 @@ from tracker.track.rims import (
     wedged,
     within_rims,
 )
+from tracker.track.steady import gap_start
 
 if TYPE_CHECKING:
     from tracker.track.tracker import Tracker
@@ -60,7 +61,7 @@ if TYPE_CHECKING:
 # 7301: three false 20s).
 HOLE_UNCOVERED_S = 2.0
 # Crokinole: a moving disc seen again after missed frames has its velocity over the whole gap
-# from where it was last seen (``_gap_start``), not from its forecast (off: the step from the
+# from where it was last seen (``steady.gap_start``), not from its forecast (off: the step from the
 # forecast over the whole gap, half the speed after one missed frame). Off by default. Replayed
 # crokinole reviews (--dets), off -> on: c4h_9951 switches 12.5 -> 0 per 100 shots, removed P
 # 17% -> 25% (e1, seen every other frame, forecast to strike n1 head-on and no longer taking
@@ -70,8 +71,16 @@ HOLE_UNCOVERED_S = 2.0
 # forecast. c2e_9501, c2h_9802, c2h_9932, c4h_9503, c4h_9921, c2e_9943, c2h_9956, c2h_9914, c4h_9945
 # and the 6 crokinole fixtures identical. Korona not measured (crokinole only).
 VELOCITY_OVER_GAP = False
-# The same on a korona board; meant to go with ``TrackerConfig.coasted_line`` (``steady.coasted_line``
-# for both, measured). Off by default.
+# The same on a korona board, for a disc seen again on the line it coasted on, not slowed there by
+# a disc in its way (``steady.gap_start``). The step from the forecast slows every disc seen on few
+# frames of its flight: k4h_10106 at 28.3 s, e8, knocked towards s1 at 1.5 m/s and seen again after
+# two missed frames, got 540 mm/s, fell behind, and s1's resting track took its finds while s1 went
+# down the nw pocket unseen. Off: replays (--dets dets23), off -> on: k4h_10106 pockets R 33 -> 67%,
+# median 1.67 -> 1.56 mm, switches 37.5 -> 25; k4h_9942 median 2.04 -> 1.88; but k4h_9966 median
+# 1.92 -> 1.94 (rim rows 1.78 -> 1.90 after a north row shuffle at 12 s named wrong either way); the
+# other 10 k4h, 12 k2e dev matches and 5 korona fixtures the same. Without the line check k4h_9306
+# p95 went 7.09 -> 9.33 mm and k4h_10006 gained a switch; without the blow check korona_2p_game
+# gained a false foul (its striker, stopped by s6, coasted on into the rim).
 KORONA_VELOCITY_OVER_GAP = False
 
 
@@ -105,8 +114,10 @@ def observe(tk: Tracker, tr: Track, dets: Detections, j: int, t: float) -> None:
             tr.anchor = (tr.anchor * n + z) / (n + 1) if n else z.copy()
             tr.anchor_n = n + 1
     elif tr.state == "moving":
-        over_gap = VELOCITY_OVER_GAP if isinstance(tk.board, CrokinoleBoard) else KORONA_VELOCITY_OVER_GAP
-        start = _gap_start(tr, prev_xy, prev_t, over_gap)
+        korona = not isinstance(tk.board, CrokinoleBoard)
+        over_gap = KORONA_VELOCITY_OVER_GAP if korona else VELOCITY_OVER_GAP
+        start = gap_start(tr, prev_xy, prev_t, over_gap, (z, t) if korona else None,
+                          [o for o in tk.tracks if o.alive] if korona and over_gap else ())
         tr.v = (z - start) / max(t - prev_t, 1e-3)
     tr.xy = z
     tr.path.append(Sample(t, float(z[0]), float(z[1]), True))
@@ -115,27 +126,6 @@ def observe(tk: Tracker, tr: Track, dets: Detections, j: int, t: float) -> None:
     if tr.state == "moving":
         maybe_rest(tk, tr, t)
     where_verdict(tk.board, tr, int(dets.where[j]))
-
-
-def _gap_start(tr: Track, now_xy: np.ndarray, prev_t: float, over_gap: bool) -> np.ndarray:
-    """Where a moving disc's velocity is measured from at its next sighting: where it was last
-    seen (``prev_t``), when it coasted on straight since (``now_xy``, its forecast, on the line
-    of its last sighting and velocity); else (a bounce or a blow forecast while it was unseen)
-    its forecast. Taken from the forecast always, the step over a missed frame was divided by
-    the whole gap: c4h_9951 at 11.33 s, e1 seen again after one frame missed was given 367
-    mm/s instead of about 1000, was forecast short of n1, and took n1's finds when it struck
-    it head-on (an identity switch)."""
-    if not over_gap:
-        return now_xy
-    seen = tr.last_sighting()
-    if seen is None or seen.t < prev_t - 1e-6:
-        return now_xy
-    a = np.array([seen.x, seen.y])
-    run = now_xy - a
-    if float(np.hypot(*run)) < 1e-6:
-        return now_xy
-    off = abs(float(run[0] * tr.v[1] - run[1] * tr.v[0])) / max(float(np.hypot(*tr.v)), 1e-6)
-    return a if off < 1.0 and float(run @ tr.v) > 0 else now_xy
 
 
 def maybe_rest(tk: Tracker, tr: Track, t: float) -> None:
