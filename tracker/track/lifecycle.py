@@ -72,16 +72,16 @@ HOLE_UNCOVERED_S = 2.0
 # and the 6 crokinole fixtures identical. Korona not measured (crokinole only).
 VELOCITY_OVER_GAP = False
 # The same on a korona board, for a disc seen again on the line it coasted on, not slowed there by
-# a disc in its way (``steady.gap_start``). The step from the forecast slows every disc seen on few
+# a disc in its way (``steady.gap_start``): on. The step from the forecast slows every disc seen on few
 # frames of its flight: k4h_10106 at 28.3 s, e8, knocked towards s1 at 1.5 m/s and seen again after
 # two missed frames, got 540 mm/s, fell behind, and s1's resting track took its finds while s1 went
-# down the nw pocket unseen. Off: replays (--dets dets23), off -> on: k4h_10106 pockets R 33 -> 67%,
+# down the nw pocket unseen. Replays (--dets dets23), off -> on: k4h_10106 pockets R 33 -> 67%,
 # median 1.67 -> 1.56 mm, switches 37.5 -> 25; k4h_9942 median 2.04 -> 1.88; but k4h_9966 median
 # 1.92 -> 1.94 (rim rows 1.78 -> 1.90 after a north row shuffle at 12 s named wrong either way); the
 # other 10 k4h, 12 k2e dev matches and 5 korona fixtures the same. Without the line check k4h_9306
 # p95 went 7.09 -> 9.33 mm and k4h_10006 gained a switch; without the blow check korona_2p_game
 # gained a false foul (its striker, stopped by s6, coasted on into the rim).
-KORONA_VELOCITY_OVER_GAP = False
+KORONA_VELOCITY_OVER_GAP = True
 
 
 # ---------------------------------------------------------------------- matched tracks
