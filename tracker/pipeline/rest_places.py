@@ -17,7 +17,8 @@ beside it; ``bounds``: the rim):
 
 * a striker (the shot's striker, a track of the striker's kind, or a disc's find centred on a
   striker-sized outline: its groove): its outline chosen as a whole (``strikers.fit_options``'
-  consensus) at its own size, not the groove's ring;
+  consensus) at its own size, not the groove's ring, then the region model from that outline
+  (``STRIKER_MODEL``: the square-edged outline sits toward the camera);
 * a disc: the edge fit, then the region model (``chamfer.ChamferCorrection.modelled``,
   ``silhouette.py``: the disc's whole picture, chamfer and shadow included), where the picture
   is fine enough for it (1280x720; not the 480x270-640x360 fixtures);
@@ -77,9 +78,10 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from tracker.boards import CrokinoleBoard, KoronaBoard
-from tracker.detect.chamfer import ChamferCorrection
+from tracker.detect.chamfer import MODEL_COARSE_MM_PER_PX, MODEL_MAX_MOVE_MM, ChamferCorrection
 from tracker.detect.datatypes import STRIKER
 from tracker.detect.fitpass import CONCENTRIC
+from tracker.detect.refine import Fit
 from tracker.detect.strikers import STRIKER_FIT
 from tracker.infer.datatypes import End, ShotRecord
 from tracker.pipeline import rest_model, rest_search, rest_unseen
@@ -110,6 +112,28 @@ SNAP_MM = 2.0
 # which never take the model). The edge fit alone there instead (no model): 1.35/3.45, 2.38/5.70,
 # 1.32/5.65: the model, not the refit, makes the gain.
 MODEL_MM_PER_PX = float("inf")
+# A striker's refit (its outline chosen as a whole, square-edged) is fitted once more by the region
+# model (``silhouette.py``: its whole picture, chamfer, side wall and cast shadow), from that
+# outline at its size, where the picture is as fine as the detector fits korona discs by the model
+# (``chamfer.MODEL_COARSE_MM_PER_PX``; the detector's own model is off for strikers:
+# ``chamfer.MODEL_STRIKERS``, measured on the coarser fixtures). The square-edged outline sat
+# toward the camera: replays of 6 k4h dev matches, 38 striker refits, 1.37 mm along the camera's
+# line of sight (median; across it 0.01), about what the 2 mm chamfer the renderer draws makes of
+# it (1.45 mm at their distance from the camera's foot), but from -0.5 to -2.4 mm match by match,
+# so no fixed shift serves (``chamfer.ChamferCorrection.shifted`` at 2 mm, replayed: the k4h
+# strikers' median 1.17 -> 1.05 mm, five matches of 12 worse). Replays (``bench_review.py --dets``,
+# median/p95 mm at rest, off -> on; events, rounds and switches identical): the 12 k4h dev
+# matches' strikers 1.17/3.88 -> 0.45/3.64, all their ends 1.12/6.70 -> 0.75/6.70 (k4h_9924
+# 2.14 -> 1.08, k4h_9306 0.80 -> 0.31, k4h_10106 1.67 -> 1.26, none worse); the 12 k2e dev
+# matches each better (k2e_9911 0.54/1.32 -> 0.39/1.09, k2e_9941 0.58/2.05 -> 0.42/1.85);
+# korona_overshot 0.34 -> 0.28, korona_pocket 0.78 -> 0.63, the other three fixtures the same.
+# The model's fit stands where it moved the centre at most ``chamfer.MODEL_MAX_MOVE_MM`` and
+# explains the picture: its robust RMS residual per pixel at most ``STRIKER_MODEL_RMS`` (8-bit
+# colour units; the k4h strikers' fits 12-26, median 16; of the four above 30, two put the
+# striker worse, k4h_10006's N on its striking line 0.53 -> 1.59 mm and S by the south rim
+# 1.42 -> 2.08, which the model does not draw; without the bar k4h_10006 went 1.03 -> 1.11).
+STRIKER_MODEL = True
+STRIKER_MODEL_RMS = 30.0
 
 
 _MODELS: weakref.WeakKeyDictionary[DiscDetector, ChamferCorrection] = weakref.WeakKeyDictionary()
@@ -165,7 +189,7 @@ def refit(det: DiscDetector, frame: np.ndarray, tracks: list[Track], tr: Track, 
         return None  # a ring round a disc with its shading, not a striker's outline
     if float(np.hypot(*(fit.centre - at))) > REACH * radius:
         return None
-    centre = fit.centre
+    centre = striker_modelled(det, frame, fit) if striker else fit.centre
     if not striker:
         model = region_model(det)
         if fit.mm_per_px > model.max_mm_per_px:
@@ -178,6 +202,21 @@ def refit(det: DiscDetector, frame: np.ndarray, tracks: list[Track], tr: Track, 
     line = board.half - radius  # (no disc overlaps the rim)
     x, y = (float(np.clip(v, -line, line)) for v in centre)
     return on_rim_line(board, (x, y)) if not striker else (x, y)
+
+
+def striker_modelled(det: DiscDetector, frame: np.ndarray, fit: Fit) -> np.ndarray:
+    """A striker's outline ``fit`` fitted once more by the region model (``STRIKER_MODEL``), with
+    the fit's masks; the outline's centre where the picture is too coarse for the model
+    (``chamfer.MODEL_COARSE_MM_PER_PX``), or where its fit moved too far or does not explain the
+    picture."""
+    model = region_model(det).model
+    if not STRIKER_MODEL or model is None or fit.mm_per_px > MODEL_COARSE_MM_PER_PX["korona"]:
+        return fit.centre
+    occ, bounds = fit.masks
+    m = model.fit(frame, fit.centre, float(fit.radius), occluders=occ, bounds=bounds)
+    if m is None or not bool(np.all(np.isfinite(m.centre))) or m.moved > MODEL_MAX_MOVE_MM or m.rms > STRIKER_MODEL_RMS:
+        return fit.centre
+    return np.asarray(m.centre, float)
 
 
 def on_rim_line(board: KoronaBoard, xy: tuple[float, float]) -> tuple[float, float]:
