@@ -26,7 +26,8 @@ beside it; ``bounds``: the rim):
 
 A refit replaces the place when the detector would accept it (``verify.accept``), it lies within
 ``REACH`` radii of the place (the same disc) and it does not push into a neighbour
-(``OVERLAP_MM``); otherwise the place stays. Only the shot log's ends (and what the rules make of
+(``OVERLAP_MM``); otherwise the place stays (a disc in the open: placed by the region model from
+its anchor where that holds, ``ANCHOR_MODEL``). Only the shot log's ends (and what the rules make of
 them) change: no identity, shot or event does. ``bench_review.py --dets`` replays decode the
 video alongside and refit as the review does (``benchmarks/replay_frames.py``; ``--anchors``: not).
 
@@ -134,6 +135,16 @@ MODEL_MM_PER_PX = float("inf")
 # 1.42 -> 2.08, which the model does not draw; without the bar k4h_10006 went 1.03 -> 1.11).
 STRIKER_MODEL = True
 STRIKER_MODEL_RMS = 30.0
+# A korona disc in the open (a radius or more in from the rim lines) whose edge refit the detector
+# would not accept is placed by the region model fitted from its anchor (``anchor_modelled``),
+# held to the same bars as the striker's (``chamfer.MODEL_MAX_MOVE_MM``, ``STRIKER_MODEL_RMS``,
+# ``OVERLAP_MM``); else it stays at its anchor. Such anchors sat 2.6 mm toward the camera (median
+# over 17 such ends of 7 k4h dev matches: the detector's square-edged fits). Replays, on top of
+# ``STRIKER_MODEL``, median/p95 mm at rest, off -> on (events identical): k4h 0.75/6.70 ->
+# 0.71/6.70 (k4h_9506 0.55/2.68 -> 0.49/1.94, k4h_9996 0.78 -> 0.70, k4h_10106 1.26 -> 1.17,
+# k4h_9924 p95 5.96 -> 5.70, k4h_10006 1.02 -> 1.00; the rest the same); the 12 k2e dev matches and
+# the 5 korona fixtures the same.
+ANCHOR_MODEL = True
 
 
 _MODELS: weakref.WeakKeyDictionary[DiscDetector, ChamferCorrection] = weakref.WeakKeyDictionary()
@@ -219,6 +230,29 @@ def striker_modelled(det: DiscDetector, frame: np.ndarray, fit: Fit) -> np.ndarr
     return np.asarray(m.centre, float)
 
 
+def anchor_modelled(det: DiscDetector, frame: np.ndarray, tracks: list[Track], tr: Track,
+                    at_xy: tuple[float, float]) -> tuple[float, float] | None:
+    """A disc in the open whose edge refit the detector would not accept, placed by the region
+    model from its anchor (``ANCHOR_MODEL``); None where it lies near a rim, or the model's fit
+    moved too far, does not explain the picture or pushes into a neighbour."""
+    board = det.board
+    assert isinstance(board, KoronaBoard)
+    model = region_model(det).model
+    at = np.asarray(at_xy, float)
+    r = board.disc_radius
+    if model is None or board.half - r - float(np.max(np.abs(at))) < r:
+        return None
+    px = det.refiner._mm_per_image_px(at)
+    occ = _neighbours(tracks, tr.id, at, r, det, max(1.5, 0.75 * px))
+    m = model.fit(frame, at, r, occluders=occ, bounds=board.half - max(2.0, 1.5 * px))
+    if m is None or not bool(np.all(np.isfinite(m.centre))) or m.moved > MODEL_MAX_MOVE_MM or m.rms > STRIKER_MODEL_RMS:
+        return None
+    centre = np.asarray(m.centre, float)
+    if rest_unseen.overlap(tracks, tr, centre, r) > max(OVERLAP_MM, rest_unseen.overlap(tracks, tr, at, r) + OVERLAP_MM):
+        return None
+    return float(centre[0]), float(centre[1])
+
+
 def on_rim_line(board: KoronaBoard, xy: tuple[float, float]) -> tuple[float, float]:
     """A disc's place within ``SNAP_MM`` of a rim line put on it (for each rim it is near)."""
     line = board.half - board.disc_radius
@@ -253,6 +287,8 @@ def refit_ends(det: DiscDetector | None, frame: np.ndarray | None, rec: ShotReco
             xy = None  # (a disc's find is a striker's groove only when centred on it)
         if xy is None and not striker:
             xy = refit(det, frame, tracks, tr, e, False)
+        if xy is None and not striker and ANCHOR_MODEL:
+            xy = anchor_modelled(det, frame, tracks, tr, e)
         if xy is None and not striker and SNAP_MM > 0:
             xy = on_rim_line(board, e)
         if xy is not None:
