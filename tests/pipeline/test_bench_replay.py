@@ -26,7 +26,8 @@ def review() -> dict:
 def test_a_replay_reports_the_reviews_places_at_rest(review: dict, tmp_path: Path) -> None:
     """The replay of the detections cached by a review gives that review's errors at rest, to
     the hundredth of a millimetre the shot log keeps; with ``--anchors`` it gives the tracker's
-    anchors (korona_pocket's striker: 0.61 mm off there, 0.78 refitted)."""
+    anchors (korona_pocket's striker: 0.613 mm off there, 0.626 refitted, ``rest_places.STRIKER_MODEL``;
+    0.78 by its outline alone: apart by more than the hundredth the two agree to)."""
     assert review["errors"]
     got = br.cached_dets_folder(FIXTURE, tmp_path)  # (records the cache with a review, then replays)
     assert got["errors"] == pytest.approx(review["errors"], abs=0.006)
@@ -35,7 +36,7 @@ def test_a_replay_reports_the_reviews_places_at_rest(review: dict, tmp_path: Pat
         anchors = br.cached_dets_folder(FIXTURE, tmp_path)
     finally:
         br.REFIT = True
-    assert anchors["errors"] != pytest.approx(review["errors"], abs=0.05)
+    assert anchors["errors"] != pytest.approx(review["errors"], abs=0.006)
 
 
 def test_an_older_cache_without_the_calibration_is_fitted_again(review: dict, tmp_path: Path) -> None:

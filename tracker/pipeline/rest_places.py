@@ -17,7 +17,8 @@ beside it; ``bounds``: the rim):
 
 * a striker (the shot's striker, a track of the striker's kind, or a disc's find centred on a
   striker-sized outline: its groove): its outline chosen as a whole (``strikers.fit_options``'
-  consensus) at its own size, not the groove's ring;
+  consensus) at its own size, not the groove's ring, then the region model from that outline
+  (``STRIKER_MODEL``: the square-edged outline sits toward the camera);
 * a disc: the edge fit, then the region model (``chamfer.ChamferCorrection.modelled``,
   ``silhouette.py``: the disc's whole picture, chamfer and shadow included), where the picture
   is fine enough for it (1280x720; not the 480x270-640x360 fixtures);
@@ -25,7 +26,8 @@ beside it; ``bounds``: the rim):
 
 A refit replaces the place when the detector would accept it (``verify.accept``), it lies within
 ``REACH`` radii of the place (the same disc) and it does not push into a neighbour
-(``OVERLAP_MM``); otherwise the place stays. Only the shot log's ends (and what the rules make of
+(``OVERLAP_MM``); otherwise the place stays (a disc in the open: placed by the region model from
+its anchor where that holds, ``ANCHOR_MODEL``). Only the shot log's ends (and what the rules make of
 them) change: no identity, shot or event does. ``bench_review.py --dets`` replays decode the
 video alongside and refit as the review does (``benchmarks/replay_frames.py``; ``--anchors``: not).
 
@@ -77,9 +79,10 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from tracker.boards import CrokinoleBoard, KoronaBoard
-from tracker.detect.chamfer import ChamferCorrection
+from tracker.detect.chamfer import MODEL_COARSE_MM_PER_PX, MODEL_MAX_MOVE_MM, ChamferCorrection
 from tracker.detect.datatypes import STRIKER
 from tracker.detect.fitpass import CONCENTRIC
+from tracker.detect.refine import Fit
 from tracker.detect.strikers import STRIKER_FIT
 from tracker.infer.datatypes import End, ShotRecord
 from tracker.pipeline import rest_model, rest_search, rest_unseen
@@ -110,6 +113,38 @@ SNAP_MM = 2.0
 # which never take the model). The edge fit alone there instead (no model): 1.35/3.45, 2.38/5.70,
 # 1.32/5.65: the model, not the refit, makes the gain.
 MODEL_MM_PER_PX = float("inf")
+# A striker's refit (its outline chosen as a whole, square-edged) is fitted once more by the region
+# model (``silhouette.py``: its whole picture, chamfer, side wall and cast shadow), from that
+# outline at its size, where the picture is as fine as the detector fits korona discs by the model
+# (``chamfer.MODEL_COARSE_MM_PER_PX``; the detector's own model is off for strikers:
+# ``chamfer.MODEL_STRIKERS``, measured on the coarser fixtures). The square-edged outline sat
+# toward the camera: replays of 6 k4h dev matches, 38 striker refits, 1.37 mm along the camera's
+# line of sight (median; across it 0.01), about what the 2 mm chamfer the renderer draws makes of
+# it (1.45 mm at their distance from the camera's foot), but from -0.5 to -2.4 mm match by match,
+# so no fixed shift serves (``chamfer.ChamferCorrection.shifted`` at 2 mm, replayed: the k4h
+# strikers' median 1.17 -> 1.05 mm, five matches of 12 worse). Replays (``bench_review.py --dets``,
+# median/p95 mm at rest, off -> on; events, rounds and switches identical): the 12 k4h dev
+# matches' strikers 1.17/3.88 -> 0.45/3.64, all their ends 1.12/6.70 -> 0.75/6.70 (k4h_9924
+# 2.14 -> 1.08, k4h_9306 0.80 -> 0.31, k4h_10106 1.67 -> 1.26, none worse); the 12 k2e dev
+# matches each better (k2e_9911 0.54/1.32 -> 0.39/1.09, k2e_9941 0.58/2.05 -> 0.42/1.85);
+# korona_overshot 0.34 -> 0.28, korona_pocket 0.78 -> 0.63, the other three fixtures the same.
+# The model's fit stands where it moved the centre at most ``chamfer.MODEL_MAX_MOVE_MM`` and
+# explains the picture: its robust RMS residual per pixel at most ``STRIKER_MODEL_RMS`` (8-bit
+# colour units; the k4h strikers' fits 12-26, median 16; of the four above 30, two put the
+# striker worse, k4h_10006's N on its striking line 0.53 -> 1.59 mm and S by the south rim
+# 1.42 -> 2.08, which the model does not draw; without the bar k4h_10006 went 1.03 -> 1.11).
+STRIKER_MODEL = True
+STRIKER_MODEL_RMS = 30.0
+# A korona disc in the open (a radius or more in from the rim lines) whose edge refit the detector
+# would not accept is placed by the region model fitted from its anchor (``anchor_modelled``),
+# held to the same bars as the striker's (``chamfer.MODEL_MAX_MOVE_MM``, ``STRIKER_MODEL_RMS``,
+# ``OVERLAP_MM``); else it stays at its anchor. Such anchors sat 2.6 mm toward the camera (median
+# over 17 such ends of 7 k4h dev matches: the detector's square-edged fits). Replays, on top of
+# ``STRIKER_MODEL``, median/p95 mm at rest, off -> on (events identical): k4h 0.75/6.70 ->
+# 0.71/6.70 (k4h_9506 0.55/2.68 -> 0.49/1.94, k4h_9996 0.78 -> 0.70, k4h_10106 1.26 -> 1.17,
+# k4h_9924 p95 5.96 -> 5.70, k4h_10006 1.02 -> 1.00; the rest the same); the 12 k2e dev matches and
+# the 5 korona fixtures the same.
+ANCHOR_MODEL = True
 
 
 _MODELS: weakref.WeakKeyDictionary[DiscDetector, ChamferCorrection] = weakref.WeakKeyDictionary()
@@ -165,7 +200,7 @@ def refit(det: DiscDetector, frame: np.ndarray, tracks: list[Track], tr: Track, 
         return None  # a ring round a disc with its shading, not a striker's outline
     if float(np.hypot(*(fit.centre - at))) > REACH * radius:
         return None
-    centre = fit.centre
+    centre = striker_modelled(det, frame, fit) if striker else fit.centre
     if not striker:
         model = region_model(det)
         if fit.mm_per_px > model.max_mm_per_px:
@@ -178,6 +213,44 @@ def refit(det: DiscDetector, frame: np.ndarray, tracks: list[Track], tr: Track, 
     line = board.half - radius  # (no disc overlaps the rim)
     x, y = (float(np.clip(v, -line, line)) for v in centre)
     return on_rim_line(board, (x, y)) if not striker else (x, y)
+
+
+def striker_modelled(det: DiscDetector, frame: np.ndarray, fit: Fit) -> np.ndarray:
+    """A striker's outline ``fit`` fitted once more by the region model (``STRIKER_MODEL``), with
+    the fit's masks; the outline's centre where the picture is too coarse for the model
+    (``chamfer.MODEL_COARSE_MM_PER_PX``), or where its fit moved too far or does not explain the
+    picture."""
+    model = region_model(det).model
+    if not STRIKER_MODEL or model is None or fit.mm_per_px > MODEL_COARSE_MM_PER_PX["korona"]:
+        return fit.centre
+    occ, bounds = fit.masks
+    m = model.fit(frame, fit.centre, float(fit.radius), occluders=occ, bounds=bounds)
+    if m is None or not bool(np.all(np.isfinite(m.centre))) or m.moved > MODEL_MAX_MOVE_MM or m.rms > STRIKER_MODEL_RMS:
+        return fit.centre
+    return np.asarray(m.centre, float)
+
+
+def anchor_modelled(det: DiscDetector, frame: np.ndarray, tracks: list[Track], tr: Track,
+                    at_xy: tuple[float, float]) -> tuple[float, float] | None:
+    """A disc in the open whose edge refit the detector would not accept, placed by the region
+    model from its anchor (``ANCHOR_MODEL``); None where it lies near a rim, or the model's fit
+    moved too far, does not explain the picture or pushes into a neighbour."""
+    board = det.board
+    assert isinstance(board, KoronaBoard)
+    model = region_model(det).model
+    at = np.asarray(at_xy, float)
+    r = board.disc_radius
+    if model is None or board.half - r - float(np.max(np.abs(at))) < r:
+        return None
+    px = det.refiner._mm_per_image_px(at)
+    occ = _neighbours(tracks, tr.id, at, r, det, max(1.5, 0.75 * px))
+    m = model.fit(frame, at, r, occluders=occ, bounds=board.half - max(2.0, 1.5 * px))
+    if m is None or not bool(np.all(np.isfinite(m.centre))) or m.moved > MODEL_MAX_MOVE_MM or m.rms > STRIKER_MODEL_RMS:
+        return None
+    centre = np.asarray(m.centre, float)
+    if rest_unseen.overlap(tracks, tr, centre, r) > max(OVERLAP_MM, rest_unseen.overlap(tracks, tr, at, r) + OVERLAP_MM):
+        return None
+    return float(centre[0]), float(centre[1])
 
 
 def on_rim_line(board: KoronaBoard, xy: tuple[float, float]) -> tuple[float, float]:
@@ -214,6 +287,8 @@ def refit_ends(det: DiscDetector | None, frame: np.ndarray | None, rec: ShotReco
             xy = None  # (a disc's find is a striker's groove only when centred on it)
         if xy is None and not striker:
             xy = refit(det, frame, tracks, tr, e, False)
+        if xy is None and not striker and ANCHOR_MODEL:
+            xy = anchor_modelled(det, frame, tracks, tr, e)
         if xy is None and not striker and SNAP_MM > 0:
             xy = on_rim_line(board, e)
         if xy is not None:
