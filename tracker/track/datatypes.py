@@ -75,6 +75,11 @@ class Track:
         """The latest sample measured from a detection (not forecast), or None."""
         return next((s for s in reversed(self.path) if s.measured), None)
 
+    def sightings(self, n: int) -> list[Sample]:
+        """The last ``n`` samples measured from detections among the recent path (its last 64
+        samples), oldest first; fewer when it has fewer."""
+        return [s for s in self.path[-64:] if s.measured][-n:]
+
     @property
     def settled_xy(self) -> np.ndarray:
         """The rest anchor (the mean of its sightings at rest) when it has one, else the latest

@@ -15,7 +15,6 @@ from tracker.track.blows import segment_distance
 from tracker.track.datatypes import Track
 from tracker.track.hole_course import (
     heading_over_hole,
-    measured_samples,
     passes_over_hole,
     short_of_hole,
     slid_into_hole,
@@ -234,7 +233,7 @@ def never_seen_away(tr: Track) -> bool:
 def _velocity_over(tr: Track, n: int, otherwise: np.ndarray) -> np.ndarray:
     """The velocity (mm/s) from the first to the last of the last ``n`` measured samples, else
     ``otherwise``."""
-    meas = measured_samples(tr, n)
+    meas = tr.sightings(n)
     if len(meas) < n or meas[-1].t <= meas[0].t:
         return otherwise
     return np.array([meas[-1].x - meas[0].x, meas[-1].y - meas[0].y]) / (meas[-1].t - meas[0].t)
@@ -269,7 +268,7 @@ def _slowest_velocity(tr: Track, v: np.ndarray) -> np.ndarray:
     """``v`` (the last two measured samples' velocity) slowed to the slower of the last two
     steps between measured samples: a blurred disc's centre may be found well along its streak
     (c2h_9202: 16 mm ahead), and one such sighting must not make a slow disc fast."""
-    meas = measured_samples(tr, 3)
+    meas = tr.sightings(3)
     sp = float(np.hypot(*v))
     if len(meas) < 3 or sp < 1e-6:
         return v

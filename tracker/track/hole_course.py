@@ -47,7 +47,7 @@ def short_of_hole(b: CrokinoleBoard, tr: Track, x: float, y: float, v: np.ndarra
     cap = HOLE_CAPTURE * b.hole_radius
     if float(np.hypot(*p)) <= cap:
         return None
-    meas = measured_samples(tr, 2)
+    meas = tr.sightings(2)
     step = meas[-1].t - meas[0].t if len(meas) == 2 else 0.0
     sp = float(np.hypot(*v))
     if sp < 1e-6:
@@ -107,11 +107,6 @@ def heading_over_hole(b: CrokinoleBoard, x: float, y: float, v: np.ndarray) -> b
     return abs(float(p[0] * u[1] - p[1] * u[0])) <= b.hole_radius
 
 
-def measured_samples(tr: Track, n: int) -> list[Sample]:
-    """The last ``n`` measured samples of ``tr``'s recent path (fewer if it has fewer)."""
-    return [sm for sm in tr.path[-64:] if sm.measured][-n:]
-
-
 # seconds after its last sighting over the 20-hole in which a disc called into it may still be
 # found sliding on beyond it (``passed_over``): the tracker's donor window (``merge.DONOR_WINDOW``)
 PASSED_S = 0.6
@@ -134,7 +129,7 @@ def passed_over(b: CrokinoleBoard, tracks: list[Track], tr: Track, v_max: float)
     for d in tracks:
         if d is tr or d.state != "hole" or d.kind != tr.kind:
             continue
-        seen = measured_samples(d, 2)
+        seen = d.sightings(2)
         if len(seen) < 2:
             continue
         at = np.array([seen[-1].x, seen[-1].y])

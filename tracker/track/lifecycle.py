@@ -240,7 +240,7 @@ def struck_last(tk: Tracker, tr: Track, dt: float) -> bool:
     heading says nothing of where it went (c2h_9944 at 7.5 s: s2, red on a red board, bounced
     off n1 and stopped unseen 26 mm from the centre; its run before the blow headed over the
     hole and it was called a 20)."""
-    seen = [sm for sm in tr.path[-64:] if sm.measured][-2:]
+    seen = tr.sightings(2)
     if len(seen) < 2:
         return False
     a, c = np.array([seen[0].x, seen[0].y]), np.array([seen[1].x, seen[1].y])

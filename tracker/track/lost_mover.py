@@ -35,7 +35,7 @@ LATERAL_RADII = 1.0
 def last_run(d: Track) -> tuple[np.ndarray, np.ndarray, float] | None:
     """Disc ``d``'s last sighting, the unit heading and the speed (mm/s) of its last two
     sightings, or None (fewer than two, or no motion between them)."""
-    seen = [s for s in d.path[-64:] if s.measured][-2:]
+    seen = d.sightings(2)
     if len(seen) < 2 or seen[1].t - seen[0].t <= 1e-6:
         return None
     a, b = np.array([seen[0].x, seen[0].y]), np.array([seen[1].x, seen[1].y])

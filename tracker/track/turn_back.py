@@ -69,7 +69,7 @@ def backwards(tk: Tracker, rows: Sequence[Track], cand: list[int], dets: Detecti
 
 def seen_velocity(tr: Track) -> np.ndarray:
     """The velocity (mm/s) between ``tr``'s last two sightings, else its present one."""
-    seen = [sm for sm in tr.path[-64:] if sm.measured][-2:]
+    seen = tr.sightings(2)
     if len(seen) < 2 or seen[1].t - seen[0].t < 1e-6:
         return tr.v
     return np.array([seen[1].x - seen[0].x, seen[1].y - seen[0].y]) / (seen[1].t - seen[0].t)
