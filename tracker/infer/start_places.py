@@ -89,28 +89,66 @@ def may_start(board: CrokinoleBoard | KoronaBoard, start: tuple[float, float], t
         and max(abs(x), abs(y)) < b.half - tr.radius - TOUCH_MM
 
 
+# Korona ``set_down_by_hand``: only the discs that rested within reach of where the striker stopped
+# (its diameter and theirs) may have stopped it; a disc elsewhere measured a few mm off its place
+# (a rim row's finds jitter 5-10 mm, a refit moves a row at once) is no evidence (``SET_DOWN_NEAR``).
+# And a striker carried, set down and flicked again before the episode closed (moving when judged)
+# is judged on its run up to the still span where it was set down (``SET_DOWN_STILL_S`` seconds).
+SET_DOWN_NEAR = True
+SET_DOWN_STILL_S = 0.5
+
+
+def set_down_place(shooter: Track, p: np.ndarray) -> tuple[np.ndarray, tuple[float, float]] | None:
+    """The path ``p`` (rows t, x, y: measured samples) of ``shooter`` up to where it was set down,
+    and that place: where it rests now, or, moving again (flicked from where the hand left it
+    before the episode closed: k4h_9942 at 35.7 s, west's striker carried at 2.1 m/s to its line
+    at (-320, 249) and flicked from there 1 s later), the first place its path stayed within
+    ``TOUCH_MM`` for ``SET_DOWN_STILL_S`` after it left its start. None when neither."""
+    if shooter.state == "rest":
+        return p, shooter.position()
+    if shooter.state != "moving" or SET_DOWN_STILL_S <= 0 or len(p) < 3:
+        return None
+    xy = p[:, 1:]
+    left = np.flatnonzero(np.hypot(*(xy - xy[0]).T) > shooter.radius)
+    if not len(left):
+        return None
+    for i in range(int(left[0]), len(p)):
+        near = np.hypot(*(xy[i:] - xy[i]).T) <= TOUCH_MM
+        j = i + (int(np.argmin(near)) if not near.all() else len(near)) - 1
+        if p[j, 0] - p[i, 0] >= SET_DOWN_STILL_S:
+            return p[: j + 1], (float(xy[i, 0]), float(xy[i, 1]))
+    return None
+
+
 def set_down_by_hand(board: CrokinoleBoard | KoronaBoard, shooter: Track, paths: Mapping[int, np.ndarray],
                      movers: Sequence[Track], before: Mapping[int, tuple[float, float]], fast: float) -> bool:
     """Korona: whether the striker's run (``paths``, measured samples) was a hand carrying it
     (back to its striking line after a shot, or to the next player's) and setting it down: it
     came to rest in the open, clear of the rims, in less room than a free slide from its speed
     needs (:func:`tracker.infer.ends.stopped_by_hand`, over stretches at ``fast`` mm/s or more),
-    and no other disc moved, so nothing it struck stopped it (k4h_9306 at 34.1 s: west's
-    striker, carried at 1.7 m/s from where its shot left it in the south rim zone to west's
-    line, was logged as a south shot)."""
-    if not isinstance(board, KoronaBoard) or shooter.kind != STRIKER or shooter.state != "rest":
+    and no other disc within reach of where it stopped moved, so nothing it struck stopped it
+    (k4h_9306 at 34.1 s: west's striker, carried at 1.7 m/s from where its shot left it in the
+    south rim zone to west's line, was logged as a south shot; k4h_9996 at 5.4 s: south's,
+    carried at 2.4 m/s to north's line while four discs of the north row, 500 mm away, were
+    measured 10 mm off their places, was logged as a north shot)."""
+    if not isinstance(board, KoronaBoard) or shooter.kind != STRIKER:
         return False
-    x, y = shooter.position()
+    placed = set_down_place(shooter, paths[shooter.id])
+    if placed is None:
+        return False
+    p, (x, y) = placed
     if max(abs(x), abs(y)) > board.half - 2 * shooter.radius:
         return False
     for tr in movers:
-        p = paths.get(tr.id)
+        q = paths.get(tr.id)
         was = before.get(tr.id)
-        if tr.id == shooter.id or p is None or was is None:
+        if tr.id == shooter.id or q is None or was is None:
             continue
-        if float(np.hypot(p[:, 1] - was[0], p[:, 2] - was[1]).max()) > 0.25 * tr.radius:
+        if SET_DOWN_NEAR and float(np.hypot(was[0] - x, was[1] - y)) > 2.0 * (shooter.radius + tr.radius):
+            continue
+        if float(np.hypot(q[:, 1] - was[0], q[:, 2] - was[1]).max()) > 0.25 * tr.radius:
             return False
-    return stopped_by_hand(paths[shooter.id], shooter.radius, fast)
+    return stopped_by_hand(p, shooter.radius, fast)
 
 
 def runs_back(board: KoronaBoard, striker: Track, start: tuple[float, float], rest: tuple[float, float],
