@@ -36,7 +36,7 @@ from tracker.infer.start_places import (
     put_down_and_flicked,
     set_down_by_hand,
 )
-from tracker.infer.striker_motion import taken_up
+from tracker.infer.striker_motion import DISC_BACK_HOME, back_home, taken_up
 from tracker.infer.struck_unseen import struck_by_unseen
 from tracker.infer.unseen import (
     arrived_unseen,
@@ -106,9 +106,14 @@ def judge(seg: ShotSegmenter, tracks: Sequence[Track], t: float, frame: int) -> 
         # row against the rim never is: one set moving with no striker seen moving took a
         # far detection (a hand, another disc) while the detector had lost it (k2e_9905 at
         # 5.5 s and 37.5 s: two false shots "by" north row discs)
+        # ... and that did not come back to rest where it rested: a disc's track that took a
+        # hand-carried striker's finds as it passed and then its own again (k4h_10106 at 11.3 s:
+        # north's striker carried in over s4, by north's line; s4 "ran" out 50 mm and back at
+        # 1.4 m/s and was logged as a north shot) moved nowhere (``back_home``)
         b = seg.board
         candidates = [tr for tr in candidates if tr.kind == STRIKER] or [
-            tr for tr in candidates if b.striker_waits(*seg._before[tr.id])]
+            tr for tr in candidates if b.striker_waits(*seg._before[tr.id])
+            and not (DISC_BACK_HOME and back_home(tr, seg._before[tr.id]))]
     else:  # a crokinole disc is shot once: the shot disc is one never shot before
         shot_before = bool(candidates) and all(tr.id in seg._shot_before for tr in candidates)
         candidates = [tr for tr in candidates if tr.id not in seg._shot_before] or candidates

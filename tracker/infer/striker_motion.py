@@ -4,6 +4,8 @@
   way, not gone: the episode waits for it to be found again.
 * ``jitters``: a striker at rest measured a few mm apart from frame to frame is no motion.
 * ``taken_up``: a striker seen once off its place and never again was taken up by a hand.
+* ``back_home``: a disc-kind track, taken for a striker seen as a disc, that rests again where it
+  rested did not run.
 """
 
 from __future__ import annotations
@@ -104,3 +106,19 @@ def taken_up(board: CrokinoleBoard | KoronaBoard, tr: Track, start: tuple[float,
         return False
     last = tr.last_sighting()
     return last is away[0] and float(np.hypot(tr.xy[0] - last.x, tr.xy[1] - last.y)) <= MOVE_MM
+
+
+# Korona: a disc-kind track, let in as the shot disc because it rested where a striker waits (a
+# striker seen as a disc), is not when it rests again where it rested (``back_home``). False: off.
+DISC_BACK_HOME = True
+
+
+def back_home(tr: Track, rested: tuple[float, float]) -> bool:
+    """Korona: is ``tr``, which rested at ``rested`` before an episode and moved in it, last seen
+    (at rest, or jittering there) within half its radius of that place? A shot striker runs on until it strikes something
+    and is not brought back to its very place; a disc's track that followed a hand-carried
+    striker's finds for a few frames (they pass within its gate) and then its own again does."""
+    last = tr.last_sighting()
+    if tr.state not in ("rest", "moving") or last is None:
+        return False
+    return float(np.hypot(last.x - rested[0], last.y - rested[1])) <= 0.5 * tr.radius
