@@ -9,8 +9,8 @@ import numpy as np
 
 from tracker.boards import KoronaBoard
 from tracker.detect.datatypes import DISC, STRIKER
-from tracker.infer.start_places import set_down_by_hand
-from tracker.track.datatypes import Track
+from tracker.infer.start_places import lines_up_with_its_rest, set_down_by_hand
+from tracker.track.datatypes import Sample, Track
 
 B = KoronaBoard()
 FAST = 350.0  # the segmenter's shot speed (mm/s)
@@ -59,3 +59,23 @@ def test_a_striker_set_down_and_flicked_again_before_the_judgement_is_no_shot() 
     # one that slid on from its line and never stopped: no set-down place, judged as a shot
     slid = np.array([[0.0, -320.0, 0.0], [0.1, -200.0, 0.0], [0.2, -90.0, 0.0], [0.3, 10.0, 0.0]])
     assert not set_down_by_hand(B, s, {s.id: slid}, [s], {s.id: (-320.0, 0.0)}, FAST)
+
+
+def _carried(run: list[tuple[float, float, float]]) -> Track:
+    tr = Track(id=40, kind=STRIKER, radius=B.striker_radius, xy=np.array(run[-1][1:]), born=0.0)
+    tr.path.extend(Sample(t, x, y, True) for t, x, y in run)
+    return tr
+
+
+def test_a_striker_carried_off_from_its_own_place_was_not_put_down_elsewhere() -> None:
+    """k4h_10106 at 15.5 s: north's striker, at rest mid-board at (-190, -185) after its shot, is
+    carried off over the north rim under a hand and first seen 500 mm on at (-126, 321) and
+    (-118, 379). A "disc" in south's rim zone at (-54, -372), covered by the hand, was taken for
+    it put down and flicked from there (a south shot, striker off). Its line runs back through
+    its own place, 170 mm wide of that one."""
+    rest, put = (-190.0, -185.0), (-54.0, -372.0)
+    tr = _carried([(14.9, *rest), (15.03, *rest), (15.5, -126.0, 321.0), (15.53, -118.0, 379.0)])
+    assert lines_up_with_its_rest(B, tr, put, rest, 15.53)
+    # flicked from where it was put down: its line runs back through that place
+    flicked = _carried([(14.9, *rest), (15.03, *rest), (15.5, -62.0, -250.0), (15.53, -63.0, -200.0)])
+    assert not lines_up_with_its_rest(B, flicked, put, rest, 15.53)

@@ -172,6 +172,40 @@ def runs_back(board: KoronaBoard, striker: Track, start: tuple[float, float], re
     return float(np.dot(a - np.asarray(start), b - a)) < 0.0
 
 
+def lines_up_with_its_rest(board: KoronaBoard, striker: Track, start: tuple[float, float],
+                           rest: tuple[float, float], t0: float) -> bool:
+    """Korona: whether ``striker``, seen at rest at ``rest`` and moving since ``t0``, is first seen
+    on its way (two sightings over its diameter from both places, in the open) on a line that
+    passes within its diameter of ``rest`` and wider than that of ``start``: a striker runs
+    straight from where it was flicked, so it left from its own place (a hand carrying it off),
+    not from ``start`` (k4h_10106 at 15.5 s: north's striker, at rest mid-board after its shot,
+    carried off over the north rim under a hand and first seen 500 mm on; a "disc" in south's rim
+    zone, covered by the hand, was taken for it put down and flicked from there, and a south
+    shot with the striker off the board was logged)."""
+    far = 2 * striker.radius
+    # its sightings since it was last seen at its place (the episode may begin at the second:
+    # the first, 500 mm on, was read as a blur of motion before it)
+    seen = [s for s in striker.path if s.measured]
+    home = [k for k, s in enumerate(seen) if s.t < t0 - 1e-6 and np.hypot(s.x - rest[0], s.y - rest[1]) <= far]
+    if not home:
+        return False
+    pts = [np.array([s.x, s.y]) for s in seen[home[-1] + 1:]]
+    pts = [q for q in pts if min(np.hypot(*(q - np.asarray(start))), np.hypot(*(q - np.asarray(rest)))) > far]
+    if len(pts) < 2 or max(abs(float(pts[0][0])), abs(float(pts[0][1]))) > board.half - 3 * striker.radius:
+        return False
+    a, b = pts[0], pts[1]
+    step = float(np.hypot(*(b - a)))
+    if step <= 0.0:
+        return False
+    u = (b - a) / step
+
+    def off(q: tuple[float, float]) -> float:
+        d = np.asarray(q) - a
+        return abs(float(d[0] * u[1] - d[1] * u[0]))
+
+    return off(rest) <= far and off(start) > far
+
+
 def came_from(board: KoronaBoard, striker: Track, start: tuple[float, float], t0: float,
               decel: float, restitution: float) -> tuple[float, float] | None:
     """Korona: where ``striker``, taken for one that rested at ``start``, was flicked from instead,

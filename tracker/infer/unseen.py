@@ -26,7 +26,13 @@ from tracker.detect.datatypes import STRIKER
 from tracker.infer.contacts import infer_contacts, motion_start
 from tracker.infer.datatypes import Contact, End, ShotRecord
 from tracker.infer.ends import end_of, peak_speed, stayed_out, stopped_by_hand
-from tracker.infer.start_places import TOUCH_MM, at_start_place, may_start, runs_back
+from tracker.infer.start_places import (
+    TOUCH_MM,
+    at_start_place,
+    lines_up_with_its_rest,
+    may_start,
+    runs_back,
+)
 from tracker.track.association import leaves_circle
 from tracker.track.datatypes import Track
 from tracker.track.merge import other_colour
@@ -356,6 +362,11 @@ def sank_unseen(seg: ShotSegmenter, tracks: Sequence[Track], movers: list[Track]
     return None
 
 
+# Korona ``striker_put_down``: no link when the striker's run lines up with its own rest place and
+# not with the "put down" one (``start_places.lines_up_with_its_rest``). False: off.
+PUT_DOWN_LINE = True
+
+
 def striker_put_down(seg: ShotSegmenter, tracks: Sequence[Track], shooter: Track, start: tuple[float, float],
                      t: float) -> tuple[tuple[int, int], ...]:
     """Korona: ((shooter, disc),) when the striker seen flicked "rested" clear of every rim zone
@@ -378,6 +389,9 @@ def striker_put_down(seg: ShotSegmenter, tracks: Sequence[Track], shooter: Track
         return ()
     chosen = max(waiting, key=lambda tr: tr.last_seen)
     if runs_back(b, shooter, seg._before[chosen.id], seg._before.get(shooter.id, start), seg._t0):
+        return ()
+    if PUT_DOWN_LINE and lines_up_with_its_rest(b, shooter, seg._before[chosen.id],
+                                                seg._before.get(shooter.id, start), seg._t0):
         return ()
     return ((shooter.id, chosen.id),)
 
