@@ -27,7 +27,8 @@ beside it; ``bounds``: the rim):
 A refit replaces the place when the detector would accept it (``verify.accept``), it lies within
 ``REACH`` radii of the place (the same disc) and it does not push into a neighbour
 (``OVERLAP_MM``); otherwise the place stays (a disc in the open: placed by the region model from
-its anchor where that holds, ``ANCHOR_MODEL``). Only the shot log's ends (and what the rules make of
+its anchor where that holds, ``ANCHOR_MODEL``). Then a row against a rim whose members were not
+all refitted is moved along the rim as one piece (``rim_rows.py``). Only the shot log's ends (and what the rules make of
 them) change: no identity, shot or event does. ``bench_review.py --dets`` replays decode the
 video alongside and refit as the review does (``benchmarks/replay_frames.py``; ``--anchors``: not).
 
@@ -85,7 +86,7 @@ from tracker.detect.fitpass import CONCENTRIC
 from tracker.detect.refine import Fit
 from tracker.detect.strikers import STRIKER_FIT
 from tracker.infer.datatypes import End, ShotRecord
-from tracker.pipeline import rest_model, rest_search, rest_unseen
+from tracker.pipeline import rest_model, rest_search, rest_unseen, rim_rows
 from tracker.track.datatypes import Track
 
 if TYPE_CHECKING:
@@ -277,11 +278,15 @@ def refit_ends(det: DiscDetector | None, frame: np.ndarray | None, rec: ShotReco
     board = det.board
     by_id = {tr.id: tr for tr in tracks}
     ends: dict[int, End] = dict(rec.ends)
+    anchors: dict[int, tuple[float, float]] = {}
+    refitted: set[int] = set()
     for tid, e in rec.ends.items():
         tr = by_id.get(tid)
         if not isinstance(e, tuple) or tr is None or tr.state != "rest":
             continue
         striker = tid == rec.disc or tr.kind == STRIKER
+        if not striker:
+            anchors[tid] = e
         xy = refit(det, frame, tracks, tr, e, True)  # (a disc's find may be a striker's groove)
         if not striker and xy is not None and float(np.hypot(xy[0] - e[0], xy[1] - e[1])) >= CONCENTRIC * board.disc_radius:
             xy = None  # (a disc's find is a striker's groove only when centred on it)
@@ -289,10 +294,16 @@ def refit_ends(det: DiscDetector | None, frame: np.ndarray | None, rec: ShotReco
             xy = refit(det, frame, tracks, tr, e, False)
         if xy is None and not striker and ANCHOR_MODEL:
             xy = anchor_modelled(det, frame, tracks, tr, e)
+        if xy is not None and not striker:
+            refitted.add(tid)
         if xy is None and not striker and SNAP_MM > 0:
             xy = on_rim_line(board, e)
         if xy is not None:
             ends[tid] = (round(xy[0], 2), round(xy[1], 2))
+    if rim_rows.ON and anchors:
+        discs = {t: ends[t] for t in anchors if isinstance(ends[t], tuple)}
+        for t, xy in rim_rows.shift_rows(det, frame, tracks, anchors, discs, refitted).items():  # type: ignore[arg-type]
+            ends[t] = (round(xy[0], 2), round(xy[1], 2))
     return replace(rec, ends=ends)
 
 
