@@ -12,11 +12,10 @@ import functools
 import numpy as np
 import pytest
 
+from tests.pipeline.korona_still import settled
 from tracker.boards import KoronaBoard
-from tracker.detect.detector import DiscDetector
 from tracker.infer.datatypes import ShotRecord
 from tracker.pipeline.rest_places import refit_ends
-from tracker.track.datatypes import Track
 
 pytest.importorskip("tracker.render")
 
@@ -36,15 +35,7 @@ def _reported(seed: int) -> tuple[np.ndarray, np.ndarray]:
     """For each true place (``PLACES`` then ``STRIKERS``): where the detector reports it (the
     nearest detection within 8 mm, on the second call on the frame: at rest) and where the shot
     reports it after ``refit_ends``; NaN where the detector found nothing."""
-    from tracker.render.still import still_frame
-
-    img, calib = still_frame(BOARD, "easy", (1280, 720), seed,
-                             lambda rng: [(x, y, i % 2) for i, (x, y) in enumerate(PLACES)], strikers=STRIKERS)
-    det = DiscDetector(calib, "korona")
-    det.detect(img)
-    dets = det.detect(img)
-    tracks = [Track(id=i, kind=int(dets.kind[i]), radius=float(dets.radius[i]), xy=dets.xy[i].copy(),
-                    anchor=dets.xy[i].copy(), anchor_n=5) for i in range(len(dets))]
+    img, det, dets, tracks = settled("easy", (1280, 720), seed, PLACES, STRIKERS)
     truth = np.array([*PLACES, *STRIKERS])
     near = [int(np.argmin(np.hypot(*(dets.xy - p).T))) for p in truth]
     found = np.array([float(np.hypot(*(dets.xy[k] - p))) < 8.0 for k, p in zip(near, truth, strict=True)])

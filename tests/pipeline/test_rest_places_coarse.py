@@ -9,11 +9,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tests.pipeline.korona_still import settled
 from tracker.boards import KoronaBoard
-from tracker.detect.detector import DiscDetector
 from tracker.infer.datatypes import ShotRecord
 from tracker.pipeline.rest_places import refit_ends
-from tracker.track.datatypes import Track
 
 pytest.importorskip("tracker.render")
 
@@ -24,14 +23,7 @@ PLACES = [(-250.0, LINE), (250.0, -LINE), (LINE, -210.0), (-LINE, 190.0), (60.0,
 
 
 def _errors(seed: int) -> list[float]:
-    from tracker.render.still import still_frame
-
-    img, calib = still_frame(BOARD, "hard", (480, 270), seed, lambda rng: [(x, y, i % 2) for i, (x, y) in enumerate(PLACES)])
-    det = DiscDetector(calib, "korona")
-    det.detect(img)
-    dets = det.detect(img)
-    tracks = [Track(id=i, kind=int(dets.kind[i]), radius=float(dets.radius[i]), xy=dets.xy[i].copy(),
-                    anchor=dets.xy[i].copy(), anchor_n=5) for i in range(len(dets))]
+    img, det, dets, tracks = settled("hard", (480, 270), seed, PLACES)
     ends = {tr.id: (float(tr.xy[0]), float(tr.xy[1])) for tr in tracks}
     rec = ShotRecord(disc=-1, start=(0.0, -320.0), t_start=0.0, t_end=1.0, frame_start=0, frame_end=30, ends=ends)
     out = refit_ends(det, img, rec, tracks)

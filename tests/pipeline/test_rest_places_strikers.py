@@ -11,11 +11,10 @@ import functools
 import numpy as np
 import pytest
 
+from tests.pipeline.korona_still import settled
 from tracker.boards import KoronaBoard
-from tracker.detect.detector import DiscDetector
 from tracker.infer.datatypes import ShotRecord
 from tracker.pipeline import rest_places
-from tracker.track.datatypes import Track
 
 pytest.importorskip("tracker.render")
 
@@ -30,15 +29,7 @@ def _errors(seed: int, model: bool | None = None) -> list[tuple[float, float]]:
     """Per striker the detector found (within 8 mm): the reported place's error along the
     camera's line of sight (positive: away from the camera's foot) and its distance; ``model``:
     ``rest_places.STRIKER_MODEL`` for the call (None: as it is)."""
-    from tracker.render.still import still_frame
-
-    img, calib = still_frame(BOARD, "hard", (1280, 720), seed,
-                             lambda rng: [(x, y, i % 2) for i, (x, y) in enumerate(OPEN)], strikers=STRIKERS)
-    det = DiscDetector(calib, "korona")
-    det.detect(img)
-    dets = det.detect(img)
-    tracks = [Track(id=i, kind=int(dets.kind[i]), radius=float(dets.radius[i]), xy=dets.xy[i].copy(),
-                  anchor=dets.xy[i].copy(), anchor_n=5) for i in range(len(dets))]
+    img, det, dets, tracks = settled("hard", (1280, 720), seed, OPEN, STRIKERS)
     foot = det.pose.centre[:2]
     out: list[tuple[float, float]] = []
     old = getattr(rest_places, "STRIKER_MODEL", None)
