@@ -91,6 +91,7 @@ from tracker.track.datatypes import Track
 
 if TYPE_CHECKING:
     from tracker.detect.detector import DiscDetector
+    from tracker.detect.silhouette import ModelFit
 
 # A refit further than this share of its radius from the anchor found something else.
 REACH = 0.35
@@ -176,6 +177,23 @@ def _neighbours(tracks: list[Track], tid: int, at: np.ndarray, radius: float, de
     return np.concatenate([P + 0.5 * s, (k * R + 0.5 * np.linalg.norm(s, axis=1) + margin)[:, None]], 1)
 
 
+def fit_masks(det: DiscDetector, tracks: list[Track], tid: int, at: np.ndarray,
+              radius: float) -> tuple[np.ndarray, float]:
+    """The occluders (``_neighbours``, with a margin of the picture's scale there) and the rim's
+    bounds (mm from the centre) that a refit of disc ``tid`` of ``radius`` at ``at`` is fitted
+    within."""
+    board = det.board
+    assert isinstance(board, KoronaBoard)
+    px = det.refiner._mm_per_image_px(at)
+    return _neighbours(tracks, tid, at, radius, det, max(1.5, 0.75 * px)), board.half - max(2.0, 1.5 * px)
+
+
+def model_holds(m: ModelFit, rms: float, max_move: float = float("inf")) -> bool:
+    """Whether the region model's fit ``m`` stands: finite, explaining the picture (its robust
+    RMS residual not over ``rms``) and moved no more than ``max_move`` mm."""
+    return bool(np.all(np.isfinite(m.centre))) and not (m.moved > max_move or m.rms > rms)
+
+
 def refit(det: DiscDetector, frame: np.ndarray, tracks: list[Track], tr: Track, at_xy: tuple[float, float],
           striker: bool) -> tuple[float, float] | None:
     """The place of the disc ``tr``, reported at ``at_xy``, fitted on ``frame``; None when no fit
@@ -186,10 +204,7 @@ def refit(det: DiscDetector, frame: np.ndarray, tracks: list[Track], tr: Track, 
     assert isinstance(board, KoronaBoard)
     at = np.asarray(at_xy, float)
     radius = max(tr.radius, board.striker_radius) if striker else board.disc_radius
-    px = det.refiner._mm_per_image_px(at)
-    margin = max(1.5, 0.75 * px)
-    occ = _neighbours(tracks, tr.id, at, radius, det, margin)
-    bounds = board.half - max(2.0, 1.5 * px)
+    occ, bounds = fit_masks(det, tracks, tr.id, at, radius)
     if striker:
         fit = det.refiner.refine(frame, at, radius, with_colors=False, occluders=occ, bounds=bounds, start_at=at,
                                  consensus=True, consensus_at=1 if det.settings.striker_any_size else 2)
@@ -226,7 +241,7 @@ def striker_modelled(det: DiscDetector, frame: np.ndarray, fit: Fit) -> np.ndarr
         return fit.centre
     occ, bounds = fit.masks
     m = model.fit(frame, fit.centre, float(fit.radius), occluders=occ, bounds=bounds)
-    if m is None or not bool(np.all(np.isfinite(m.centre))) or m.moved > MODEL_MAX_MOVE_MM or m.rms > STRIKER_MODEL_RMS:
+    if m is None or not model_holds(m, STRIKER_MODEL_RMS, MODEL_MAX_MOVE_MM):
         return fit.centre
     return np.asarray(m.centre, float)
 
@@ -243,10 +258,9 @@ def anchor_modelled(det: DiscDetector, frame: np.ndarray, tracks: list[Track], t
     r = board.disc_radius
     if model is None or board.half - r - float(np.max(np.abs(at))) < r:
         return None
-    px = det.refiner._mm_per_image_px(at)
-    occ = _neighbours(tracks, tr.id, at, r, det, max(1.5, 0.75 * px))
-    m = model.fit(frame, at, r, occluders=occ, bounds=board.half - max(2.0, 1.5 * px))
-    if m is None or not bool(np.all(np.isfinite(m.centre))) or m.moved > MODEL_MAX_MOVE_MM or m.rms > STRIKER_MODEL_RMS:
+    occ, bounds = fit_masks(det, tracks, tr.id, at, r)
+    m = model.fit(frame, at, r, occluders=occ, bounds=bounds)
+    if m is None or not model_holds(m, STRIKER_MODEL_RMS, MODEL_MAX_MOVE_MM):
         return None
     centre = np.asarray(m.centre, float)
     if rest_unseen.overlap(tracks, tr, centre, r) > max(OVERLAP_MM, rest_unseen.overlap(tracks, tr, at, r) + OVERLAP_MM):

@@ -97,7 +97,7 @@ def shift_rows(det: DiscDetector, frame: np.ndarray, tracks: list[Track],
                refitted: set[int]) -> dict[int, tuple[float, float]]:
     """``ends`` (the korona discs' places at rest, by track id; ``anchors``: where the tracker had
     them) with the members of each rim row not in ``refitted`` moved by the row's shift."""
-    from tracker.pipeline.rest_places import OVERLAP_MM, _neighbours, region_model
+    from tracker.pipeline.rest_places import OVERLAP_MM, fit_masks, region_model
 
     board = det.board
     assert isinstance(board, KoronaBoard)
@@ -117,9 +117,8 @@ def shift_rows(det: DiscDetector, frame: np.ndarray, tracks: list[Track],
                 votes.append(ends[t][1 - axis] - a)
             elif model is not None and t in by_id:
                 at = np.asarray(anchors[t], float)
-                px = det.refiner._mm_per_image_px(at)
-                occ = _neighbours(tracks, t, at, r, det, max(1.5, 0.75 * px))
-                d = _model_move(model, frame, at, r, occ, board.half - max(2.0, 1.5 * px), axis, sign * line)
+                occ, bounds = fit_masks(det, tracks, t, at, r)
+                d = _model_move(model, frame, at, r, occ, bounds, axis, sign * line)
                 if d is not None and abs(d) <= MAX_SHIFT * r:
                     votes.append(d)
         if len(votes) < MIN_VOTES or max(votes) - min(votes) > AGREE_MM:
@@ -143,10 +142,12 @@ def _model_move(model: SilhouetteFitter, frame: np.ndarray, at: np.ndarray, r: f
     """How far along the rim (mm) the region model moves a disc against it from ``at``, fitted
     again from where it got to, held on the rim line (``ROUNDS``); None where a fit fails or does
     not explain the picture (``MODEL_RMS``)."""
+    from tracker.pipeline.rest_places import model_holds
+
     p = np.asarray(at, float).copy()
     for _ in range(ROUNDS):
         m = model.fit(frame, p, r, occluders=occ, bounds=bounds)
-        if m is None or not bool(np.all(np.isfinite(m.centre))) or m.rms > MODEL_RMS:
+        if m is None or not model_holds(m, MODEL_RMS):
             return None
         step = float(m.centre[1 - axis]) - float(p[1 - axis])
         p[1 - axis] = float(m.centre[1 - axis])
