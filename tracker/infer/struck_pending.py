@@ -57,9 +57,7 @@ def knocked_unseen_pending(seg: ShotSegmenter, tracks: Sequence[Track], t: float
         return False
     movers = [o for o in tracks if o.id in seg._moved]
     since = seg._t0 - LEAD_S  # the episode's start, as its paths are read (``judge``)
-    for tr in tracks:
-        if tr.id in seg._moved or tr.id not in seg._before or not (tr.state == "rest" and tr.occluded):
-            continue
+    for tr in _unseen_at_rest(seg, tracks):
         if not (since <= tr.last_seen and t - tr.last_seen < DONOR_WINDOW):
             continue
         others = [o for o in movers if o.id != tr.id]
@@ -76,9 +74,8 @@ def lost_struck_pending(seg: ShotSegmenter, tracks: Sequence[Track], t: float) -
     movers = [o for o in tracks if o.id in seg._moved]
     since = seg._t0 - LEAD_S
     decel = TrackerConfig.decel
-    for tr in tracks:
-        if tr.id in seg._moved or tr.id not in seg._before or not (tr.state == "rest" and tr.occluded) \
-                or tr.last_seen >= since:
+    for tr in _unseen_at_rest(seg, tracks):
+        if tr.last_seen >= since:
             continue
         blow = struck_at([o for o in movers if o.id != tr.id], seg._before[tr.id], tr.radius, since)
         if blow is None:
@@ -90,6 +87,12 @@ def lost_struck_pending(seg: ShotSegmenter, tracks: Sequence[Track], t: float) -
             continue  # a disc turned up since the blow
         return True
     return False
+
+
+def _unseen_at_rest(seg: ShotSegmenter, tracks: Sequence[Track]) -> list[Track]:
+    """The discs that rested before the shot, have not moved in it, and are at rest unseen."""
+    return [tr for tr in tracks if tr.id not in seg._moved and tr.id in seg._before
+            and tr.state == "rest" and tr.occluded]
 
 
 def turned_up(seg: ShotSegmenter, tracks: Sequence[Track], since: float, kind: int | None = None) -> float | None:
