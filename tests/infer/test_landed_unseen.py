@@ -55,3 +55,18 @@ def test_a_disc_set_down_on_the_shooting_line_is_no_shot() -> None:
     rows += [[s1_rest, near], [s1_rest, north]] + [[s1_rest, north]] * 40
     log = shots(feed([(k / 30.0, discs_at(*r)) for k, r in enumerate(rows)]))
     assert [s.seat for s in log] == ["south"], log
+
+
+def test_two_finds_in_flight_never_seen_at_rest_are_no_shot() -> None:
+    """Two finds 18 mm apart on two frames, sliding in near the centre and never seen again (a
+    hand's fingers reaching for the 20: c2e_10207 at 3.3 s) are kept at rest by the tracker
+    where they were lost, unseen there: no disc was seen landing, so no shot (it was read as
+    south's, and the phantom disc made north's next shots fouls)."""
+    board = CrokinoleBoard()
+    line = board.shooting_line_radius
+    south, s1_rest = (60.0, -math.sqrt(line ** 2 - 60.0 ** 2)), (-120.0, -60.0)
+    rows: list[list[tuple[float, float]]] = []
+    rows += [[south]] * 20 + [[q] for q in slide_to(south, s1_rest, 20)] + [[s1_rest]] * 40  # south: s1
+    rows += [[s1_rest, (-36.9, -11.3)], [s1_rest, (-34.7, 6.6)]] + [[s1_rest]] * 60  # the fingers
+    p = feed([(k / 30.0, discs_at(*r)) for k, r in enumerate(rows)])
+    assert [s.seat for s in shots(p)] == ["south"], shots(p)

@@ -14,6 +14,13 @@ discs out of the hole and off the board), and a disc struck there rested before:
 seen sliding in towards the centre that came to rest away from the shooting line, in an episode
 where no disc that rested before moved, was shot, from where its course, run back, meets the
 shooting line.
+
+It must be seen at rest there (``seen_at_rest``): a track lost in flight is kept at rest where
+its course ends (``fate.resolve_lost``) without a sighting, and a hand's false find is kept so
+too: two finds of the fingers reaching for the 20 over the hole (c2e_10207 at 3.3 s, on two
+frames running, 18 mm apart, never seen again) were kept at rest 35 mm from the centre and read
+as south's shot; that phantom disc made north's three next shots fouls (no opponent disc hit),
+and two 20s were lost.
 """
 
 from __future__ import annotations
@@ -28,6 +35,7 @@ from tracker.infer.datatypes import ShotRecord
 from tracker.infer.start_places import at_start_place, may_start
 from tracker.infer.unseen import back_to_line, from_line
 from tracker.track.datatypes import Track
+from tracker.track.tracker import TrackerConfig
 
 if TYPE_CHECKING:
     from tracker.infer.segmenter import ShotSegmenter
@@ -37,6 +45,9 @@ ON = True
 # mm its first sighting must lie from where it rests to give it a course (the detector's scatter
 # at rest is well under this)
 MIN_STEP_MM = 3.0
+# sightings at its rest place (within the tracker's ``move_mm`` of it) that make a disc seen at
+# rest: the tracker's own least count for rest (``lifecycle.maybe_rest``)
+AT_REST_SIGHTINGS = 3
 
 
 def landed_unseen(seg: ShotSegmenter, tracks: Sequence[Track], movers: Sequence[Track],
@@ -51,7 +62,8 @@ def landed_unseen(seg: ShotSegmenter, tracks: Sequence[Track], movers: Sequence[
         return None  # a disc that rested before moved: the other readings' case
     fresh = [tr for tr in movers if tr.state == "rest" and tr.born >= seg._t0 - 1e-6
              and tr.id not in seg._shot_before and tr.id in paths and len(paths[tr.id]) >= 2
-             and not at_start_place(b, tr.position(), tr) and not seg.unlike_a_disc(tr) and not tr.leaving]
+             and not at_start_place(b, tr.position(), tr) and not seg.unlike_a_disc(tr) and not tr.leaving
+             and seen_at_rest(tr)]
     for tr in sorted(fresh, key=lambda tr: tr.born):
         p = paths[tr.id]
         # its course: from its first sighting to where it rests (the mean of many sightings; a
@@ -68,3 +80,12 @@ def landed_unseen(seg: ShotSegmenter, tracks: Sequence[Track], movers: Sequence[
             continue
         return from_line(seg, tracks, movers, paths, tr, *back, t, frame, "its disc's last stretch")
     return None
+
+
+def seen_at_rest(tr: Track) -> bool:
+    """Whether ``tr`` was found at the place it rests on ``AT_REST_SIGHTINGS`` frames: a place
+    that is the tracker's estimate for a disc lost on its way (or a false find lost) is none."""
+    x, y = tr.position()
+    near = [s for s in tr.path if s.measured
+            and float(np.hypot(s.x - x, s.y - y)) <= TrackerConfig.move_mm]
+    return len(near) >= AT_REST_SIGHTINGS
