@@ -18,7 +18,7 @@ Each session that reports held-out figures should pick seeds nobody has used (th
 were used: 7101-7104, 7201, 7401, 7500-7511, 7701, 8801-8806, 9901-9906, 9201-9206,
 9301-9306, 9401-9406, 9501-9506, 9601-9606, 9701-9706, 8902-8909, 9801-9806, 9911-9916,
 9921-9926, 9931-9936, 9941-9946, 9951-9956, 9961-9966, 9971-9976, 9981-9986,
-9991-9996, 10001-10006, 10101-10106 and 10201-10212 so far). Rendering takes about 2 min a match on one core and
+9991-9996, 10001-10006, 10101-10106, 10201-10212 and 10301-10312 so far). Rendering takes about 2 min a match on one core and
 reviewing about 1 min; ``--quick`` renders 640x360 at 30 fps with 4 shots.
 """
 
