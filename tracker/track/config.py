@@ -148,6 +148,12 @@ class TrackerConfig:
     # (``refit.rebase_korona``), no unseen rim rebound onto a disc in play (``rims.rebound_blocked``),
     # an unseen resting disc overlapped by one seen at rest lies beside it (``overlap.pushed_aside``)
     no_overlap: bool = True
+    # crokinole: the same rule for movers and resting discs' places, the mover unseen for up to a
+    # frame (``overlap.MOVER_FRAMES``; figures in overlap.py)
+    crokinole_no_overlap: bool = True
+    # crokinole: a resting disc seen off its place on its last frame, in a blow, may be found as far
+    # again along that step (``prediction.leaving``; figures there)
+    leaving_ahead: bool = True
     rebase_movers: bool = False
     rebound_blocked: bool = False
     push_aside: bool = False

@@ -2,8 +2,9 @@
 the :class:`tracker.track.Tracker` (``tk``), called from its ``update``.
 
 * :func:`predict`: one or more hypotheses per track (a moving disc where its velocity puts it,
-  where it stands, bounced off a peg or a rim; a resting disc where it rests, or where a mover
-  about to hit it would send it) and the tight first-stage gate around them, in mm.
+  where it stands, bounced off a peg or a rim; a resting disc where it rests, where a mover
+  about to hit it would send it, or on along its first step off its place: :func:`leaving`) and
+  the tight first-stage gate around them, in mm.
 * what a pair costs beyond its distance is :mod:`tracker.track.pair_costs`'s.
 * :func:`may_jump` and :func:`jump_speed`: which unmatched tracks the wide second stage may give
   a far detection (moving discs, and resting discs a mover could have struck), and how far.
@@ -73,6 +74,9 @@ def predict(tk: Tracker, rows: Sequence[Track], dt: float, t: float) -> tuple[li
         elif tr.state == "rest":
             hyps.append([tr.anchor.copy() if tr.anchor_n else tr.xy.copy()])
             gates[i] = tr.radius
+            on = leaving(tr, tk._blow_start) if cfg.leaving_ahead and isinstance(tk.board, CrokinoleBoard) else None
+            if on is not None:
+                hyps[-1].append(on)
             blown = tk._blown.get(tr.id)
             if blown is not None and t - blown[2] <= 3 * dt:  # struck by an unseen mover's coast
                 ahead = blown[0] + blown[1] * (t - blown[2])
@@ -131,6 +135,28 @@ def predict(tk: Tracker, rows: Sequence[Track], dt: float, t: float) -> tuple[li
     blows.tighten_near_movers(tk, rows, movers, resting, gates, dt)
     blows.widen_touching(tk, rows, resting, gates)
     return hyps, gates
+
+
+def leaving(tr: Track, blow_start: float | None) -> np.ndarray | None:
+    """Where a resting disc seen off its place on its last frame, while other discs were already
+    moving (``blow_start``, the present motion's start, before that sighting: a blow reached it),
+    is now if it slides on: as far again along that step. The tracker calls it moving only on a
+    second such frame (``observe``'s debounce), so until then its one hypothesis was its place,
+    under a gate kept tight beside a mover (``blows.tighten_near_movers``), and its next find
+    went to the mover that struck it. c2h_10208 at 19.43 s: n3, struck by s4 (unseen since
+    19.33 s) and found 11 mm off its place at 19.40 s, was found 8 mm further on; 19 mm from its
+    place, beyond its gate, that find fell in the unseen mover's wide gate (73 of 74 mm in the
+    scene rebuilt in tests/track/test_crokinole_overlap.py) and the names swapped there.
+    Not while nothing moved before: every disc then shifted at once was the camera's bump, and
+    a disc followed along it leaves the discs at rest the next board fit is turned by
+    (``camera.board_turn``: crokinole_4p_part at 13.7 s, turned 180 degrees, shots R 50%).
+    Crokinole only: on korona it gave the scene of k2e_9983 at 27.3 s (a blow along a row by the
+    rim, tests/track/test_korona_ghost_blocked.py) back the swap that test guards against."""
+    if tr.displaced_frames < 1 or not tr.anchor_n:  # (a miss resets the count: seen last frame)
+        return None
+    if blow_start is None or blow_start >= tr.last_seen:
+        return None
+    return 2.0 * tr.xy - tr.anchor
 
 
 def ditch_crossing(board: CrokinoleBoard, tr: Track) -> np.ndarray | None:
