@@ -67,7 +67,29 @@ def put_down_and_flicked(board: CrokinoleBoard | KoronaBoard, p: np.ndarray, tr:
     away = float(np.hypot(p[k:, 1] - at[0], p[k:, 2] - at[1]).max())
     if away < 3 * tr.radius:
         return None
+    if FLICKED_FORWARD and isinstance(board, KoronaBoard) and not forward(board, at, p[k + 1, 1:] - p[k, 1:]):
+        return None
     return at, float(p[k, 0])
+
+
+# Korona ``put_down_and_flicked``: the striker's first run from where it was put down heads forward,
+# into the field (``forward``). Replays (--dets), off -> on: see the commit. False: off.
+FLICKED_FORWARD = True
+
+
+def forward(board: KoronaBoard, at: tuple[float, float], step: np.ndarray) -> bool:
+    """Korona: whether a striker at ``at`` in a rim zone, first moving by ``step`` (mm), went
+    forward: away from that zone's rim, into the field. Shots "must always be directed forwards"
+    (the rulebook, 2.6), and a striker, four times a disc's weight, is turned back by no disc it
+    strikes (only a rim); one first seen running back towards its own rim was no shot but a hand
+    (k4h_10206 at 15.4 s: a false striker find on a player's sleeve by the north row, "put down"
+    at (-114, 374), then "ran" 50 mm out to (-157, 400) and on with the finds of north's striker
+    carried off over the north rim under that hand; a north shot was logged)."""
+    seat = board.rim_zone_of(*at, margin=ON_LINE_MM)
+    if seat is None:
+        return True
+    rim = np.asarray(board.rim_mark(seat), float)
+    return float(np.asarray(step, float) @ rim) < 0.0
 
 def may_start(board: CrokinoleBoard | KoronaBoard, start: tuple[float, float], tr: Track) -> bool:
     """Whether a disc flicked from ``start`` was shot from where shots start."""
@@ -273,3 +295,22 @@ def _carries_on(v: np.ndarray, w: np.ndarray) -> bool:
     if sv < 1e-6 or sw < 1e-6 or not 0.5 <= sw / sv <= 2.0:
         return False
     return float(v @ w) / (sv * sw) >= float(np.cos(np.radians(LINE_DEG)))
+
+
+def seen_there_after(waiting: Track, striker: Track, place: tuple[float, float], t0: float,
+                     hold_s: float) -> bool:
+    """Korona: whether ``waiting``, a "disc" that rested at ``place`` where a striker waits, was
+    still found there (within its radius) ``hold_s`` seconds or more after ``striker``, moving
+    since ``t0``, was first seen on its way (over its diameter from ``place``): then it was no
+    striker put down there and flicked (that one leaves its place as it is flicked) but something
+    that stayed. k4h_10206 at 10.7 s: west's striker, at rest mid-board after its shot, carried
+    off the board over the west rim under a hand and first seen 490 mm on; a false find by the
+    east row (a disc's shadow), found there 0.37 s longer, was taken for it put down and flicked
+    from there, and an east shot with the striker off the board was logged."""
+    q = np.asarray(place, float)
+    away = [s.t for s in striker.path if s.measured and s.t >= t0 - 1e-6
+            and float(np.hypot(s.x - q[0], s.y - q[1])) > 2 * striker.radius]
+    if not away:
+        return False
+    there = [s.t for s in waiting.path if s.measured and float(np.hypot(s.x - q[0], s.y - q[1])) <= waiting.radius]
+    return bool(there) and there[-1] >= away[0] + hold_s - 1e-6

@@ -32,6 +32,7 @@ from tracker.infer.start_places import (
     lines_up_with_its_rest,
     may_start,
     runs_back,
+    seen_there_after,
 )
 from tracker.track.association import leaves_circle
 from tracker.track.datatypes import Track
@@ -363,8 +364,9 @@ def sank_unseen(seg: ShotSegmenter, tracks: Sequence[Track], movers: list[Track]
 
 
 # Korona ``striker_put_down``: no link when the striker's run lines up with its own rest place and
-# not with the "put down" one (``start_places.lines_up_with_its_rest``). False: off.
-PUT_DOWN_LINE = True
+# not with the "put down" one (``start_places.lines_up_with_its_rest``); STAYED: nor when the "put
+# down" disc was still found at its place after the striker was seen on its way (``seen_there_after``).
+PUT_DOWN_LINE = PUT_DOWN_STAYED = True
 
 
 def striker_put_down(seg: ShotSegmenter, tracks: Sequence[Track], shooter: Track, start: tuple[float, float],
@@ -388,10 +390,10 @@ def striker_put_down(seg: ShotSegmenter, tracks: Sequence[Track], shooter: Track
     if not waiting:
         return ()
     chosen = max(waiting, key=lambda tr: tr.last_seen)
-    if runs_back(b, shooter, seg._before[chosen.id], seg._before.get(shooter.id, start), seg._t0):
-        return ()
-    if PUT_DOWN_LINE and lines_up_with_its_rest(b, shooter, seg._before[chosen.id],
-                                                seg._before.get(shooter.id, start), seg._t0):
+    place, rest = seg._before[chosen.id], seg._before.get(shooter.id, start)
+    if runs_back(b, shooter, place, rest, seg._t0) \
+            or (PUT_DOWN_LINE and lines_up_with_its_rest(b, shooter, place, rest, seg._t0)) \
+            or (PUT_DOWN_STAYED and seen_there_after(chosen, shooter, place, seg._t0, TrackerConfig.rest_time)):
         return ()
     return ((shooter.id, chosen.id),)
 
