@@ -36,7 +36,7 @@ from tracker.infer.start_places import (
     put_down_and_flicked,
     set_down_by_hand,
 )
-from tracker.infer.striker_motion import DISC_BACK_HOME, back_home, taken_up
+from tracker.infer.striker_motion import DISC_BACK_HOME, back_home, left_by_another, taken_up
 from tracker.infer.struck_unseen import struck_by_unseen
 from tracker.infer.unseen import (
     arrived_unseen,
@@ -181,6 +181,11 @@ def judge(seg: ShotSegmenter, tracks: Sequence[Track], t: float, frame: int) -> 
         return None
     if not may_start(seg.board, start, shooter):
         seg.rejected.append((t, f"motion from ({start[0]:.0f}, {start[1]:.0f}): not where a shot starts"))
+        return None
+    # (korona: nor from where another seat's shot left its striker: a hand took it away)
+    owner = None if links else left_by_another(seg, shooter, start)
+    if owner is not None:
+        seg.rejected.append((t, f"a striker run from where {owner}'s shot left it: a hand took it away"))
         return None
     # (not one that went down the 20-hole first: a 20 is taken out by hand, and one never seen
     # down there, a disc of the hole's colour, is called taken out a second after it was last

@@ -46,7 +46,7 @@ from tracker.infer.judge import judge
 from tracker.infer.pocket_glimpse import glimpsed_pockets
 from tracker.infer.rim_gone import rim_unseen
 from tracker.infer.start_places import at_start_place
-from tracker.infer.striker_motion import flight_unseen_pending, jitters
+from tracker.infer.striker_motion import flight_unseen_pending, jitters, shooting_seat
 from tracker.infer.struck_pending import knocked_unseen_pending, lost_struck_pending, turned_up
 from tracker.track.datatypes import Track
 from tracker.track.tracker import TrackerConfig
@@ -104,6 +104,9 @@ class ShotSegmenter:
         self.glimpses: list[tuple[float, float, float]] = []
         self._known: dict[int, str] = {}  # last reported state per track (for hand events)
         self._shot_before: set[int] = set()
+        # korona: per striker track, the seat whose shot it was last and where that shot left it
+        # (``striker_motion.left_by_another``)
+        self._left_by: dict[int, tuple[str, tuple[float, float]]] = {}
         # motions that were not shots, with the reason (for debugging; the last 100)
         self.rejected: list[tuple[float, str]] = []
         self._shot_spans: list[tuple[float, float]] = []  # (start, end) of the last shots logged
@@ -251,6 +254,9 @@ class ShotSegmenter:
         del self.rejected[:-100]
         if record is None:
             return []
+        end, seat = record.ends.get(record.disc), shooting_seat(self, record.start)
+        if seat is not None and isinstance(end, tuple):
+            self._left_by[record.disc] = (seat, (float(end[0]), float(end[1])))
         self._shot_spans = [*self._shot_spans[-9:], (self._t0, t)]
         return [record]
 

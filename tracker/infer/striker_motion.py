@@ -6,6 +6,7 @@
 * ``taken_up``: a striker seen once off its place and never again was taken up by a hand.
 * ``back_home``: a disc-kind track, taken for a striker seen as a disc, that rests again where it
   rested did not run.
+* ``left_by_another``: a striker that lies where another seat's shot left it is not shot from there.
 """
 
 from __future__ import annotations
@@ -122,3 +123,46 @@ def back_home(tr: Track, rested: tuple[float, float]) -> bool:
     if tr.state not in ("rest", "moving") or last is None:
         return False
     return float(np.hypot(last.x - rested[0], last.y - rested[1])) <= 0.5 * tr.radius
+
+
+# Korona: a striker run from where another seat's shot left it, not moved since, is no shot of the
+# seat whose zone that is (``left_by_another``). False: off (judged a shot as before).
+LEFT_BY_ANOTHER = True
+
+
+def left_by_another(seg: ShotSegmenter, tr: Track, start: tuple[float, float]) -> str | None:
+    """Korona: the seat whose shot last sent ``tr``, the striker seen run from ``start``, when that
+    is not the seat whose zone ``start`` lies in and ``tr`` has rested since where that shot left it
+    (within ``MOVE_MM``: one set down by hand near there is another striker). Every seat shoots
+    its own striker, and sets it in its zone before the shot; another seat's striker left lying
+    there by its shot is taken off the board by a hand, which carries it away as fast as a flick,
+    often hidden under the hand until it is well on its way (k4h_9996 at 14.9 s: west's striker, left at (319, 9) in east's
+    zone by west's shot, carried off over the west rim at 2.2 m/s, unseen for 0.43 s and first
+    found 500 mm on, was logged as an east shot; k4h_10212 at 16.5 s: north's, left in south's
+    zone, carried to north's line, logged as a south shot). Only when that zone is a seat's in
+    play: a run from a zone nobody plays from is no shot from there (the namer gives it to the
+    seat whose turn it is), and the run may be another striker's joined to ``tr`` (k2e_10211 at
+    31.5 s: north's shot, its striker found first after a rim bounce and joined to south's,
+    left by south's shot in west's zone). None otherwise."""
+    b = seg.board
+    left = seg._left_by.get(tr.id)
+    rest = seg._before.get(tr.id)
+    if not LEFT_BY_ANOTHER or not isinstance(b, KoronaBoard) or tr.kind != STRIKER or left is None or rest is None:
+        return None
+    seat, at = left
+    zone = b.rim_zone_of(*start) or b.seat_of(*start)
+    if zone == seat or zone not in seg.seats or float(np.hypot(rest[0] - at[0], rest[1] - at[1])) > MOVE_MM:
+        return None
+    return seat
+
+
+def shooting_seat(seg: ShotSegmenter, start: tuple[float, float]) -> str | None:
+    """Korona: the seat a shot from ``start`` is logged for, as ``Namer.seat_of_start`` reads it:
+    the seat whose zone it lies in, when in play, else the one whose turn it is; None when
+    neither is known (or on a crokinole board)."""
+    b = seg.board
+    if not isinstance(b, KoronaBoard):
+        return None
+    zone = b.rim_zone_of(*start) or b.seat_of(*start)
+    turn = seg.next_seat()
+    return zone if zone in seg.seats else turn if turn in seg.seats else None
