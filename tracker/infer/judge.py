@@ -52,6 +52,12 @@ if TYPE_CHECKING:
 
 # seconds of still sightings that make a disc at rest (the tracker's own)
 REST_S = TrackerConfig.rest_time
+# Korona: a striker is set on its line by hand for every shot, so one that runs from where the
+# last shot left it at rest to rest on a striking line (``left_there``), with no put-down seen,
+# was carried there by a hand, not flicked. k4h_10212 at 16.6 s: north's striker, left by its 15.0 s shot 3 mm off south's line,
+# carried by hand (1.3 m/s, the hand lowering it read as a bounce off the north rim) to north's
+# line, was logged as a south shot. False: off.
+LEFT_THERE = True
 
 
 def judge(seg: ShotSegmenter, tracks: Sequence[Track], t: float, frame: int) -> ShotRecord | None:
@@ -176,6 +182,9 @@ def judge(seg: ShotSegmenter, tracks: Sequence[Track], t: float, frame: int) -> 
         # another striking line; a run from no striking place stays one, judged below)
         came = came_from(seg.board, shooter, start, seg._t0, TrackerConfig.decel, TrackerConfig.restitution)
         start = came if came is not None and may_start(seg.board, came, shooter) else start
+    if not links and left_there(seg, shooter):
+        seg.rejected.append((t, "a striker run from where the last shot left it: a hand carried it"))
+        return None
     if peak < seg.shot_speed:
         seg.rejected.append((t, f"slow motion ({peak:.0f} mm/s): a hand, not a shot"))
         return None
@@ -252,6 +261,24 @@ def judge(seg: ShotSegmenter, tracks: Sequence[Track], t: float, frame: int) -> 
         before=dict(seg._before), peak_speed=peak, links=links,
         grazed=grazed_rim(contacts, paths, before, radius, shooter.id, seg.board),
     )
+
+
+def left_there(seg: ShotSegmenter, shooter: Track) -> bool:
+    """Korona (``LEFT_THERE``): whether striker ``shooter`` rested, before this episode, where the
+    last shot judged left it (within half its radius: the rest fits of one place), never set on a
+    line by hand since, and now rests on a striking line (within ``ON_LINE_MM``), where a hand
+    sets a striker down: its run was a hand's carry to the line, not a flick. (Not one that ran
+    on from there: a striker carried to its line and flicked at once is one episode from its old
+    place, korona_2p_game at 30.1 s, korona_ru_part at 32.3 s.)"""
+    b = seg.board
+    if not LEFT_THERE or not isinstance(b, KoronaBoard) or shooter.kind != STRIKER or shooter.state != "rest":
+        return False
+    left, was = seg.left_by_shot.get(shooter.id), seg._before.get(shooter.id)
+    if left is None or was is None or math.dist(left, was) > 0.5 * shooter.radius:
+        return False
+    x, y = shooter.position()
+    line = b.half - b.striking_line_offset
+    return b.striker_waits(x, y, ON_LINE_MM) and abs(max(abs(x), abs(y)) - line) <= ON_LINE_MM
 
 
 def _whose_line(seg: ShotSegmenter, at: tuple[float, float]) -> bool:

@@ -104,6 +104,8 @@ class ShotSegmenter:
         self.glimpses: list[tuple[float, float, float]] = []
         self._known: dict[int, str] = {}  # last reported state per track (for hand events)
         self._shot_before: set[int] = set()
+        # korona: where the last shot judged left each striker at rest (``judge.left_there``)
+        self.left_by_shot: dict[int, tuple[float, float]] = {}
         # motions that were not shots, with the reason (for debugging; the last 100)
         self.rejected: list[tuple[float, str]] = []
         self._shot_spans: list[tuple[float, float]] = []  # (start, end) of the last shots logged
@@ -252,6 +254,9 @@ class ShotSegmenter:
         if record is None:
             return []
         self._shot_spans = [*self._shot_spans[-9:], (self._t0, t)]
+        kinds = {tr.id: tr.kind for tr in tracks}
+        self.left_by_shot.update({i: e for i, e in record.ends.items() if isinstance(e, tuple)
+                                  and kinds.get(i) == STRIKER})
         return [record]
 
     def abandon(self, tracks: Sequence[Track], t: float, why: str) -> None:
