@@ -20,8 +20,8 @@ SCORE = np.array([5, 7, 7, 6, 6, 7, 8, 8, 4, 3, 3, 4, 5, 6, 5, 3, 5, 5, 5, 3, 5,
 
 
 def test_a_long_row_stands_above_the_bare_rim_next_to_it() -> None:
-    row = SCORE > rim._threshold(SCORE)
-    bare = SCORE <= rim._threshold(SCORE, rim.LOW_SPREAD)
+    high, low = rim._threshold(SCORE), rim._threshold(SCORE, rim.LOW_SPREAD)
+    row, bare = np.greater(SCORE, high), np.less_equal(SCORE, low)
     level = float(np.median(NEAR[row]))
     assert level > rim._near_low(NEAR, bare)
     # the whole rim's statistics, lifted by the row: the row read "off the rim" (before)
