@@ -103,6 +103,10 @@ DIP_TOL = 0.15  # of 2 r: deep dips this near a whole number of disc widths apar
 SPLIT = 6  # samples: a dip below half the run's level this long is board between discs
 MAX_RUN = 12  # discs: a longer run is not a row laid by hand
 CONFIDENCE = 0.4
+# The bare rim's level next to the rim, not the whole rim's, is what a row must stand above there
+# (``_near_low``), when the bare rim is at least this share of it. False: the whole rim's.
+NEAR_BARE = True
+BARE_SHARE = 0.25
 LIGHT_SHARE = 0.5  # a stretch keeping less than this share of its rise with the light taken off is light
 DEEP_REL = 0.4  # ... and only where it differs there by this share of the disc's depth's
 EDGE = 0.5  # of the coarse view's pixel: a stretch's end reads this much past a disc's edge (blur)
@@ -135,7 +139,6 @@ def rim_discs(det: DiscDetector, lab: np.ndarray, found: Detections,
                 continue
             score, deep, near, lit, tone, _ = scores
             lean = shadow_lean(strips, axis) if det.settings.rim_lean else 0.0
-            near_low = _threshold(near, LOW_SPREAD)
             thr = _threshold(score)
             # Where the board differs deeper than a disc, over the rim or not, something else is
             # there (an arm, a cue, a striker, a second row): those places and a disc's width
@@ -150,6 +153,7 @@ def rim_discs(det: DiscDetector, lab: np.ndarray, found: Detections,
             # two light discs, whose faces hardly differ from the board, stay above it) and it
             # must pass the high one somewhere.
             low = _threshold(score, LOW_SPREAD)
+            near_low = _near_low(near, score <= low)
             for a0, a1 in _runs(score > low, GAP):
                 if float(score[a0: a1 + 1].max()) <= thr:
                     continue
@@ -201,6 +205,19 @@ def rim_discs(det: DiscDetector, lab: np.ndarray, found: Detections,
     return Detections(xy=xy, radius=np.full(len(xy), r), color=col,
                       confidence=np.full(len(xy), CONFIDENCE), kind=np.full(len(xy), DISC),
                       where=np.full(len(xy), ON_SURFACE), surround=np.tile(_cie(board), (len(xy), 1)))
+
+
+def _near_low(near: np.ndarray, bare: np.ndarray) -> float:
+    """The level next to the rim (``near``) below which a stretch leaves it bare: the bare rim's
+    own (``bare``: where the strip reads as board), when it holds at least ``BARE_SHARE`` of the
+    rim; else the whole rim's. The statistics of a whole rim that a long row covers are the row's
+    own: k4h_10212's west row, 8 discs against the rim (212 mm of the 790 sampled), read 20-35
+    next to the rim against 2-5 bare, and lifted the rim's median and spread so far (median 9.7,
+    threshold 27.1) that the row's own median, 26, fell below it: "off the rim", the row never
+    found, two of its discs' fates (off at 8.3 s, pocketed at 37.8 s) lost."""
+    if NEAR_BARE and int(bare.sum()) >= BARE_SHARE * len(near):
+        return _threshold(near[bare], LOW_SPREAD)
+    return _threshold(near, LOW_SPREAD)
 
 
 def _light_only(score: np.ndarray, lit: np.ndarray, lo: float, hi: float) -> bool:

@@ -52,6 +52,19 @@ if TYPE_CHECKING:
 
 # seconds of still sightings that make a disc at rest (the tracker's own)
 REST_S = TrackerConfig.rest_time
+# Korona: a striker is set on its line by hand for every shot, so one that runs from where the
+# last shot left it at rest to rest on a striking line (``left_there``), with no put-down seen,
+# was carried there by a hand, not flicked. k4h_10212 at 16.6 s: north's striker, left by its 15.0 s shot 3 mm off south's line,
+# carried by hand (1.3 m/s, the hand lowering it read as a bounce off the north rim) to north's
+# line, was logged as a south shot. False: off.
+LEFT_THERE = True
+# ... seen at its place up to this long (s) before it was seen away: a hand takes a striker up in
+# well under a second (k4h_10212: covered 0.4 s)
+LEFT_SEEN_S = 1.0
+# ... within this much (mm) of where the last shot left it: the same rest place (k4h_10212: 0.01 mm).
+# Not half a radius: k2e_10211 at 36.5 s, south's striker set down by hand 11 mm from where north's,
+# just carried off, lay (one track for both) and flicked, was taken for north's carried.
+LEFT_MM = 3.0
 
 
 def judge(seg: ShotSegmenter, tracks: Sequence[Track], t: float, frame: int) -> ShotRecord | None:
@@ -176,6 +189,9 @@ def judge(seg: ShotSegmenter, tracks: Sequence[Track], t: float, frame: int) -> 
         # another striking line; a run from no striking place stays one, judged below)
         came = came_from(seg.board, shooter, start, seg._t0, TrackerConfig.decel, TrackerConfig.restitution)
         start = came if came is not None and may_start(seg.board, came, shooter) else start
+    if not links and left_there(seg, shooter, start):
+        seg.rejected.append((t, "a striker run from where the last shot left it: a hand carried it"))
+        return None
     if peak < seg.shot_speed:
         seg.rejected.append((t, f"slow motion ({peak:.0f} mm/s): a hand, not a shot"))
         return None
@@ -257,6 +273,32 @@ def judge(seg: ShotSegmenter, tracks: Sequence[Track], t: float, frame: int) -> 
         before=dict(seg._before), peak_speed=peak, links=links,
         grazed=grazed_rim(contacts, paths, before, radius, shooter.id, seg.board),
     )
+
+
+def left_there(seg: ShotSegmenter, shooter: Track, start: tuple[float, float]) -> bool:
+    """Korona (``LEFT_THERE``): whether striker ``shooter``, judged shot from ``start``, rested there
+    where the last shot judged left it (within ``LEFT_MM``: the same rest place), was
+    seen there up to ``LEFT_SEEN_S`` before it was seen away, and now rests on a striking line
+    (within ``ON_LINE_MM``), where a hand sets a striker down: its run was a hand's carry to the
+    line, not a flick. (Not one that ran on from there: a striker carried to its line and flicked
+    at once is one episode from its old place, korona_2p_game at 30.1 s, korona_ru_part at 32.3 s;
+    nor one unseen at its place for longer, which may have been taken away long before: k2e_10211
+    at 31.7 s, a stale striker track unseen 2.6 s, joined to north's flight passing by it off the
+    west rim, the flight ending 6 mm off south's line.)"""
+    b = seg.board
+    if not LEFT_THERE or not isinstance(b, KoronaBoard) or shooter.kind != STRIKER or shooter.state != "rest":
+        return False
+    left = seg.left_by_shot.get(shooter.id)
+    if left is None or math.dist(left, start) > LEFT_MM:
+        return False
+    seen = [sm for sm in shooter.path if sm.measured]
+    away = next((k for k, sm in enumerate(seen) if sm.t >= seg._t0 - 1e-6
+                 and math.dist((sm.x, sm.y), start) > 0.5 * shooter.radius), None)
+    if not away or seen[away].t - seen[away - 1].t > LEFT_SEEN_S:
+        return False
+    x, y = shooter.position()
+    line = b.half - b.striking_line_offset
+    return b.striker_waits(x, y, ON_LINE_MM) and abs(max(abs(x), abs(y)) - line) <= ON_LINE_MM
 
 
 def _whose_line(seg: ShotSegmenter, at: tuple[float, float]) -> bool:

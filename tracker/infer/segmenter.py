@@ -105,8 +105,11 @@ class ShotSegmenter:
         self._known: dict[int, str] = {}  # last reported state per track (for hand events)
         self._shot_before: set[int] = set()
         # korona: per striker track, the seat whose shot it was last and where that shot left it
-        # (``striker_motion.left_by_another``)
+        # (``striker_motion.left_by_another``): the shot's own striker
         self._left_by: dict[int, tuple[str, tuple[float, float]]] = {}
+        # korona: where the last shot judged left each striker at rest (``judge.left_there``): any
+        # striker the shot moved, its own or another struck
+        self.left_by_shot: dict[int, tuple[float, float]] = {}
         # motions that were not shots, with the reason (for debugging; the last 100)
         self.rejected: list[tuple[float, str]] = []
         self._shot_spans: list[tuple[float, float]] = []  # (start, end) of the last shots logged
@@ -258,6 +261,9 @@ class ShotSegmenter:
         if seat is not None and isinstance(end, tuple):
             self._left_by[record.disc] = (seat, (float(end[0]), float(end[1])))
         self._shot_spans = [*self._shot_spans[-9:], (self._t0, t)]
+        kinds = {tr.id: tr.kind for tr in tracks}
+        self.left_by_shot.update({i: e for i, e in record.ends.items() if isinstance(e, tuple)
+                                  and kinds.get(i) == STRIKER})
         return [record]
 
     def abandon(self, tracks: Sequence[Track], t: float, why: str) -> None:
