@@ -11,7 +11,7 @@ import numpy as np
 from tests.infer.scenes import slide_to
 from tracker.boards import KoronaBoard
 from tracker.detect.datatypes import STRIKER, Detections
-from tracker.infer import judge
+from tracker.infer import judge, striker_motion
 from tracker.pipeline import Pipeline
 
 B = KoronaBoard()
@@ -40,6 +40,9 @@ def _review() -> Pipeline:
 
 def test_a_striker_carried_from_where_its_shot_left_it_is_no_shot(monkeypatch) -> None:  # type: ignore[no-untyped-def]
     # (the shots judged: the rules refuse them all, the scene has no setup line)
+    assert len(_review().segmenter._shot_spans) == 1  # (both carry checks on)
+    # this check alone: north's striker, left in south's zone, is also ``left_by_another``'s case
+    monkeypatch.setattr(striker_motion, "LEFT_BY_ANOTHER", False)
     p = _review()
     assert len(p.segmenter._shot_spans) == 1
     assert p.segmenter.rejected[-1][1].endswith("a hand carried it")
