@@ -17,6 +17,10 @@ k4h_9912's refit, but the named discs it keeps are then shuffled by the next sho
 their row (23.2 s: pushes both ways, finds missing, a false find's stale track), where before
 the nameless doubles took the shuffle: switches 0 -> 25 per 100 shots (12.5 with
 ``row_order.WITH_PUSH``); the other 13 korona dev matches and 5 fixtures the same.
+Session 24, with ``hidden_blows.SELDOM_FOUND`` and the rim's bare-level fix (``rim.NEAR_BARE``):
+k4h_10206's bump (20.73 s) no longer gives s3's detection to a false find's stale track, and its
+nw pocket is found (pockets 0/0 -> 100/50, the round still lost to a contact never seen), but
+k4h_9912 switches 0 -> 37.5; the other 5 korona dev matches the same. Still off.
 """
 
 from __future__ import annotations
