@@ -91,6 +91,7 @@ def forward(board: KoronaBoard, at: tuple[float, float], step: np.ndarray) -> bo
     rim = np.asarray(board.rim_mark(seat), float)
     return float(np.asarray(step, float) @ rim) < 0.0
 
+
 def may_start(board: CrokinoleBoard | KoronaBoard, start: tuple[float, float], tr: Track) -> bool:
     """Whether a disc flicked from ``start`` was shot from where shots start."""
     b = board
