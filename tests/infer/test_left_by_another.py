@@ -31,7 +31,7 @@ def _judge(left_by: str, at: tuple[float, float] = LEFT) -> tuple[object, ShotSe
     seg = ShotSegmenter(KB)
     seg.in_shot, seg._t0, seg.t = True, T0, NOW
     seg._moved, seg._before, seg._before_state = {1}, {1: LEFT}, {1: "rest"}
-    seg._left_by = {1: (left_by, at)}
+    seg.left_by = {1: (left_by, at)}
     return judge(seg, [tr], NOW, int(NOW * FPS)), seg
 
 

@@ -288,8 +288,8 @@ def left_there(seg: ShotSegmenter, shooter: Track, start: tuple[float, float]) -
     b = seg.board
     if not LEFT_THERE or not isinstance(b, KoronaBoard) or shooter.kind != STRIKER or shooter.state != "rest":
         return False
-    left = seg.left_by_shot.get(shooter.id)
-    if left is None or math.dist(left, start) > LEFT_MM:
+    left = seg.left_by.get(shooter.id)
+    if left is None or math.dist(left[1], start) > LEFT_MM:
         return False
     seen = [sm for sm in shooter.path if sm.measured]
     away = next((k for k, sm in enumerate(seen) if sm.t >= seg._t0 - 1e-6

@@ -104,12 +104,10 @@ class ShotSegmenter:
         self.glimpses: list[tuple[float, float, float]] = []
         self._known: dict[int, str] = {}  # last reported state per track (for hand events)
         self._shot_before: set[int] = set()
-        # korona: per striker track, the seat whose shot it was last and where that shot left it
-        # (``striker_motion.left_by_another``): the shot's own striker
-        self._left_by: dict[int, tuple[str, tuple[float, float]]] = {}
-        # korona: where the last shot judged left each striker at rest (``judge.left_there``): any
-        # striker the shot moved, its own or another struck
-        self.left_by_shot: dict[int, tuple[float, float]] = {}
+        # korona: where the last shot judged left each striker it moved, with that shot's seat for
+        # its own striker (None for another it struck): ``judge.left_there``,
+        # ``striker_motion.left_by_another``
+        self.left_by: dict[int, tuple[str | None, tuple[float, float]]] = {}
         # motions that were not shots, with the reason (for debugging; the last 100)
         self.rejected: list[tuple[float, str]] = []
         self._shot_spans: list[tuple[float, float]] = []  # (start, end) of the last shots logged
@@ -257,14 +255,23 @@ class ShotSegmenter:
         del self.rejected[:-100]
         if record is None:
             return []
-        end, seat = record.ends.get(record.disc), shooting_seat(self, record.start)
-        if seat is not None and isinstance(end, tuple):
-            self._left_by[record.disc] = (seat, (float(end[0]), float(end[1])))
         self._shot_spans = [*self._shot_spans[-9:], (self._t0, t)]
-        kinds = {tr.id: tr.kind for tr in tracks}
-        self.left_by_shot.update({i: e for i, e in record.ends.items() if isinstance(e, tuple)
-                                  and kinds.get(i) == STRIKER})
+        self._note_left(record, tracks)
         return [record]
+
+    def _note_left(self, record: ShotRecord, tracks: Sequence[Track]) -> None:
+        """Korona: where ``record`` left each striker it moved (``left_by``), with the seat of the
+        shot for its own (None when that is not known, or for another it struck)."""
+        kinds = {tr.id: tr.kind for tr in tracks}
+        seat = shooting_seat(self, record.start)
+        for i, end in record.ends.items():
+            if not isinstance(end, tuple):
+                continue
+            at = (float(end[0]), float(end[1]))
+            if i == record.disc and seat is not None:
+                self.left_by[i] = (seat, at)
+            elif kinds.get(i) == STRIKER:
+                self.left_by[i] = (None, at)
 
     def abandon(self, tracks: Sequence[Track], t: float, why: str) -> None:
         """Drop the episode in progress, unjudged (the camera moved: the motion seen since was

@@ -145,11 +145,13 @@ def left_by_another(seg: ShotSegmenter, tr: Track, start: tuple[float, float]) -
     31.5 s: north's shot, its striker found first after a rim bounce and joined to south's,
     left by south's shot in west's zone). None otherwise."""
     b = seg.board
-    left = seg._left_by.get(tr.id)
+    left = seg.left_by.get(tr.id)
     rest = seg._before.get(tr.id)
     if not LEFT_BY_ANOTHER or not isinstance(b, KoronaBoard) or tr.kind != STRIKER or left is None or rest is None:
         return None
     seat, at = left
+    if seat is None:
+        return None
     zone = b.rim_zone_of(*start) or b.seat_of(*start)
     if zone == seat or zone not in seg.seats or float(np.hypot(rest[0] - at[0], rest[1] - at[1])) > MOVE_MM:
         return None
