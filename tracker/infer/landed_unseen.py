@@ -85,7 +85,4 @@ def landed_unseen(seg: ShotSegmenter, tracks: Sequence[Track], movers: Sequence[
 def seen_at_rest(tr: Track) -> bool:
     """Whether ``tr`` was found at the place it rests on ``AT_REST_SIGHTINGS`` frames: a place
     that is the tracker's estimate for a disc lost on its way (or a false find lost) is none."""
-    x, y = tr.position()
-    near = [s for s in tr.path if s.measured
-            and float(np.hypot(s.x - x, s.y - y)) <= TrackerConfig.move_mm]
-    return len(near) >= AT_REST_SIGHTINGS
+    return len(tr.seen_near(tr.position(), TrackerConfig.move_mm)) >= AT_REST_SIGHTINGS

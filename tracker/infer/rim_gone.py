@@ -111,10 +111,10 @@ def _seen_since_blows(tr: Track, movers: Sequence[Track], at: tuple[float, float
     (movers) as it started; w2 seen in place again 18.83 s to 19.10 s and lost again, judged at
     19.40 s, was pocketed ne."""
     q = np.asarray(at, float)
-    since = next((s.t for s in reversed(tr.path)
-                  if s.measured and np.hypot(s.x - q[0], s.y - q[1]) <= PLACE_FRAC * tr.radius), None)
-    if since is None:
+    there = tr.seen_near(q, PLACE_FRAC * tr.radius)
+    if not there:
         return False
+    since = there[-1].t
     for o in movers:
         reach = tr.radius + o.radius + tr.radius
         k = len(o.path) - 1

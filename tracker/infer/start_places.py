@@ -313,5 +313,5 @@ def seen_there_after(waiting: Track, striker: Track, place: tuple[float, float],
             and float(np.hypot(s.x - q[0], s.y - q[1])) > 2 * striker.radius]
     if not away:
         return False
-    there = [s.t for s in waiting.path if s.measured and float(np.hypot(s.x - q[0], s.y - q[1])) <= waiting.radius]
-    return bool(there) and there[-1] >= away[0] + hold_s - 1e-6
+    there = waiting.seen_near(q, waiting.radius)
+    return bool(there) and there[-1].t >= away[0] + hold_s - 1e-6

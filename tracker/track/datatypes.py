@@ -8,6 +8,7 @@ terminal state (``hole``, ``pocket``, ``off``, ``lifted``) so a disc put back ca
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -79,6 +80,12 @@ class Track:
         """The last ``n`` samples measured from detections among the recent path (its last 64
         samples), oldest first; fewer when it has fewer."""
         return [s for s in self.path[-64:] if s.measured][-n:]
+
+    def seen_near(self, xy: Sequence[float] | np.ndarray, within: float) -> list[Sample]:
+        """The samples measured from detections within ``within`` mm of ``xy`` (a place it rests or
+        rested at), oldest first."""
+        x, y = float(xy[0]), float(xy[1])
+        return [s for s in self.path if s.measured and float(np.hypot(s.x - x, s.y - y)) <= within]
 
     @property
     def settled_xy(self) -> np.ndarray:
